@@ -1,0 +1,22 @@
+// Starts the production server for browser journeys on a fresh embedded database (or E2E_DATABASE_URL).
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+const port = process.env.E2E_PORT ?? '3100';
+const dataDir = `test-results/e2e-data-${port}`;
+rmSync(dataDir, { recursive: true, force: true });
+const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : { DATABASE_URL: '' }),
+  },
+});
+for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
+child.on('exit', (code) => process.exit(code ?? 0));

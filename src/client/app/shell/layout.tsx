@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
+import { Toaster } from 'sonner';
+import { shop } from '@/shared/shop.ts';
+import { WhatsAppIcon } from '../../ui/icons.tsx';
+import { Footer } from './footer.tsx';
+import { Header } from './header.tsx';
+
+/** The global shell; header and footer are hidden on the sign-in screens (routes with handle.bare). */
+export function Layout() {
+  const matches = useMatches();
+  const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the top on every navigation
+  useEffect(() => window.scrollTo(0, 0), [pathname]);
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#contenido"
+        className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:bg-white focus:p-2"
+      >
+        Saltar al contenido
+      </a>
+      {!bare && <Header />}
+      <main id="contenido" className="flex-1">
+        <Outlet />
+      </main>
+      {!bare && <Footer />}
+      <a
+        href={`https://wa.me/${shop.whatsapp}`}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label="Escríbanos por WhatsApp"
+        className="fixed bottom-5 right-5 z-40 flex size-14 items-center justify-center rounded-full bg-[#25d366] text-white shadow-lg transition hover:scale-105"
+      >
+        <WhatsAppIcon />
+      </a>
+      <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/** An API failure with the server's Spanish message (or 'Error de conexión' when the network failed). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+type Options = {
+  method?: string;
+  body?: unknown;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+};
+
+/** fetch + JSON with a timeout; errors become ApiError with the server's message. */
+export async function apiFetch<T>(path: string, options: Options = {}): Promise<T> {
+  const { method = 'GET', body, timeoutMs = 10_000, signal, headers = {} } = options;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        Accept: 'application/json',
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: combined,
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Error de conexión');
+  }
+  const data = (await response.json().catch(() => null)) as {
+    error?: { code?: string; message?: string; fields?: Record<string, string> };
+  } | null;
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      data?.error?.code ?? 'http',
+      data?.error?.message ?? 'Error de conexión',
+      data?.error?.fields,
+    );
+  }
+  return data as T;
+}

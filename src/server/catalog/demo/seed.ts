@@ -1,0 +1,184 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { brands, groups, products, stockMovements } from '../../db/schema.ts';
+import { sanitizeLongDescription } from '../sanitize.ts';
+import { contentHash, renderBrandLogo, renderDatasheet, renderProductImage } from './art.ts';
+import { demoBrands, demoGroups, demoLines, type Shape, type Template } from './data.ts';
+import { createRandom, type Random } from './random.ts';
+
+export type SeedOptions = {
+  products?: number;
+  /** Called after each batch with (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** Images and datasheets go to the first N products only, so huge benchmark catalogues stay small. */
+  mediaLimit?: number;
+};
+
+const BATCH = 500;
+
+type ProductRow = typeof products.$inferInsert;
+
+function priceCents(rand: Random, [min, max]: [number, number], position: number): number {
+  // Prices move in steps that look like a real price list: .50 below $100, whole pesos above.
+  const t = position === 0 || position === 1 ? position : position + rand.next() * 0.1;
+  const raw = min + (max - min) * Math.min(1, t);
+  const pesos =
+    raw < 100 ? Math.round(raw * 2) / 2 : raw < 2000 ? Math.round(raw) : Math.round(raw / 10) * 10;
+  return Math.round(pesos * 100);
+}
+
+function longDescription(t: Template, name: string, brand: string, rand: Random): string {
+  const uses = rand.pick([
+    'laboratorios de control de calidad',
+    'docencia e investigación',
+    'análisis clínicos',
+    'industria alimentaria y farmacéutica',
+  ]);
+  return sanitizeLongDescription(
+    `<h3>${name}</h3><p>${t.short} Fabricado por ${brand} para ${uses}.</p>` +
+      '<ul><li>Presentación lista para usarse</li><li>Lote trazable con certificado</li>' +
+      `<li>Material: ${t.type}</li></ul>` +
+      '<table><tbody><tr><th scope="row">Garantía</th><td>1 año contra defectos de fabricación</td></tr>' +
+      '<tr><th scope="row">Origen</th><td>Importado</td></tr></tbody></table>',
+  );
+}
+
+/** Every (subgroup, template, variant) of the demo catalogue, in a fixed order. */
+function productPlan() {
+  const plan: { groupClas: string; shape: Shape; template: Template; variant: string; position: number }[] =
+    [];
+  for (const g of demoGroups) {
+    for (const s of g.subgroups) {
+      for (const template of s.templates) {
+        template.variants.forEach((variant, i) => {
+          plan.push({
+            groupClas: s.clas,
+            shape: s.shape,
+            template,
+            variant,
+            position: i / Math.max(1, template.variants.length - 1),
+          });
+        });
+      }
+    }
+  }
+  return plan;
+}
+
+/**
+ * Fills the catalogue deterministically: brands (five with a logo), groups with sub-groups, products
+ * with prices from $12.50 to $185,000.00, stock (including 0 and 1), images, long descriptions and
+ * datasheets. Idempotent: existing products are left as they are; new ones get a 'seed' ledger row.
+ */
+export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Promise<{ inserted: number }> {
+  const total = options.products ?? 600;
+  const mediaLimit = options.mediaLimit ?? 5000;
+  const rand = createRandom(20231105);
+
+  await db
+    .insert(brands)
+    .values(
+      demoBrands.map((b) => {
+        const logo = b.featured ? renderBrandLogo(b.name, b.color) : null;
+        return { name: b.name, featured: b.featured, logo, logoHash: logo ? contentHash(logo) : null };
+      }),
+    )
+    .onConflictDoUpdate({
+      target: brands.name,
+      set: { featured: sql`excluded.featured`, logo: sql`excluded.logo`, logoHash: sql`excluded.logo_hash` },
+    });
+
+  const groupRows = demoGroups.flatMap((g, i) => [
+    { clas: g.clas, name: g.name, parentClas: null, position: i },
+    ...g.subgroups.map((s, j) => ({ clas: s.clas, name: s.name, parentClas: g.clas, position: j })),
+  ]);
+  await db
+    .insert(groups)
+    .values(groupRows)
+    .onConflictDoUpdate({
+      target: groups.clas,
+      set: { name: sql`excluded.name`, position: sql`excluded.position` },
+    });
+
+  const plan = productPlan();
+  // Pictures depend only on (shape, brand colour): render each once, in parallel.
+  const imageCache = new Map<string, { data: Buffer; hash: string }>();
+  const shapesUsed = [...new Set(plan.map((p) => p.shape))];
+  await Promise.all(
+    shapesUsed.flatMap((shape) =>
+      demoBrands.map(async (b) => {
+        const data = await renderProductImage(shape, b.color);
+        imageCache.set(`${shape}:${b.color}`, { data, hash: contentHash(data) });
+      }),
+    ),
+  );
+  let inserted = 0;
+  for (let start = 0; start < total; start += BATCH) {
+    const rows: ProductRow[] = [];
+    for (let n = start; n < Math.min(total, start + BATCH); n++) {
+      const item = plan[n % plan.length]!;
+      const round = Math.floor(n / plan.length);
+      const brand = demoBrands[(n * 7 + round) % demoBrands.length]!;
+      const name =
+        item.template.name.replaceAll('{v}', item.variant) + (round > 0 ? ` (modelo ${round + 1})` : '');
+      const code = `${brand.prefix}-${String(10000 + n).padStart(5, '0')}`;
+      const stockRoll = rand.next();
+      const stock = stockRoll < 0.1 ? 0 : stockRoll < 0.15 ? 1 : rand.int(2, stockRoll < 0.5 ? 25 : 250);
+      const [wMin, wMax] = item.template.weight;
+      const weightKg = Math.round((wMin + (wMax - wMin) * item.position) * 1000) / 1000;
+      const row: ProductRow = {
+        code,
+        name,
+        brand: brand.name,
+        groupClas: item.groupClas,
+        line: demoLines[(n + round) % demoLines.length]!,
+        type: item.template.type,
+        priceCents: priceCents(rand, item.template.price, item.position),
+        stock,
+        weightKg,
+        shortDesc: item.template.short,
+        longDescHtml: '',
+      };
+      const withMedia = n < mediaLimit;
+      if (withMedia && rand.chance(0.88)) {
+        const img = imageCache.get(`${item.shape}:${brand.color}`)!;
+        row.image = img.data;
+        row.imageHash = img.hash;
+      }
+      if (rand.chance(0.4)) row.longDescHtml = longDescription(item.template, name, brand.name, rand);
+      if (withMedia && rand.chance(0.3)) {
+        const pdf = await renderDatasheet({
+          code,
+          name,
+          brand: brand.name,
+          type: item.template.type,
+          shortDesc: item.template.short,
+          specs: [
+            ['Presentación', item.variant],
+            ['Material / grado', item.template.type],
+            ['Peso de envío', `${weightKg} kg`],
+            ['Garantía', '1 año'],
+          ],
+        });
+        row.datasheet = pdf;
+        row.datasheetHash = contentHash(pdf);
+      }
+      rows.push(row);
+    }
+    const fresh = await db.transaction(async (tx) => {
+      const created = await tx
+        .insert(products)
+        .values(rows)
+        .onConflictDoNothing({ target: products.code })
+        .returning({ code: products.code, stock: products.stock });
+      const movements = created
+        .filter((p) => p.stock > 0)
+        .map((p) => ({ productCode: p.code, delta: p.stock, reason: 'seed' }));
+      if (movements.length > 0) await tx.insert(stockMovements).values(movements);
+      return created.length;
+    });
+    inserted += fresh;
+    options.onProgress?.(Math.min(total, start + BATCH), total);
+  }
+  return { inserted };
+}

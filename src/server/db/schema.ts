@@ -1,0 +1,5 @@
+// The Drizzle schema entry point: every table of every feature (drizzle-kit reads this file).
+export * from './schema/accounts.ts';
+export * from './schema/catalog.ts';
+export * from './schema/mail.ts';
+export * from './schema/orders.ts';

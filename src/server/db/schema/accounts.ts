@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nombre: text('nombre').notNull(),
+    apellidoPat: text('apellido_pat').notNull(),
+    apellidoMat: text('apellido_mat').notNull().default(''),
+    lada: text('lada').notNull().default('52'),
+    telefono: text('telefono').notNull(),
+    /** 'customer' or 'staff'. */
+    role: text('role').notNull().default('customer'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+/** Only the SHA-256 of the session token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Absolute expiry; the idle expiry is computed from lastSeenAt. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in / recovery attempts, counted in the database so limits hold across instances. */
+export const authAttempts = pgTable(
+  'auth_attempts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_attempts_lookup_idx').on(t.kind, t.key, t.createdAt)],
+);
+
+/** One shipping address per user; field names follow the spec. */
+export const shippingAddresses = pgTable('shipping_addresses', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  nombreEnvio: text('nombre_envio').notNull(),
+  telefonoEnvio: text('telefono_envio').notNull(),
+  cpEnvio: text('cp_envio').notNull(),
+  calleEnvio: text('calle_envio').notNull(),
+  numExtEnvio: text('num_ext_envio').notNull(),
+  numIntEnvio: text('num_int_envio').notNull().default(''),
+  coloniaEnvio: text('colonia_envio').notNull(),
+  municipioEnvio: text('municipio_envio').notNull(),
+  ciudadEnvio: text('ciudad_envio').notNull(),
+  estadoEnvio: text('estado_envio').notNull(),
+  paisEnvio: text('pais_envio').notNull().default('México'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The signed-in shopper's cart, so it follows them across devices. */
+export const carts = pgTable('carts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  items: jsonb('items').$type<{ code: string; quantity: number }[]>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

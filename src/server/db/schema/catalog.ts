@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export const brands = pgTable('brands', {
+  name: text('name').primaryKey(),
+  logo: bytea('logo'),
+  /** Short content hash of the logo, used in its URL so it can be cached for a year. */
+  logoHash: text('logo_hash'),
+  featured: boolean('featured').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Groups (the spec's CLAS code and ADESC description); top-level groups have no parent. */
+export const groups = pgTable(
+  'groups',
+  {
+    clas: text('clas').primaryKey(),
+    name: text('name').notNull(),
+    parentClas: text('parent_clas').references((): AnyPgColumn => groups.clas),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('groups_parent_idx').on(t.parentClas)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    code: text('code').primaryKey(),
+    name: text('name').notNull(),
+    brand: text('brand').references(() => brands.name),
+    groupClas: text('group_clas').references(() => groups.clas),
+    line: text('line'),
+    type: text('type'),
+    /** Price in centavos, IVA included. */
+    priceCents: integer('price_cents').notNull(),
+    stock: integer('stock').notNull().default(0),
+    weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
+    shortDesc: text('short_desc').notNull().default(''),
+    /** Sanitized on write; only this copy is ever rendered. */
+    longDescHtml: text('long_desc_html').notNull().default(''),
+    image: bytea('image'),
+    imageHash: text('image_hash'),
+    datasheet: bytea('datasheet'),
+    datasheetHash: text('datasheet_hash'),
+    /** SAT catalogue keys for the CFDI; config defaults apply when empty. */
+    satProductKey: text('sat_product_key'),
+    satUnitKey: text('sat_unit_key'),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('products_stock_nonnegative', sql`${t.stock} >= 0`),
+    check('products_price_nonnegative', sql`${t.priceCents} >= 0`),
+    index('products_brand_idx').on(t.brand),
+    index('products_group_idx').on(t.groupClas),
+    index('products_price_idx').on(t.priceCents),
+  ],
+);
+
+/**
+ * Every change of stock is a row here, with its reason; Σ delta per product equals its stock.
+ * Reasons: 'seed', 'import', 'adjustment', 'order_reserve', 'order_release', 'order_cancel'.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productCode: text('product_code')
+      .notNull()
+      .references(() => products.code),
+    delta: integer('delta').notNull(),
+    reason: text('reason').notNull(),
+    orderNumber: integer('order_number'),
+    note: text('note'),
+    actorUserId: integer('actor_user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('stock_movements_product_idx').on(t.productCode, t.createdAt),
+    index('stock_movements_order_idx').on(t.orderNumber),
+  ],
+);

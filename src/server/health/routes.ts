@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        hide: true,
+        response: {
+          200: z.object({ status: z.literal('ready'), database: z.string() }),
+          503: z.object({ status: z.literal('unavailable'), message: z.string() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await Promise.race([
+          app.database.ping(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+        ]);
+        return { status: 'ready' as const, database: app.database.kind };
+      } catch {
+        return reply
+          .code(503)
+          .send({ status: 'unavailable' as const, message: 'Base de datos no disponible' });
+      }
+    },
+  );
+};

@@ -1,0 +1,96 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+export type FieldErrors = Record<string, string>;
+
+/** A known, expected failure: answered as a 4xx with a Spanish message. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string) => new AppError(404, 'not_found', message);
+export const badRequest = (message: string, fields?: FieldErrors) =>
+  new AppError(400, 'invalid_request', message, fields);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+export const unauthorized = (message = 'Inicie sesión para continuar') =>
+  new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'No tiene permiso para esta acción') =>
+  new AppError(403, 'forbidden', message);
+
+const INVALID = 'La solicitud contiene datos inválidos';
+
+/** Messages for Fastify's own 4xx errors (body parsing, limits, content types). */
+const fastifyCodes: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'La solicitud es demasiado grande' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Tipo de contenido no admitido; envíe JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Longitud de contenido inválida' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'El cuerpo JSON está vacío' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'El cuerpo no es JSON válido' },
+  FST_ERR_CTP_EMPTY_TYPE: { status: 415, message: 'Falta el tipo de contenido' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 415, message: 'Tipo de contenido no admitido' },
+  FST_ERR_VALIDATION: { status: 400, message: INVALID },
+};
+
+function zodFieldErrors(error: FastifyError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.validation ?? []) {
+    const params = issue.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined;
+    const path = params?.issue?.path?.map(String).join('.') || issue.instancePath.replace(/^\//, '') || '_';
+    const message = params?.issue?.message ?? issue.message ?? INVALID;
+    // Zod's built-in English messages never reach a shopper: schemas in src/shared set Spanish ones.
+    if (!(path in fields))
+      fields[path] = /^[\x20-\x7e]*$/.test(message) && !message.includes(' ') ? INVALID : message;
+  }
+  return fields;
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.statusCode).send({
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {}),
+        },
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = zodFieldErrors(error);
+      const first = Object.values(fields)[0];
+      return reply.code(400).send({
+        error: { code: 'invalid_request', message: first ?? INVALID, fields },
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'la respuesta no cumple su esquema');
+      return reply.code(500).send({ error: { code: 'internal', message: 'Error interno del servidor' } });
+    }
+    const known = error.code ? fastifyCodes[error.code] : undefined;
+    if (known) {
+      return reply.code(known.status).send({ error: { code: 'invalid_request', message: known.message } });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.code(429).send({
+        error: { code: 'too_many_requests', message: 'Demasiados intentos. Intente de nuevo más tarde.' },
+      });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: { code: 'invalid_request', message: INVALID } });
+    }
+    request.log.error({ err: error }, 'error no controlado');
+    return reply.code(500).send({ error: { code: 'internal', message: 'Error interno del servidor' } });
+  });
+}
+
+export function sendNotFound(reply: FastifyReply) {
+  return reply.code(404).send({ error: { code: 'not_found', message: 'Recurso no encontrado' } });
+}

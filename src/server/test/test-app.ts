@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { seedDemoCatalogue } from '../catalog/demo/seed.ts';
+import { type AppConfig, loadConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from './test-db.ts';
+
+export type TestApp = { app: FastifyInstance; database: Database; close(): Promise<void> };
+
+/** The real app on an isolated database, for app.inject; optionally with the demo catalogue. */
+export async function createTestApp(
+  options: { seedProducts?: number; config?: Partial<AppConfig> } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase();
+  if (options.seedProducts) await seedDemoCatalogue(database.db, { products: options.seedProducts });
+  const config: AppConfig = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    ...options.config,
+  };
+  const app = await buildApp(config, { database });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * The catalogue API's payloads: the contract between src/server/catalog and src/client/catalog.
+ * Money is integer centavos with IVA included (…Cents fields).
+ */
+
+/** GET /api/groups: the category tree of the menu (the spec's CLAS and ADESC). */
+export const groupSchema = z.object({
+  clas: z.string(),
+  name: z.string(),
+  subgroups: z.array(z.object({ clas: z.string(), name: z.string() })),
+});
+export const groupsResponseSchema = z.object({ groups: z.array(groupSchema) });
+export type GroupTree = z.infer<typeof groupSchema>;
+
+/** GET /api/brands */
+export const brandSchema = z.object({
+  name: z.string(),
+  /** /api/brands/{name}/logo?v={hash}, or null when the brand has no logo. */
+  logoUrl: z.string().nullable(),
+  featured: z.boolean(),
+  productCount: z.number().int(),
+});
+export const brandsResponseSchema = z.object({ brands: z.array(brandSchema) });
+export type Brand = z.infer<typeof brandSchema>;
+
+export const PAGE_SIZE_DEFAULT = 9;
+export const PAGE_SIZE_MAX = 60;
+export const sortValues = ['code', 'price_asc', 'price_desc'] as const;
+export type ProductSort = (typeof sortValues)[number];
+
+const repeatable = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .pipe(z.array(z.string().max(200, 'Filtro demasiado largo')).max(50, 'Demasiados filtros'));
+
+/** GET /api/products query: each facet may repeat (OR within a facet, AND across facets). */
+export const productsQuerySchema = z.object({
+  brand: repeatable,
+  group: repeatable,
+  line: repeatable,
+  type: repeatable,
+  q: z.string().max(1000, 'La búsqueda es demasiado larga').optional(),
+  sort: z.enum(sortValues, { error: 'Orden inválido' }).default('code'),
+  page: z.coerce
+    .number({ error: 'Página inválida' })
+    .int('Página inválida')
+    .min(1, 'Página inválida')
+    .max(100_000, 'Página inválida')
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: 'Tamaño de página inválido' })
+    .int('Tamaño de página inválido')
+    .min(1, 'Tamaño de página inválido')
+    .max(PAGE_SIZE_MAX, `El tamaño de página no puede ser mayor que ${PAGE_SIZE_MAX}`)
+    .default(PAGE_SIZE_DEFAULT),
+});
+export type ProductsQuery = z.infer<typeof productsQuerySchema>;
+
+/** One product card in a list. */
+export const productCardSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  brand: z.string().nullable(),
+  line: z.string().nullable(),
+  type: z.string().nullable(),
+  groupClas: z.string().nullable(),
+  priceCents: z.number().int(),
+  stock: z.number().int(),
+  /** Image URL with a content hash (…/image?v={hash}); null shows 'Sin imagen'. */
+  imageUrl: z.string().nullable(),
+});
+export type ProductCard = z.infer<typeof productCardSchema>;
+
+const facetCount = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export type FacetCount = z.infer<typeof facetCount>;
+
+export const productsResponseSchema = z.object({
+  items: z.array(productCardSchema),
+  total: z.number().int(),
+  pages: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Counts under the current selection; for each facet, the other facets' filters apply. */
+  facets: z.object({
+    brands: z.array(facetCount),
+    groups: z.array(facetCount),
+    lines: z.array(facetCount),
+    types: z.array(facetCount),
+  }),
+  /** The group's name when filtered by exactly one group, else null ('Productos'). */
+  group: z.object({ clas: z.string(), name: z.string() }).nullable(),
+});
+export type ProductsResponse = z.infer<typeof productsResponseSchema>;
+
+/** GET /api/products/:code */
+export const productDetailSchema = productCardSchema.extend({
+  groupName: z.string().nullable(),
+  /** The brand's logo URL when it has one. */
+  brandLogoUrl: z.string().nullable(),
+  shortDesc: z.string(),
+  /** Sanitized HTML (sanitized on write). */
+  longDescHtml: z.string(),
+  /** …/datasheet.pdf?v={hash} or null. */
+  datasheetUrl: z.string().nullable(),
+  weightKg: z.number(),
+});
+export type ProductDetail = z.infer<typeof productDetailSchema>;
+
+/** GET /api/products/:code/stock */
+export const productStockSchema = z.object({ code: z.string(), stock: z.number().int() });
