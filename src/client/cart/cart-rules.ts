@@ -1,0 +1,139 @@
+import type { CartItem } from './cart-store.ts';
+
+/**
+ * The cart's rules as pure functions (spec §4 and §5), so they can be tested without a browser.
+ * Each returns the next list or the reason it refuses; the caller stores the list and shows the message.
+ */
+
+export type ProductForCart = {
+  code: string;
+  name: string;
+  priceCents: number;
+  stock: number;
+  imageUrl: string | null;
+};
+
+export type CartResult = { ok: true; items: CartItem[] } | { ok: false; reason: CartRefusal };
+
+export type CartRefusal = 'stock_limit' | 'zero' | 'invalid' | 'local_stock';
+
+export const MESSAGES = {
+  added: 'Producto agregado al carrito',
+  stockLimit: 'Límite de stock',
+  noStock: 'Sin existencia',
+  zero: 'La cantidad debe ser mayor que 0',
+  invalid: 'Escriba solo dígitos',
+} as const;
+
+/** The largest quantity a line accepts, whatever the stock says (the server's schema has the same cap). */
+export const MAX_LINE_QUANTITY = 9999;
+
+export function quantityInCart(items: readonly CartItem[], code: string): number {
+  return items.find((i) => i.code === code)?.quantity ?? 0;
+}
+
+/**
+ * Add one unit from the product detail: new quantity = existing + 1, or 1. Refused ('Límite de stock') when the
+ * stock is below the new quantity. The line is replaced by the fresh product data (name, price, stock, image)
+ * with the new quantity — not summed twice — and keeps its position; a new line is appended.
+ */
+export function addToCart(items: readonly CartItem[], product: ProductForCart): CartResult {
+  const quantity = quantityInCart(items, product.code) + 1;
+  if (product.stock < quantity || quantity > MAX_LINE_QUANTITY) return { ok: false, reason: 'stock_limit' };
+  const item: CartItem = {
+    code: product.code,
+    name: product.name,
+    priceCents: product.priceCents,
+    stock: product.stock,
+    imageUrl: product.imageUrl,
+    quantity,
+  };
+  const exists = items.some((i) => i.code === product.code);
+  return {
+    ok: true,
+    items: exists ? items.map((i) => (i.code === product.code ? item : i)) : [...items, item],
+  };
+}
+
+export function removeFromCart(items: readonly CartItem[], code: string): CartItem[] {
+  return items.filter((i) => i.code !== code);
+}
+
+/** Digits only (spec §5: number-like inputs are numeric-only); returns null for anything else. */
+export function parseQuantity(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d{1,6}$/.test(t)) return null;
+  return Number(t);
+}
+
+/**
+ * A quantity typed in the cart, checked against what the browser knows: rejected when not digits, 0, or above the
+ * locally held stock. The server's stock is checked afterwards by the caller (see `checkServerStock`).
+ */
+export function validateQuantity(
+  item: Pick<CartItem, 'stock'>,
+  text: string,
+): { ok: true; quantity: number } | { ok: false; reason: CartRefusal } {
+  const quantity = parseQuantity(text);
+  if (quantity === null) return { ok: false, reason: 'invalid' };
+  if (quantity === 0) return { ok: false, reason: 'zero' };
+  if (quantity > item.stock || quantity > MAX_LINE_QUANTITY) return { ok: false, reason: 'local_stock' };
+  return { ok: true, quantity };
+}
+
+/** Sets a line's quantity (and optionally the stock the server just reported). Unknown codes change nothing. */
+export function updateQuantity(
+  items: readonly CartItem[],
+  code: string,
+  quantity: number,
+  stock?: number,
+): CartItem[] {
+  return items.map((i) =>
+    i.code === code ? { ...i, quantity, ...(stock !== undefined ? { stock } : {}) } : i,
+  );
+}
+
+/** Stores what the server says now (price, name, stock, image) without touching quantities. */
+export function refreshFromQuote(
+  items: readonly CartItem[],
+  lines: readonly {
+    code: string;
+    name: string | null;
+    unitPriceCents: number;
+    stock: number;
+    imageUrl: string | null;
+    available: boolean;
+  }[],
+): CartItem[] {
+  let changed = false;
+  const next = items.map((i) => {
+    const line = lines.find((l) => l.code === i.code);
+    if (!line || line.name === null) return i;
+    if (
+      line.unitPriceCents === i.priceCents &&
+      line.stock === i.stock &&
+      line.name === i.name &&
+      line.imageUrl === i.imageUrl
+    )
+      return i;
+    changed = true;
+    return {
+      ...i,
+      name: line.name,
+      priceCents: line.unitPriceCents,
+      stock: line.stock,
+      imageUrl: line.imageUrl,
+    };
+  });
+  return changed ? next : (items as CartItem[]);
+}
+
+/** Sum of quantities: the header's count. */
+export function cartCount(items: readonly CartItem[]): number {
+  return items.reduce((n, i) => n + i.quantity, 0);
+}
+
+/** Subtotal as the browser sees it (display only while the server's quote is loading). */
+export function localSubtotalCents(items: readonly CartItem[]): number {
+  return items.reduce((n, i) => n + i.priceCents * i.quantity, 0);
+}
