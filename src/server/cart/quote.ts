@@ -1,0 +1,126 @@
+import { inArray } from 'drizzle-orm';
+import { includedIva } from '../../shared/money.ts';
+import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
+import { shop } from '../../shared/shop.ts';
+import type { Db } from '../db/client.ts';
+import { products } from '../db/schema.ts';
+
+export type { CartQuote, QuoteLine };
+export type ShippingRule = { baseCents: number; baseKg: number; extraKgCents: number };
+
+/** The same address the catalogue gives a product's image (the content hash makes it cacheable for a year). */
+export function productImageUrl(code: string, imageHash: string | null): string | null {
+  return imageHash ? `/api/products/${encodeURIComponent(code)}/image?v=${imageHash}` : null;
+}
+
+/** Weights are added in whole grams so that 0.1 kg × 3 is 0.3 kg, not 0.30000000000000004. */
+const grams = (kg: number) => Math.round(kg * 1000);
+
+/**
+ * Shipping price of a non-empty cart (SPEC-NOTES 5), from `config/shop.json` → `shipping`, IVA included:
+ * `baseCents` covers up to `baseKg`; every additional kilogram, or part of one, adds `extraKgCents`.
+ * With the default rule { baseCents: 30000, baseKg: 5, extraKgCents: 3000 }:
+ *   0 kg    → $300.00 (a non-empty cart of weightless items still ships; an EMPTY cart is 0 — see quoteCart)
+ *   5 kg    → $300.00 (exactly the base weight)
+ *   5.01 kg → $330.00 (a started kilogram counts whole)
+ *   6 kg    → $330.00
+ *   6.2 kg  → $360.00
+ */
+export function shippingCentsForWeight(totalKg: number, rule: ShippingRule = shop.shipping): number {
+  const extraGrams = grams(Math.max(0, totalKg)) - grams(rule.baseKg);
+  if (!Number.isFinite(extraGrams) || extraGrams <= 0) return rule.baseCents;
+  return rule.baseCents + Math.ceil(extraGrams / 1000) * rule.extraKgCents;
+}
+
+const NOT_FOUND = 'Producto no encontrado';
+const INACTIVE = 'Producto no disponible';
+
+function stockError(stock: number): string {
+  if (stock < 1) return 'Sin existencia';
+  return `Solo hay ${stock} ${stock === 1 ? 'disponible' : 'disponibles'}`;
+}
+
+/**
+ * Prices a cart from the database only: the browser sends codes and quantities, never amounts. Each line carries the
+ * server's price, stock and availability, or a Spanish error (unknown code, inactive product, not enough stock).
+ * Unknown and inactive lines count for nothing; lines beyond stock are still priced so the shopper sees the amount,
+ * but the quote is not `ok`. Total = subtotal + shipping; the IVA is the part the total already includes.
+ */
+export async function quoteCart(
+  db: Db,
+  items: readonly { code: string; quantity: number }[],
+  rule: ShippingRule = shop.shipping,
+): Promise<CartQuote> {
+  const codes = [...new Set(items.map((i) => i.code))];
+  const rows =
+    codes.length === 0
+      ? []
+      : await db
+          .select({
+            code: products.code,
+            name: products.name,
+            priceCents: products.priceCents,
+            stock: products.stock,
+            weightKg: products.weightKg,
+            imageHash: products.imageHash,
+            active: products.active,
+          })
+          .from(products)
+          .where(inArray(products.code, codes));
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+
+  let subtotalCents = 0;
+  let totalGrams = 0;
+  let pricedLines = 0;
+  let ok = true;
+  const lines: QuoteLine[] = items.map(({ code, quantity }) => {
+    const p = byCode.get(code);
+    if (!p?.active) {
+      ok = false;
+      return {
+        code,
+        name: p ? p.name : null,
+        unitPriceCents: p ? p.priceCents : 0,
+        quantity,
+        lineTotalCents: 0,
+        stock: p ? p.stock : 0,
+        available: false,
+        weightKg: 0,
+        imageUrl: p ? productImageUrl(p.code, p.imageHash) : null,
+        error: p ? INACTIVE : NOT_FOUND,
+      };
+    }
+    const lineGrams = grams(p.weightKg) * quantity;
+    const lineTotalCents = p.priceCents * quantity;
+    const available = p.stock >= quantity;
+    if (!available) ok = false;
+    subtotalCents += lineTotalCents;
+    totalGrams += lineGrams;
+    pricedLines += 1;
+    return {
+      code,
+      name: p.name,
+      unitPriceCents: p.priceCents,
+      quantity,
+      lineTotalCents,
+      stock: p.stock,
+      available,
+      weightKg: lineGrams / 1000,
+      imageUrl: productImageUrl(p.code, p.imageHash),
+      error: available ? null : stockError(p.stock),
+    };
+  });
+
+  const weightKg = totalGrams / 1000;
+  const shippingCents = pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule);
+  const totalCents = subtotalCents + shippingCents;
+  return {
+    lines,
+    subtotalCents,
+    shippingCents,
+    ivaCents: includedIva(totalCents),
+    totalCents,
+    weightKg,
+    ok: ok && pricedLines > 0,
+  };
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The cart API's payloads: the contract between src/server/cart and src/client/cart.
+ * Money is integer centavos with IVA included (…Cents fields). Only codes and quantities travel to the server:
+ * prices, names, stock and weights always come from the database (any extra field is ignored).
+ */
+
+export const MAX_CART_LINES = 100;
+export const MAX_LINE_QUANTITY = 9999;
+
+const code = z
+  .string({ error: 'El código del producto es obligatorio' })
+  .trim()
+  .min(1, 'El código del producto es obligatorio')
+  .max(64, 'El código del producto es demasiado largo');
+
+const quantity = z
+  .number({ error: 'La cantidad debe ser un número entero' })
+  .int('La cantidad debe ser un número entero')
+  .min(1, 'La cantidad debe ser mayor que 0')
+  .max(MAX_LINE_QUANTITY, `La cantidad no puede ser mayor que ${MAX_LINE_QUANTITY}`);
+
+export const cartLineInputSchema = z.object(
+  { code, quantity },
+  { error: 'Cada artículo debe indicar código y cantidad' },
+);
+export type CartLineInput = z.infer<typeof cartLineInputSchema>;
+
+/** A list of { code, quantity }: at most 100 lines, each code once. */
+export const cartLinesSchema = z
+  .array(cartLineInputSchema, { error: 'Los artículos deben ser una lista' })
+  .max(MAX_CART_LINES, `El carrito no puede tener más de ${MAX_CART_LINES} productos distintos`)
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const key = item.code;
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'code'],
+          message: `El producto ${item.code} aparece más de una vez`,
+        });
+      seen.add(key);
+    });
+  });
+
+/** POST /api/cart/quote */
+export const quoteRequestSchema = z.object(
+  {
+    items: cartLinesSchema,
+    postalCode: z
+      .string({ error: 'El código postal debe tener 5 dígitos' })
+      .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos')
+      .optional(),
+  },
+  { error: 'La solicitud debe ser un objeto JSON con la lista de artículos' },
+);
+export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
+
+export const quoteLineSchema = z.object({
+  code: z.string(),
+  /** null when the code is unknown. */
+  name: z.string().nullable(),
+  unitPriceCents: z.number().int(),
+  quantity: z.number().int(),
+  lineTotalCents: z.number().int(),
+  stock: z.number().int(),
+  /** Known, active and with stock for the quantity asked. */
+  available: z.boolean(),
+  /** Weight of the whole line (unit weight × quantity). */
+  weightKg: z.number(),
+  imageUrl: z.string().nullable(),
+  /** Spanish message when the line cannot be bought as asked; null otherwise. */
+  error: z.string().nullable(),
+});
+export type QuoteLine = z.infer<typeof quoteLineSchema>;
+
+export const cartQuoteSchema = z.object({
+  lines: z.array(quoteLineSchema),
+  subtotalCents: z.number().int(),
+  shippingCents: z.number().int(),
+  /** The IVA contained in the total (prices include it). */
+  ivaCents: z.number().int(),
+  totalCents: z.number().int(),
+  weightKg: z.number(),
+  /** Every line known, active and within stock, and at least one line: the cart can be checked out as quoted. */
+  ok: z.boolean(),
+});
+export type CartQuote = z.infer<typeof cartQuoteSchema>;
+
+/** One line of the saved (server) cart, with the product's current data for display. */
+export const savedCartItemSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  priceCents: z.number().int(),
+  quantity: z.number().int(),
+  stock: z.number().int(),
+  imageUrl: z.string().nullable(),
+});
+export type SavedCartItem = z.infer<typeof savedCartItemSchema>;
+
+/** GET /api/cart, PUT /api/cart and POST /api/cart/merge answer the saved cart. */
+export const savedCartSchema = z.object({ items: z.array(savedCartItemSchema) });
+export type SavedCart = z.infer<typeof savedCartSchema>;
+
+/** PUT /api/cart (replace) and POST /api/cart/merge (local items at sign-in). */
+export const cartWriteSchema = z.object(
+  { items: cartLinesSchema },
+  { error: 'La solicitud debe ser un objeto JSON con la lista de artículos' },
+);
+export type CartWrite = z.infer<typeof cartWriteSchema>;
