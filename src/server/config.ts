@@ -28,6 +28,26 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Fill the demo catalogue on first start when the catalogue is empty. */
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** Card payments: the offline simulator (default) or Openpay. */
+  PAYMENT_GATEWAY: z.enum(['sandbox', 'openpay'], { error: 'debe ser sandbox u openpay' }).default('sandbox'),
+  PAYMENTS_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  OPENPAY_MERCHANT_ID: z
+    .string()
+    .regex(/^[a-z0-9]+$/i, 'debe ser el ID de comercio de Openpay (letras y dígitos)')
+    .optional(),
+  OPENPAY_PRIVATE_KEY: z
+    .string()
+    .regex(/^sk_[a-z0-9]+$/i, 'debe empezar con sk_')
+    .optional(),
+  OPENPAY_PUBLIC_KEY: z
+    .string()
+    .regex(/^pk_[a-z0-9]+$/i, 'debe empezar con pk_')
+    .optional(),
+  OPENPAY_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** Only for tests against a replica of Openpay's API; derived from OPENPAY_PRODUCTION otherwise. */
+  OPENPAY_API_URL: z.url('debe ser una URL http(s)://…').optional(),
+  OPENPAY_WEBHOOK_USER: z.string().min(1).optional(),
+  OPENPAY_WEBHOOK_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -43,6 +63,20 @@ export type AppConfig = {
   seedDemo: boolean;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
+  payments: PaymentsConfig;
+};
+
+export type PaymentsConfig = {
+  gateway: 'sandbox' | 'openpay';
+  sandboxInProduction: boolean;
+  openpay?: {
+    merchantId: string;
+    privateKey: string;
+    publicKey: string;
+    production: boolean;
+    apiUrl: string;
+  };
+  webhook?: { user: string; password: string };
 };
 
 export class ConfigError extends Error {}
@@ -56,6 +90,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Configuración inválida — ${lines.join('; ')}`);
   }
   const env = parsed.data;
+  const payments = paymentsConfig(env);
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -66,5 +101,56 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     seedDemo: env.SEED_DEMO === 'true',
     clientDir: undefined,
+    payments,
   };
+}
+
+function paymentsConfig(env: Env): PaymentsConfig {
+  const production = env.OPENPAY_PRODUCTION === 'true';
+  let openpay: PaymentsConfig['openpay'];
+  if (env.PAYMENT_GATEWAY === 'openpay') {
+    const missing = (['OPENPAY_MERCHANT_ID', 'OPENPAY_PRIVATE_KEY', 'OPENPAY_PUBLIC_KEY'] as const).filter(
+      (k) => !env[k],
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Configuración inválida — ${missing.map((k) => `${k}: es obligatoria con PAYMENT_GATEWAY=openpay`).join('; ')}`,
+      );
+    }
+    openpay = {
+      merchantId: env.OPENPAY_MERCHANT_ID!,
+      privateKey: env.OPENPAY_PRIVATE_KEY!,
+      publicKey: env.OPENPAY_PUBLIC_KEY!,
+      production,
+      apiUrl: (
+        env.OPENPAY_API_URL ?? (production ? 'https://api.openpay.mx' : 'https://sandbox-api.openpay.mx')
+      ).replace(/\/$/, ''),
+    };
+  }
+  if (Boolean(env.OPENPAY_WEBHOOK_USER) !== Boolean(env.OPENPAY_WEBHOOK_PASSWORD)) {
+    throw new ConfigError(
+      'Configuración inválida — OPENPAY_WEBHOOK_USER: se configuran juntas OPENPAY_WEBHOOK_USER y OPENPAY_WEBHOOK_PASSWORD',
+    );
+  }
+  return {
+    gateway: env.PAYMENT_GATEWAY,
+    sandboxInProduction: env.PAYMENTS_SANDBOX_IN_PRODUCTION === 'true',
+    ...(openpay ? { openpay } : {}),
+    ...(env.OPENPAY_WEBHOOK_USER && env.OPENPAY_WEBHOOK_PASSWORD
+      ? { webhook: { user: env.OPENPAY_WEBHOOK_USER, password: env.OPENPAY_WEBHOOK_PASSWORD } }
+      : {}),
+  };
+}
+
+/** The offline payment simulator must never take real shoppers' orders by accident. */
+export function assertPaymentsAllowed(config: AppConfig): void {
+  if (
+    config.env === 'production' &&
+    config.payments.gateway === 'sandbox' &&
+    !config.payments.sandboxInProduction
+  ) {
+    throw new ConfigError(
+      'Configuración inválida — PAYMENT_GATEWAY: el simulador de pagos (sandbox) no se usa con NODE_ENV=production; configure Openpay o PAYMENTS_SANDBOX_IN_PRODUCTION=true',
+    );
+  }
 }

@@ -105,3 +105,59 @@ export const payments = pgTable(
   },
   (t) => [index('payments_order_idx').on(t.orderNumber), uniqueIndex('payments_charge_idx').on(t.chargeId)],
 );
+
+/**
+ * Idempotency-Key of POST /api/orders (Stripe's contract): the key, a hash of the request and the
+ * answer once there is one. 'in_progress' rows are leased until lockedUntil so a crashed request
+ * can be resumed by a retry with the same key.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** 'in_progress' or 'done'. */
+    state: text('state').notNull(),
+    orderNumber: integer('order_number'),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Card tokens of the offline payment simulator (single use; never the full card number). */
+export const sandboxTokens = pgTable('sandbox_tokens', {
+  id: text('id').primaryKey(),
+  holderName: text('holder_name').notNull(),
+  /** 'visa' | 'mastercard'. */
+  brand: text('brand').notNull(),
+  maskedNumber: text('masked_number').notNull(),
+  /** What the simulator will answer for this card: 'approve', '3ds' or an Openpay error code. */
+  outcome: text('outcome').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Charges of the offline payment simulator, in the database so several instances agree. */
+export const sandboxCharges = pgTable('sandbox_charges', {
+  id: text('id').primaryKey(),
+  orderId: text('order_id').unique(),
+  tokenId: text('token_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  refundedCents: integer('refunded_cents').notNull().default(0),
+  status: text('status').notNull(),
+  errorCode: integer('error_code'),
+  errorMessage: text('error_message'),
+  description: text('description').notNull(),
+  redirectUrl: text('redirect_url'),
+  maskedNumber: text('masked_number').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
