@@ -10,6 +10,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { cartRoutes } from './cart/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
@@ -101,6 +102,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  await app.register(cartRoutes);
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });
