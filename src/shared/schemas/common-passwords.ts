@@ -1,0 +1,136 @@
+/**
+ * Passwords that satisfy the strength rule (8+, lower, upper, digit, special) yet sit at the top of
+ * every leaked-password list. A password is refused when it is one of them, or when, once lowercased,
+ * "de-leeted" and stripped of digits and symbols, only a common base word is left ('Password123!',
+ * 'P@ssw0rd', 'Contraseña1', 'Mexico2024#'…).
+ */
+const COMMON_BASE_WORDS = new Set([
+  'password',
+  'passwort',
+  'passw',
+  'pass',
+  'contrasena',
+  'contraseña',
+  'clave',
+  'secreto',
+  'secret',
+  'qwerty',
+  'qwertyuiop',
+  'asdf',
+  'asdfgh',
+  'asdfghjkl',
+  'zxcvbnm',
+  'abc',
+  'abcd',
+  'abcde',
+  'abcdef',
+  'welcome',
+  'bienvenido',
+  'bienvenida',
+  'admin',
+  'administrador',
+  'root',
+  'user',
+  'usuario',
+  'test',
+  'prueba',
+  'temporal',
+  'cambiar',
+  'cambiame',
+  'changeme',
+  'hola',
+  'holamundo',
+  'mexico',
+  'méxico',
+  'jalisco',
+  'guadalajara',
+  'iloveyou',
+  'teamo',
+  'letmein',
+  'master',
+  'monkey',
+  'dragon',
+  'football',
+  'futbol',
+  'soccer',
+  'sunshine',
+  'princess',
+  'princesa',
+  'shadow',
+  'superman',
+  'batman',
+  'michael',
+  'charlie',
+  'tequila',
+  'america',
+  'chivas',
+  'laboratorio',
+  'ciencia',
+  'verano',
+  'summer',
+  'winter',
+  'invierno',
+  'primavera',
+  'spring',
+  'autumn',
+  'otono',
+]);
+
+const COMMON_EXACT = new Set(
+  [
+    'Password1!',
+    'Password1.',
+    'Password123!',
+    'P@ssw0rd',
+    'P@ssw0rd1',
+    'P@ssword1',
+    'Passw0rd!',
+    'Qwerty123!',
+    'Qwerty1!',
+    'Aa123456!',
+    'Aa12345678!',
+    'Abc123456!',
+    'Abc12345!',
+    'Abcd1234!',
+    'Abcd1234@',
+    'Admin@123',
+    'Admin123!',
+    'Welcome1!',
+    'Contraseña1',
+    'Contraseña1!',
+    'Contrasena1!',
+    'Mexico123!',
+    'México123!',
+    'Hola1234!',
+    'Zaq12wsx!',
+    '1qaz2wsX!',
+    '1Qaz2wsx!',
+    'Q1w2e3r4!',
+    'Qwer1234!',
+    'Asdf1234!',
+  ].map((p) => p.toLowerCase()),
+);
+
+const LEET: Record<string, string> = {
+  '@': 'a',
+  '4': 'a',
+  '0': 'o',
+  '3': 'e',
+  $: 's',
+  '5': 's',
+  '1': 'i',
+  '!': 'i',
+};
+
+export function isCommonPassword(password: string): boolean {
+  const lower = password.normalize('NFC').toLowerCase();
+  if (COMMON_EXACT.has(lower)) return true;
+  const stripped = lower.replace(/[^\p{L}]/gu, '');
+  if (COMMON_BASE_WORDS.has(stripped)) return true;
+  // 'P@ssw0rd2024' → 'passwordi…': de-leet letters that sit between letters, then strip the rest.
+  const deleeted = lower
+    .replace(/(?<=\p{L})[@4031$5!](?=\p{L})/gu, (c) => LEET[c] ?? c)
+    .replace(/^[@$](?=\p{L})/u, (c) => LEET[c] ?? c)
+    .replace(/[^\p{L}]/gu, '');
+  return COMMON_BASE_WORDS.has(deleeted);
+}
