@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cartQuoteSchema, quoteRequestSchema } from '../../shared/schemas/cart.ts';
+import {
+  cartQuoteSchema,
+  cartWriteSchema,
+  quoteRequestSchema,
+  savedCartSchema,
+} from '../../shared/schemas/cart.ts';
+import { requireUser } from '../auth/session.ts';
 import { quoteCart } from './quote.ts';
+import { getSavedCart, mergeIntoSavedCart, replaceSavedCart } from './service.ts';
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -16,5 +23,55 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => quoteCart(app.db, request.body.items),
+  );
+
+  // The signed-in shopper's saved cart (SPEC-NOTES 12): the user comes from the session cookie only.
+  app.get(
+    '/api/cart',
+    {
+      schema: {
+        tags: ['carrito'],
+        summary: 'Carrito guardado del cliente con sesión',
+        response: { 200: savedCartSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('Cache-Control', 'no-store');
+      return { items: await getSavedCart(app.db, user.id) };
+    },
+  );
+
+  app.put(
+    '/api/cart',
+    {
+      schema: {
+        tags: ['carrito'],
+        summary: 'Reemplaza el carrito guardado (se descartan productos desconocidos o inactivos)',
+        body: cartWriteSchema,
+        response: { 200: savedCartSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return { items: await replaceSavedCart(app.db, user.id, request.body.items) };
+    },
+  );
+
+  app.post(
+    '/api/cart/merge',
+    {
+      schema: {
+        tags: ['carrito'],
+        summary:
+          'Al iniciar sesión, une el carrito local con el guardado (cantidades limitadas por la existencia)',
+        body: cartWriteSchema,
+        response: { 200: savedCartSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return { items: await mergeIntoSavedCart(app.db, user.id, request.body.items) };
+    },
   );
 };
