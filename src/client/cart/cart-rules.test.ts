@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addToCart,
+  cartCount,
+  localSubtotalCents,
+  parseQuantity,
+  refreshFromQuote,
+  removeFromCart,
+  updateQuantity,
+  validateQuantity,
+} from './cart-rules.ts';
+import type { CartItem } from './cart-store.ts';
+
+const matraz = {
+  code: 'VID-10001',
+  name: 'Matraz Erlenmeyer 250 ml',
+  priceCents: 18_550,
+  stock: 3,
+  imageUrl: null,
+};
+const pipeta = { code: 'VID-10002', name: 'Pipeta 10 ml', priceCents: 4_200, stock: 1, imageUrl: '/i?v=1' };
+
+function added(items: CartItem[], product: typeof matraz): CartItem[] {
+  const r = addToCart(items, product);
+  if (!r.ok) throw new Error(`refused: ${r.reason}`);
+  return r.items;
+}
+
+describe('adding from the product detail', () => {
+  it('adds a new product with quantity 1', () => {
+    expect(added([], matraz)).toEqual([{ ...matraz, quantity: 1 }]);
+  });
+
+  it('adds one more unit of a product already in the cart, keeping one line in its place', () => {
+    let items = added([], matraz);
+    items = added(items, pipeta);
+    items = added(items, matraz);
+    expect(items.map((i) => [i.code, i.quantity])).toEqual([
+      ['VID-10001', 2],
+      ['VID-10002', 1],
+    ]);
+  });
+
+  it('refuses with the stock limit when the new quantity would exceed stock, changing nothing', () => {
+    const items = added([], pipeta);
+    expect(addToCart(items, pipeta)).toEqual({ ok: false, reason: 'stock_limit' });
+    expect(items).toEqual([{ ...pipeta, quantity: 1 }]);
+  });
+
+  it('refuses a product with stock 0', () => {
+    expect(addToCart([], { ...matraz, stock: 0 })).toEqual({ ok: false, reason: 'stock_limit' });
+  });
+
+  it('stores the product data of the latest add (e.g. a new price) with the summed quantity', () => {
+    const items = added(added([], matraz), { ...matraz, priceCents: 19_000 });
+    expect(items).toEqual([{ ...matraz, priceCents: 19_000, quantity: 2 }]);
+  });
+});
+
+describe('changing a quantity in the cart', () => {
+  it('accepts digits only', () => {
+    expect(parseQuantity('3')).toBe(3);
+    expect(parseQuantity(' 12 ')).toBe(12);
+    for (const bad of ['', '-1', '1.5', '2e3', 'dos', '0x1', '+2', '1 000'])
+      expect(parseQuantity(bad)).toBeNull();
+  });
+
+  it('rejects 0 and anything above the locally held stock', () => {
+    expect(validateQuantity({ stock: 3 }, '0')).toEqual({ ok: false, reason: 'zero' });
+    expect(validateQuantity({ stock: 3 }, '4')).toEqual({ ok: false, reason: 'local_stock' });
+    expect(validateQuantity({ stock: 3 }, 'abc')).toEqual({ ok: false, reason: 'invalid' });
+    expect(validateQuantity({ stock: 3 }, '3')).toEqual({ ok: true, quantity: 3 });
+  });
+
+  it('updates one line (and the stock the server reported) and leaves the rest', () => {
+    const items = added(added([], matraz), pipeta);
+    const next = updateQuantity(items, 'VID-10001', 3, 7);
+    expect(next[0]).toMatchObject({ quantity: 3, stock: 7 });
+    expect(next[1]).toEqual(items[1]);
+  });
+});
+
+describe('removing and counting', () => {
+  it('removes by code', () => {
+    const items = added(added([], matraz), pipeta);
+    expect(removeFromCart(items, 'VID-10001').map((i) => i.code)).toEqual(['VID-10002']);
+    expect(removeFromCart(items, 'NADA')).toEqual(items);
+  });
+
+  it('counts the sum of quantities for the header and adds up a local subtotal', () => {
+    const items = updateQuantity(added(added([], matraz), pipeta), 'VID-10001', 3);
+    expect(cartCount(items)).toBe(4);
+    expect(localSubtotalCents(items)).toBe(3 * 18_550 + 4_200);
+    expect(cartCount([])).toBe(0);
+  });
+});
+
+describe('refreshing from the server quote', () => {
+  const line = (over: object) => ({
+    code: 'VID-10001',
+    name: 'Matraz Erlenmeyer 250 ml',
+    unitPriceCents: 18_550,
+    stock: 3,
+    imageUrl: null,
+    available: true,
+    ...over,
+  });
+
+  it('stores the server price and stock without touching the quantity', () => {
+    const items = updateQuantity(added([], matraz), 'VID-10001', 2);
+    const next = refreshFromQuote(items, [line({ unitPriceCents: 20_000, stock: 9 })]);
+    expect(next).toEqual([{ ...matraz, priceCents: 20_000, stock: 9, quantity: 2 }]);
+  });
+
+  it('returns the same list when nothing changed and ignores unknown codes', () => {
+    const items = added([], matraz);
+    expect(refreshFromQuote(items, [line({})])).toBe(items);
+    expect(refreshFromQuote(items, [line({ name: null, unitPriceCents: 0 })])).toBe(items);
+  });
+});
