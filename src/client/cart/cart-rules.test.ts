@@ -3,6 +3,7 @@ import {
   addToCart,
   cartCount,
   localSubtotalCents,
+  type ProductForCart,
   parseQuantity,
   refreshFromQuote,
   removeFromCart,
@@ -11,16 +12,22 @@ import {
 } from './cart-rules.ts';
 import type { CartItem } from './cart-store.ts';
 
-const matraz = {
+const matraz: ProductForCart = {
   code: 'VID-10001',
   name: 'Matraz Erlenmeyer 250 ml',
   priceCents: 18_550,
   stock: 3,
   imageUrl: null,
 };
-const pipeta = { code: 'VID-10002', name: 'Pipeta 10 ml', priceCents: 4_200, stock: 1, imageUrl: '/i?v=1' };
+const pipeta: ProductForCart = {
+  code: 'VID-10002',
+  name: 'Pipeta 10 ml',
+  priceCents: 4_200,
+  stock: 1,
+  imageUrl: '/i?v=1',
+};
 
-function added(items: CartItem[], product: typeof matraz): CartItem[] {
+function added(items: CartItem[], product: ProductForCart): CartItem[] {
   const r = addToCart(items, product);
   if (!r.ok) throw new Error(`refused: ${r.reason}`);
   return r.items;
