@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ShippingAddress } from '@/shared/schemas/account.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+
+export type SavedAddress = ShippingAddress;
+
+export const getShippingAddress = () =>
+  apiFetch<{ address: SavedAddress | null }>('/api/account/shipping-address').then((r) => r.address);
+
+/** The signed-in shopper's saved address (null when none); key ['shipping-address']. */
+export const shippingAddressQueryOptions = queryOptions({
+  queryKey: ['shipping-address'],
+  queryFn: getShippingAddress,
+  staleTime: 60_000,
+});
+
+export const useShippingAddress = (enabled = true) => useQuery({ ...shippingAddressQueryOptions, enabled });

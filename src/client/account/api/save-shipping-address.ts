@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ShippingAddress, ShippingAddressInput } from '@/shared/schemas/account.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+import { shippingAddressQueryOptions } from './get-shipping-address.ts';
+
+export const saveShippingAddress = (address: ShippingAddressInput) =>
+  apiFetch<{ address: ShippingAddress; message: string }>('/api/account/shipping-address', {
+    method: 'PUT',
+    body: address,
+  });
+
+/** Saves the address and refreshes the cached copy (the spec's "shipping data is refetched"). */
+export function useSaveShippingAddress() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveShippingAddress,
+    onSuccess: (data) => {
+      queryClient.setQueryData(shippingAddressQueryOptions.queryKey, data.address);
+      void queryClient.invalidateQueries({ queryKey: shippingAddressQueryOptions.queryKey });
+    },
+  });
+}

@@ -1,0 +1,178 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { type FieldPath, useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import {
+  type ShippingAddress,
+  type ShippingAddressInput,
+  shippingAddressSchema,
+} from '@/shared/schemas/account.ts';
+import { COUNTRY, MEXICAN_STATES } from '@/shared/states.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { SelectField, SubmitButton, TextField } from '../../ui/form-field.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { useShippingAddress } from '../api/get-shipping-address.ts';
+import { useSaveShippingAddress } from '../api/save-shipping-address.ts';
+
+const EMPTY: ShippingAddressInput = {
+  nombreEnvio: '',
+  telefonoEnvio: '',
+  cpEnvio: '',
+  calleEnvio: '',
+  numExtEnvio: '',
+  numIntEnvio: '',
+  coloniaEnvio: '',
+  municipioEnvio: '',
+  ciudadEnvio: '',
+  estadoEnvio: '',
+  paisEnvio: COUNTRY,
+};
+
+const stateOptions = MEXICAN_STATES.map((s) => ({ value: s.value, label: s.label }));
+
+/**
+ * The shipping address form of /cuenta/domicilio and /envio (spec §2, §5): prefilled with the saved
+ * address, validated with the shared schema, saved to the server. The country is fixed to México.
+ */
+export function AddressForm({
+  submitLabel,
+  onSaved,
+  backTo,
+}: {
+  submitLabel: string;
+  onSaved?: (address: ShippingAddress) => void;
+  /** Shows a 'Volver' link to this path beside the button. */
+  backTo?: string;
+}) {
+  const saved = useShippingAddress();
+  const save = useSaveShippingAddress();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ShippingAddressInput, unknown, ShippingAddress>({
+    resolver: zodResolver(shippingAddressSchema),
+    defaultValues: EMPTY,
+  });
+
+  useEffect(() => {
+    if (saved.data) reset({ ...EMPTY, ...saved.data });
+  }, [saved.data, reset]);
+
+  if (saved.isPending) return <Spinner />;
+
+  const onSubmit = handleSubmit((address) =>
+    save.mutate(address, {
+      onSuccess: (data) => {
+        toast.success('Información de domicilio correctamente actualizada');
+        onSaved?.(data.address);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status !== 0) {
+          for (const [field, message] of Object.entries(error.fields ?? {})) {
+            if (field in EMPTY) setError(field as FieldPath<ShippingAddressInput>, { message });
+          }
+          toast.error(error.message);
+        } else {
+          toast.error('No se pudo guardar su dirección de envío');
+        }
+      },
+    }),
+  );
+
+  const e = (name: keyof ShippingAddressInput) => errors[name]?.message;
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-5 sm:grid-cols-2"
+      aria-label="Domicilio de envío"
+    >
+      <TextField
+        label="Nombre completo"
+        autoComplete="shipping name"
+        className="sm:col-span-2"
+        error={e('nombreEnvio')}
+        {...register('nombreEnvio')}
+      />
+      <TextField
+        label="Calle"
+        autoComplete="shipping address-line1"
+        className="sm:col-span-2"
+        error={e('calleEnvio')}
+        {...register('calleEnvio')}
+      />
+      <TextField
+        label="Número exterior"
+        digitsOnly
+        maxLength={10}
+        error={e('numExtEnvio')}
+        {...register('numExtEnvio')}
+      />
+      <TextField
+        label="Número interior (opcional)"
+        maxLength={10}
+        error={e('numIntEnvio')}
+        {...register('numIntEnvio')}
+      />
+      <TextField
+        label="Colonia"
+        autoComplete="shipping address-level3"
+        error={e('coloniaEnvio')}
+        {...register('coloniaEnvio')}
+      />
+      <TextField label="Municipio" error={e('municipioEnvio')} {...register('municipioEnvio')} />
+      <TextField
+        label="Ciudad"
+        autoComplete="shipping address-level2"
+        error={e('ciudadEnvio')}
+        {...register('ciudadEnvio')}
+      />
+      <TextField
+        label="Código postal"
+        autoComplete="shipping postal-code"
+        digitsOnly
+        maxLength={8}
+        error={e('cpEnvio')}
+        {...register('cpEnvio')}
+      />
+      <TextField
+        label="Teléfono"
+        type="tel"
+        autoComplete="shipping tel-national"
+        digitsOnly
+        maxLength={10}
+        hint="10 dígitos"
+        error={e('telefonoEnvio')}
+        {...register('telefonoEnvio')}
+      />
+      <SelectField
+        label="Estado"
+        placeholder="Seleccione un estado"
+        options={stateOptions}
+        autoComplete="shipping address-level1"
+        error={e('estadoEnvio')}
+        {...register('estadoEnvio')}
+      />
+      <input type="hidden" readOnly {...register('paisEnvio')} />
+      <p className="text-sm text-slate-500 sm:col-span-2">País: {COUNTRY}</p>
+      <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-end">
+        {backTo ? (
+          <Link
+            to={backTo}
+            className="rounded-lg px-5 py-2.5 text-center text-[15px] font-medium text-slate-700 hover:bg-slate-100"
+          >
+            Volver
+          </Link>
+        ) : null}
+        <SubmitButton loading={save.isPending} loadingLabel="Cargando...">
+          {submitLabel}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

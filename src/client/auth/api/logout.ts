@@ -1,0 +1,32 @@
+import { useMutation } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { setCartItems } from '../../cart/cart-store.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+
+/** Local copies a previous shopper must not leave behind on a shared computer. */
+const LOCAL_KEYS = ['shippingAddress', 'paymentMethod', 'recoveryEmail'];
+
+export const logout = () => apiFetch<{ message: string }>('/api/auth/logout', { method: 'POST' });
+
+/**
+ * Cerrar sesión: ends the server session, clears the cart and the saved address, then loads
+ * /ingresar afresh (the spec's reload), so nothing of the shopper stays in memory.
+ */
+export function useLogout() {
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      setCartItems([]);
+      for (const key of LOCAL_KEYS) {
+        try {
+          localStorage.removeItem(key);
+          sessionStorage.removeItem(key);
+        } catch {
+          // Storage may be unavailable (private mode); nothing was kept there then.
+        }
+      }
+      window.location.assign('/ingresar');
+    },
+    onError: (error) => toast.error(error.message),
+  });
+}
