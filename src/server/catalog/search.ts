@@ -1,27 +1,104 @@
-import { or, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 
-export type Search = { where: SQL; rank: SQL };
+/**
+ * Catalogue search (migration 0003_catalog-search): PostgreSQL full-text search over the stored,
+ * weighted `products.search_vector` (Spanish stemming after unaccent: configuration `es_unaccent`),
+ * every word as a prefix; when that finds fewer than FEW products, each word is widened with the
+ * catalogue words most similar to it (pg_trgm over `search_words`), so 'balansa' finds balanzas.
+ */
+export type Search = { where: SQL; rank: SQL; tsquery: string; corrected: boolean };
 
-/** Words of a query: letters and digits only, so nothing the shopper types reaches SQL as syntax. */
+const MAX_TOKENS = 8;
+const MAX_TOKEN_LENGTH = 40;
+const FEW = 3;
+const SIMILAR_PER_WORD = 3;
+const MIN_SIMILARITY = 0.3;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Words of a query: letters and digits only, so nothing the shopper types reaches SQL or tsquery as syntax. */
 export function searchTokens(q: string): string[] {
-  return (
-    q
-      .normalize('NFC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  )
-    .slice(0, 8)
-    .map((t) => t.slice(0, 40));
+  const words = q.normalize('NFC').toLowerCase().slice(0, 1000).match(WORD) ?? [];
+  return [...new Set(words.map((w) => w.slice(0, MAX_TOKEN_LENGTH)))].slice(0, MAX_TOKENS);
 }
 
-/** Provisional search (replaced by full-text search): every word in the code or name. */
-export async function buildSearch(_db: Db, q: string): Promise<Search | 'none'> {
+/** The exact code the shopper may have typed (codes are stored in upper case). */
+const codeCandidate = (q: string) => {
+  const c = q.trim().toUpperCase();
+  return c.length > 0 && c.length <= 64 && /^[\p{L}\p{N}][\p{L}\p{N}._/-]*$/u.test(c) ? c : null;
+};
+
+/** tsquery text: AND across words; within a word, its prefix OR any similar catalogue word. */
+function tsqueryText(tokens: string[], similar: Map<string, string[]> = new Map()): string {
+  return tokens
+    .map((t) => {
+      const alts = [`'${t}':*`, ...(similar.get(t) ?? []).map((w) => `'${w}'`)];
+      return alts.length === 1 ? alts[0] : `(${alts.join(' | ')})`;
+    })
+    .join(' & ');
+}
+
+function condition(tsquery: string, code: string | null): { where: SQL; rank: SQL } {
+  const query = sql`to_tsquery('es_unaccent', ${tsquery})`;
+  const vector = sql.raw('"products"."search_vector"');
+  const where = code
+    ? sql`(${vector} @@ ${query} or ${products.code} = ${code})`
+    : sql`${vector} @@ ${query}`;
+  // Weights D, C, B, A; an exact code beats everything.
+  const rank = code
+    ? sql`(ts_rank('{0.1, 0.2, 0.4, 1.0}', ${vector}, ${query}) + case when ${products.code} = ${code} then 10 else 0 end)`
+    : sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${vector}, ${query})`;
+  return { where, rank };
+}
+
+async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
+  const res = await db.execute(
+    sql`select count(*)::int as n from (select 1 from ${products} where ${products.active} and ${where} limit ${limit}) s`,
+  );
+  return Number((res.rows[0] as { n: number } | undefined)?.n ?? 0);
+}
+
+/** Catalogue words similar to each query word (only words of 3+ letters that are not plain numbers). */
+async function similarWords(db: Db, tokens: string[]): Promise<Map<string, string[]>> {
+  const candidates = tokens.filter((t) => t.length >= 3 && !/^\p{N}+$/u.test(t));
+  const out = new Map<string, string[]>();
+  if (candidates.length === 0) return out;
+  // unaccent so 'balansá' compares like the stored, unaccented words.
+  const res = await db.execute(sql`
+    select t.tok, w.word
+    from unnest(array[${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )}]::text[]) as t(tok)
+    cross join lateral (
+      select word from search_words
+      where word % unaccent(t.tok) and similarity(word, unaccent(t.tok)) >= ${MIN_SIMILARITY}
+      order by word <-> unaccent(t.tok), word
+      limit ${SIMILAR_PER_WORD}
+    ) w`);
+  for (const row of res.rows as { tok: string; word: string }[]) {
+    // Stored words come from the catalogue; keep only plain words before they enter a tsquery.
+    if (!/^[\p{L}\p{N}]+$/u.test(row.word)) continue;
+    out.set(row.tok, [...(out.get(row.tok) ?? []), row.word]);
+  }
+  return out;
+}
+
+/**
+ * The WHERE condition and relevance of a query, or 'none' when it has no searchable word
+ * (only symbols, emoji…): such a search finds nothing.
+ */
+export async function buildSearch(db: Db, q: string): Promise<Search | 'none'> {
   const tokens = searchTokens(q);
   if (tokens.length === 0) return 'none';
-  const conds = tokens.map(
-    (t) => or(sql`${products.name} ilike ${`%${t}%`}`, sql`${products.code} ilike ${`%${t}%`}`)!,
-  );
-  return { where: sql.join(conds, sql` and `), rank: sql`-length(${products.name})` };
+  const code = codeCandidate(q);
+  const exact = tsqueryText(tokens);
+  const plain = condition(exact, code);
+  if ((await countUpTo(db, plain.where, FEW)) >= FEW) return { ...plain, tsquery: exact, corrected: false };
+  const similar = await similarWords(db, tokens);
+  if (similar.size === 0) return { ...plain, tsquery: exact, corrected: false };
+  const widened = tsqueryText(tokens, similar);
+  return { ...condition(widened, code), tsquery: widened, corrected: true };
 }
