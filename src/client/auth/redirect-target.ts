@@ -5,7 +5,7 @@
 export function safeRedirect(value: string | null | undefined): string {
   if (!value) return '/';
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
+  if ([...value].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127)) return '/';
   try {
     const url = new URL(value, 'http://shop.invalid');
     if (url.origin !== 'http://shop.invalid') return '/';
