@@ -54,10 +54,10 @@ function condition(tsquery: string, code: string | null): { where: SQL; rank: SQ
 }
 
 async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
-  const res = await db.execute(
+  const res = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from (select 1 from ${products} where ${products.active} and ${where} limit ${limit}) s`,
   );
-  return Number((res.rows[0] as { n: number } | undefined)?.n ?? 0);
+  return Number(res.rows[0]?.n ?? 0);
 }
 
 /** Catalogue words similar to each query word (only words of 3+ letters that are not plain numbers). */
@@ -66,7 +66,7 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
   const out = new Map<string, string[]>();
   if (candidates.length === 0) return out;
   // unaccent so 'balansá' compares like the stored, unaccented words.
-  const res = await db.execute(sql`
+  const res = await db.execute<{ tok: string; word: string }>(sql`
     select t.tok, w.word
     from unnest(array[${sql.join(
       candidates.map((c) => sql`${c}`),
@@ -78,7 +78,7 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
       order by word <-> unaccent(t.tok), word
       limit ${SIMILAR_PER_WORD}
     ) w`);
-  for (const row of res.rows as { tok: string; word: string }[]) {
+  for (const row of res.rows) {
     // Stored words come from the catalogue; keep only plain words before they enter a tsquery.
     if (!/^[\p{L}\p{N}]+$/u.test(row.word)) continue;
     out.set(row.tok, [...(out.get(row.tok) ?? []), row.word]);
