@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { type InvoicingConfig, invoicingConfig } from './invoices/config.ts';
+import { invoicingEnvShape } from './invoices/env.ts';
+import { type MailConfig, mailConfig, mailEnvShape } from './mail/config.ts';
 
 const databaseUrl = z
   .string()
@@ -48,6 +51,8 @@ export const envSchema = z.object({
   OPENPAY_API_URL: z.url('debe ser una URL http(s)://…').optional(),
   OPENPAY_WEBHOOK_USER: z.string().min(1).optional(),
   OPENPAY_WEBHOOK_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
+  ...mailEnvShape,
+  ...invoicingEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -64,6 +69,8 @@ export type AppConfig = {
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
   payments: PaymentsConfig;
+  mail: MailConfig;
+  invoicing: InvoicingConfig;
 };
 
 export type PaymentsConfig = {
@@ -102,6 +109,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: env.SEED_DEMO === 'true',
     clientDir: undefined,
     payments,
+    mail: mailConfig(env),
+    invoicing: invoicingConfig(env),
   };
 }
 

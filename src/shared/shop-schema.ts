@@ -46,6 +46,22 @@ export const shopConfigSchema = z.object({
     extraKgCents: z.number().int().nonnegative(),
   }),
   invoicingWindowDays: z.number().int().positive(),
+  /** CFDI issuer (used with the shop's own CSD) and SAT keys for products without their own. */
+  invoicing: z.object({
+    issuer: z.object({
+      rfc: z.string().regex(/^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{2}[A\d]$/),
+      /** As on the Constancia de Situación Fiscal, without the régimen societario (CFDI 4.0). */
+      name: z.string().min(1).max(300),
+      regimenFiscal: z.string().regex(/^6\d\d$/),
+      postalCode: z.string().regex(/^\d{5}$/),
+    }),
+    series: z.string().min(1).max(25),
+    productKey: z.string().regex(/^\d{8}$/),
+    unitKey: z.string().regex(/^[A-Z0-9]{2,3}$/),
+    shippingProductKey: z.string().regex(/^\d{8}$/),
+    shippingUnitKey: z.string().regex(/^[A-Z0-9]{2,3}$/),
+    shippingDescription: z.string().min(1).max(1000),
+  }),
 });
 
 export type ShopConfig = z.infer<typeof shopConfigSchema>;

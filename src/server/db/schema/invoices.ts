@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { orders } from './orders.ts';
+
+/** What the PDF and the history need of a stamped CFDI, kept beside the XML. */
+export type InvoiceSnapshot = {
+  serie: string | null;
+  folio: string | null;
+  fecha: string;
+  lugarExpedicion: string;
+  emisor: { rfc: string; nombre: string; regimenFiscal: string };
+  receptor: { rfc: string; nombre: string; regimenFiscal: string; domicilioFiscal: string; usoCfdi: string };
+  formaPago: string;
+  conceptos: {
+    claveProdServ: string;
+    claveUnidad: string;
+    noIdentificacion: string | null;
+    descripcion: string;
+    cantidad: string;
+    valorUnitario: string;
+    importe: string;
+    iva: string;
+  }[];
+  subTotal: string;
+  iva: string;
+  total: string;
+  noCertificado: string;
+  sello: string;
+  noCertificadoSat: string;
+  selloSat: string;
+  rfcProvCertif: string;
+  fechaTimbrado: string;
+};
+
+/**
+ * CFDIs of orders. status: 'pending' (being stamped right now), 'issued', 'cancelled'. At most one
+ * pending-or-issued invoice per order (partial unique index), so two clicks never stamp twice; a
+ * cancelled invoice stays as a record and the order may be invoiced again.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    orderNumber: integer('order_number')
+      .notNull()
+      .references(() => orders.number),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status').notNull().default('pending'),
+    pac: text('pac').notNull(),
+    /** True when stamped by the sandbox PAC or a PAC test environment (no fiscal validity). */
+    test: boolean('test').notNull().default(false),
+    uuid: text('uuid'),
+    rfc: text('rfc').notNull(),
+    nombreFiscal: text('nombre_fiscal').notNull(),
+    regimenFiscal: text('regimen_fiscal').notNull(),
+    usoCfdi: text('uso_cfdi').notNull(),
+    formaPago: text('forma_pago').notNull(),
+    cp: text('cp').notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    ivaCents: integer('iva_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    /** The stamped CFDI exactly as the PAC returned it. */
+    xml: text('xml'),
+    snapshot: jsonb('snapshot').$type<InvoiceSnapshot>(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelMotivo: text('cancel_motivo'),
+    cancelAcknowledgement: text('cancel_acknowledgement'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_one_active_idx').on(t.orderNumber).where(sql`${t.status} in ('pending', 'issued')`),
+    uniqueIndex('invoices_uuid_idx').on(t.uuid),
+    index('invoices_order_idx').on(t.orderNumber, t.createdAt),
+  ],
+);

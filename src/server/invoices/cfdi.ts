@@ -1,0 +1,268 @@
+/**
+ * CFDI 4.0 "Comprobante de ingreso" for one order: the data model, its XML and its cadena original.
+ *
+ * The cadena original is built here, in code, following SAT's cadenaoriginal_4_0.xslt for exactly the
+ * nodes we emit (no InformacionGlobal, CfdiRelacionados, retenciones or complementos before stamping):
+ * attributes in the XSLT's order, each as "|" + normalize-space(value), optional ones only when
+ * present, the whole wrapped in "||…||". Running the SAT XSLT needs an XSLT 2.0 processor (Saxon,
+ * Java); a test checks our cadena against the output of SAT's stylesheet for a fixture instead.
+ * See docs/decisions/0xx-cfdi-generation.md.
+ */
+import type { CfdiAmounts } from './amounts.ts';
+import { centsToDecimal } from './amounts.ts';
+import type { Csd } from './csd.ts';
+
+export const CFDI_NS = 'http://www.sat.gob.mx/cfd/4';
+export const CFDI_SCHEMA_LOCATION =
+  'http://www.sat.gob.mx/cfd/4 http://www.sat.gob.mx/sitio_internet/cfd/4/cfdv40.xsd';
+export const IVA_RATE = '0.160000';
+
+export type Party = { rfc: string; nombre: string; regimenFiscal: string };
+export type Receptor = Party & { domicilioFiscal: string; usoCfdi: string };
+
+export type Concepto = {
+  claveProdServ: string;
+  noIdentificacion?: string | undefined;
+  cantidad: string;
+  claveUnidad: string;
+  descripcion: string;
+  valorUnitario: string;
+  importe: string;
+  objetoImp: '02';
+  traslado: { base: string; importe: string };
+};
+
+export type Comprobante = {
+  serie?: string | undefined;
+  folio?: string | undefined;
+  /** Local date-time of the place of issue, AAAA-MM-DDThh:mm:ss. */
+  fecha: string;
+  formaPago: string;
+  noCertificado: string;
+  certificado: string;
+  subTotal: string;
+  total: string;
+  lugarExpedicion: string;
+  emisor: Party;
+  receptor: Receptor;
+  conceptos: Concepto[];
+  impuestos: { totalTrasladados: string; base: string; importe: string };
+  sello?: string;
+};
+
+/** XPath's normalize-space: trim and collapse runs of XML whitespace to one space. */
+export const normalizeSpace = (value: string) => value.replace(/[\t\n\r ]+/g, ' ').trim();
+
+/** Text for a CFDI attribute: normalized, without '|' (forbidden by the XSD patterns), at most `max` chars. */
+export function cfdiText(value: string, max: number): string {
+  const clean = normalizeSpace(value.replace(/\|/g, '-'));
+  return clean.length > max ? clean.slice(0, max).trimEnd() : clean;
+}
+
+/** Date-time in Mexico City (central time, no DST since 2022) as AAAA-MM-DDThh:mm:ss. */
+export function mexicoDateTime(date: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Mexico_City',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+export type BuildInput = {
+  amounts: CfdiAmounts;
+  emisor: Party;
+  lugarExpedicion: string;
+  receptor: Receptor;
+  formaPago: string;
+  serie?: string;
+  folio?: string;
+  issuedAt: Date;
+  csd: Pick<Csd, 'certificateNumber' | 'certificateBase64'>;
+};
+
+export function buildComprobante(input: BuildInput): Comprobante {
+  const { amounts } = input;
+  return {
+    ...(input.serie ? { serie: cfdiText(input.serie, 25) } : {}),
+    ...(input.folio ? { folio: cfdiText(input.folio, 40) } : {}),
+    fecha: mexicoDateTime(input.issuedAt),
+    formaPago: input.formaPago,
+    noCertificado: input.csd.certificateNumber,
+    certificado: input.csd.certificateBase64,
+    subTotal: centsToDecimal(amounts.subtotalCents),
+    total: centsToDecimal(amounts.totalCents),
+    lugarExpedicion: input.lugarExpedicion,
+    emisor: { ...input.emisor, nombre: cfdiText(input.emisor.nombre, 300) },
+    receptor: { ...input.receptor, nombre: cfdiText(input.receptor.nombre, 300) },
+    conceptos: amounts.concepts.map((c) => ({
+      claveProdServ: c.productKey,
+      ...(c.code ? { noIdentificacion: cfdiText(c.code, 100) } : {}),
+      cantidad: String(c.quantity),
+      claveUnidad: c.unitKey,
+      descripcion: cfdiText(c.description, 1000) || 'Producto',
+      valorUnitario: c.unitValue,
+      importe: centsToDecimal(c.baseCents),
+      objetoImp: '02',
+      traslado: { base: centsToDecimal(c.baseCents), importe: centsToDecimal(c.ivaCents) },
+    })),
+    impuestos: {
+      totalTrasladados: centsToDecimal(amounts.ivaCents),
+      base: centsToDecimal(amounts.subtotalCents),
+      importe: centsToDecimal(amounts.ivaCents),
+    },
+  };
+}
+
+/** The cadena original of the Comprobante (what the Sello signs). */
+export function cadenaOriginal(c: Comprobante): string {
+  const out: string[] = [];
+  const req = (v: string) => out.push(normalizeSpace(v));
+  const opt = (v: string | undefined) => {
+    if (v !== undefined) out.push(normalizeSpace(v));
+  };
+  req('4.0');
+  opt(c.serie);
+  opt(c.folio);
+  req(c.fecha);
+  opt(c.formaPago);
+  req(c.noCertificado);
+  req(c.subTotal);
+  req('MXN');
+  req(c.total);
+  req('I');
+  req('01');
+  opt('PUE');
+  req(c.lugarExpedicion);
+  req(c.emisor.rfc);
+  req(c.emisor.nombre);
+  req(c.emisor.regimenFiscal);
+  req(c.receptor.rfc);
+  req(c.receptor.nombre);
+  req(c.receptor.domicilioFiscal);
+  req(c.receptor.regimenFiscal);
+  req(c.receptor.usoCfdi);
+  for (const k of c.conceptos) {
+    req(k.claveProdServ);
+    opt(k.noIdentificacion);
+    req(k.cantidad);
+    req(k.claveUnidad);
+    req(k.descripcion);
+    req(k.valorUnitario);
+    req(k.importe);
+    req(k.objetoImp);
+    req(k.traslado.base);
+    req('002');
+    req('Tasa');
+    opt(IVA_RATE);
+    opt(k.traslado.importe);
+  }
+  req(c.impuestos.base);
+  req('002');
+  req('Tasa');
+  opt(IVA_RATE);
+  opt(c.impuestos.importe);
+  opt(c.impuestos.totalTrasladados);
+  return `||${out.join('|')}||`;
+}
+
+export function escapeXmlAttribute(value: string): string {
+  return value.replace(
+    /[&<>"\t\n\r]/g,
+    (ch) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' })[
+        ch
+      ] ?? ch,
+  );
+}
+
+const attrs = (pairs: [string, string | undefined][]) =>
+  pairs
+    .filter((p): p is [string, string] => p[1] !== undefined)
+    .map(([k, v]) => ` ${k}="${escapeXmlAttribute(v)}"`)
+    .join('');
+
+/** The Comprobante as XML (UTF-8); `complemento` is inserted as-is (the stamp). */
+export function comprobanteXml(c: Comprobante, complemento?: string): string {
+  const conceptos = c.conceptos
+    .map(
+      (k) =>
+        `<cfdi:Concepto${attrs([
+          ['ClaveProdServ', k.claveProdServ],
+          ['NoIdentificacion', k.noIdentificacion],
+          ['Cantidad', k.cantidad],
+          ['ClaveUnidad', k.claveUnidad],
+          ['Descripcion', k.descripcion],
+          ['ValorUnitario', k.valorUnitario],
+          ['Importe', k.importe],
+          ['ObjetoImp', k.objetoImp],
+        ])}><cfdi:Impuestos><cfdi:Traslados><cfdi:Traslado${attrs([
+          ['Base', k.traslado.base],
+          ['Impuesto', '002'],
+          ['TipoFactor', 'Tasa'],
+          ['TasaOCuota', IVA_RATE],
+          ['Importe', k.traslado.importe],
+        ])}/></cfdi:Traslados></cfdi:Impuestos></cfdi:Concepto>`,
+    )
+    .join('');
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<cfdi:Comprobante xmlns:cfdi="${CFDI_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${attrs([
+      ['xsi:schemaLocation', CFDI_SCHEMA_LOCATION],
+      ['Version', '4.0'],
+      ['Serie', c.serie],
+      ['Folio', c.folio],
+      ['Fecha', c.fecha],
+      ['Sello', c.sello ?? ''],
+      ['FormaPago', c.formaPago],
+      ['NoCertificado', c.noCertificado],
+      ['Certificado', c.certificado],
+      ['SubTotal', c.subTotal],
+      ['Moneda', 'MXN'],
+      ['Total', c.total],
+      ['TipoDeComprobante', 'I'],
+      ['Exportacion', '01'],
+      ['MetodoPago', 'PUE'],
+      ['LugarExpedicion', c.lugarExpedicion],
+    ])}>` +
+    `<cfdi:Emisor${attrs([
+      ['Rfc', c.emisor.rfc],
+      ['Nombre', c.emisor.nombre],
+      ['RegimenFiscal', c.emisor.regimenFiscal],
+    ])}/>` +
+    `<cfdi:Receptor${attrs([
+      ['Rfc', c.receptor.rfc],
+      ['Nombre', c.receptor.nombre],
+      ['DomicilioFiscalReceptor', c.receptor.domicilioFiscal],
+      ['RegimenFiscalReceptor', c.receptor.regimenFiscal],
+      ['UsoCFDI', c.receptor.usoCfdi],
+    ])}/>` +
+    `<cfdi:Conceptos>${conceptos}</cfdi:Conceptos>` +
+    `<cfdi:Impuestos${attrs([['TotalImpuestosTrasladados', c.impuestos.totalTrasladados]])}><cfdi:Traslados><cfdi:Traslado${attrs(
+      [
+        ['Base', c.impuestos.base],
+        ['Impuesto', '002'],
+        ['TipoFactor', 'Tasa'],
+        ['TasaOCuota', IVA_RATE],
+        ['Importe', c.impuestos.importe],
+      ],
+    )}/></cfdi:Traslados></cfdi:Impuestos>` +
+    (complemento ? `<cfdi:Complemento>${complemento}</cfdi:Complemento>` : '') +
+    '</cfdi:Comprobante>\n'
+  );
+}
+
+/** Seals the Comprobante: Sello = base64(RSA-SHA256(cadena original)) with the CSD. */
+export function sealComprobante(
+  c: Comprobante,
+  csd: Pick<Csd, 'sign'>,
+): { comprobante: Comprobante; cadena: string } {
+  const cadena = cadenaOriginal(c);
+  return { comprobante: { ...c, sello: csd.sign(cadena) }, cadena };
+}

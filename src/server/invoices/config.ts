@@ -1,0 +1,63 @@
+import { z } from 'zod';
+// config.ts calls invoicingConfig() at run time only, so this import cycle is harmless; the env
+// shape it spreads at load time lives in env.ts, outside the cycle.
+import { ConfigError } from '../config.ts';
+import { invoicingEnvShape } from './env.ts';
+
+const envObject = z.object(invoicingEnvShape);
+type InvoicingEnv = z.infer<typeof envObject> & { NODE_ENV: 'development' | 'production' | 'test' };
+
+export type InvoicingConfig = {
+  pac: { kind: 'sandbox' } | { kind: 'sw'; url: string; user?: string; password?: string; token?: string };
+  /**
+   * The shop's CSD files; absent = the SAT's public test CSD of EKU9003173C9 together with the SAT
+   * test issuer (development, tests, sandbox).
+   */
+  csd?: { certificatePath: string; privateKeyPath: string; password: string };
+};
+
+const fail = (line: string) => new ConfigError(`Configuración inválida — ${line}`);
+
+export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
+  const csdVars = ['CFDI_CSD_CER_PATH', 'CFDI_CSD_KEY_PATH', 'CFDI_CSD_PASSWORD'] as const;
+  const given = csdVars.filter((k) => env[k]);
+  if (given.length > 0 && given.length < csdVars.length) {
+    throw fail(
+      `${csdVars.filter((k) => !env[k]).join(', ')}: se configuran juntas CFDI_CSD_CER_PATH, CFDI_CSD_KEY_PATH y CFDI_CSD_PASSWORD`,
+    );
+  }
+  const csd =
+    given.length === csdVars.length
+      ? {
+          certificatePath: env.CFDI_CSD_CER_PATH!,
+          privateKeyPath: env.CFDI_CSD_KEY_PATH!,
+          password: env.CFDI_CSD_PASSWORD!,
+        }
+      : undefined;
+
+  if (env.CFDI_PAC === 'sandbox') {
+    if (env.NODE_ENV === 'production' && env.CFDI_SANDBOX_IN_PRODUCTION !== 'true') {
+      throw fail(
+        'CFDI_PAC: el PAC de prueba (sandbox) no timbra facturas reales con NODE_ENV=production; configure CFDI_PAC=sw o CFDI_SANDBOX_IN_PRODUCTION=true',
+      );
+    }
+    return { pac: { kind: 'sandbox' }, ...(csd ? { csd } : {}) };
+  }
+
+  if (!env.CFDI_PAC_TOKEN && !(env.CFDI_PAC_USER && env.CFDI_PAC_PASSWORD)) {
+    throw fail('CFDI_PAC_USER: con CFDI_PAC=sw configure CFDI_PAC_TOKEN o CFDI_PAC_USER y CFDI_PAC_PASSWORD');
+  }
+  if (!csd && env.NODE_ENV === 'production') {
+    throw fail('CFDI_CSD_CER_PATH: con CFDI_PAC=sw en producción se requiere el CSD de la tienda');
+  }
+  return {
+    pac: {
+      kind: 'sw',
+      url: (env.CFDI_PAC_URL ?? 'https://services.test.sw.com.mx').replace(/\/$/, ''),
+      ...(env.CFDI_PAC_USER ? { user: env.CFDI_PAC_USER } : {}),
+      ...(env.CFDI_PAC_PASSWORD ? { password: env.CFDI_PAC_PASSWORD } : {}),
+      ...(env.CFDI_PAC_TOKEN ? { token: env.CFDI_PAC_TOKEN } : {}),
+    },
+    ...(csd ? { csd } : {}),
+  };
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Environment variables of invoicing (merged into the app's envSchema; listed in the README). */
+export const invoicingEnvShape = {
+  /** Stamping: the built-in sandbox PAC (default) or SW sapien's REST API. */
+  CFDI_PAC: z.enum(['sandbox', 'sw'], { error: 'debe ser sandbox o sw' }).default('sandbox'),
+  CFDI_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** SW sapien: https://services.test.sw.com.mx (pruebas, default) or https://services.sw.com.mx. */
+  CFDI_PAC_URL: z.url('debe ser una URL http(s)://…').optional(),
+  CFDI_PAC_USER: z.string().min(1).optional(),
+  CFDI_PAC_PASSWORD: z.string().min(1).optional(),
+  /** A long-lived SW token instead of user/password. */
+  CFDI_PAC_TOKEN: z.string().min(1).optional(),
+  /** The shop's own CSD (SAT's .cer/.key, DER or PEM) and the key's password. */
+  CFDI_CSD_CER_PATH: z.string().min(1).optional(),
+  CFDI_CSD_KEY_PATH: z.string().min(1).optional(),
+  CFDI_CSD_PASSWORD: z.string().min(1).optional(),
+};

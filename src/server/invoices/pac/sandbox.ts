@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { mexicoDateTime } from '../cfdi.ts';
+import type { Csd } from '../csd.ts';
+import { insertComplemento, readAttribute, tfdCadenaOriginal, tfdXml } from './tfd.ts';
+import { type CancelRequest, type CancelResult, type Pac, PacError, type Stamp } from './types.ts';
+
+/** The RFC SAT's test stamps carry as PAC (the "SAT pruebas" provider). */
+export const SANDBOX_RFC_PROV_CERTIF = 'SPR190613I52';
+/** Twenty zeros: no SAT certificate ever has this number, so the stamp is visibly a test. */
+export const SANDBOX_SAT_CERTIFICATE_NUMBER = '00000000000000000000';
+export const SANDBOX_LEYENDA = 'Timbre de prueba sin validez fiscal';
+
+/**
+ * The built-in PAC for development and tests: it checks what a PAC checks first (a sealed CFDI 4.0),
+ * then adds a TimbreFiscalDigital 1.1 with a fresh UUID. SelloSAT is a real RSA-SHA256 signature of
+ * the TFD's cadena original, made with the sandbox's own test key, and the stamp says it is a test
+ * (Leyenda, NoCertificadoSAT of zeros). Cancellations are accepted at once.
+ */
+export class SandboxPac implements Pac {
+  readonly name = 'sandbox' as const;
+
+  constructor(
+    private readonly signer: Pick<Csd, 'sign'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async stamp(sealedXml: string): Promise<Stamp> {
+    if (readAttribute(sealedXml, 'cfdi:Comprobante', 'Version') !== '4.0') {
+      throw new PacError('El PAC rechazó el comprobante: no es un CFDI 4.0', 'CFDI40101');
+    }
+    const selloCfd = readAttribute(sealedXml, 'cfdi:Comprobante', 'Sello');
+    if (!selloCfd) throw new PacError('El PAC rechazó el comprobante: no está sellado', 'CFDI40102');
+    if (sealedXml.includes('TimbreFiscalDigital')) {
+      throw new PacError('El PAC rechazó el comprobante: ya está timbrado', '307');
+    }
+    const base = {
+      uuid: randomUUID().toUpperCase(),
+      fechaTimbrado: mexicoDateTime(this.now()),
+      rfcProvCertif: SANDBOX_RFC_PROV_CERTIF,
+      leyenda: SANDBOX_LEYENDA,
+      selloCfd,
+      noCertificadoSat: SANDBOX_SAT_CERTIFICATE_NUMBER,
+    };
+    const selloSat = this.signer.sign(tfdCadenaOriginal(base));
+    const xml = insertComplemento(sealedXml, tfdXml({ ...base, selloSat }));
+    return {
+      xml,
+      uuid: base.uuid,
+      stampedAt: base.fechaTimbrado,
+      satCertificateNumber: base.noCertificadoSat,
+      satSeal: selloSat,
+      rfcProvCertif: base.rfcProvCertif,
+      test: true,
+    };
+  }
+
+  async cancel(request: CancelRequest): Promise<CancelResult> {
+    const fecha = mexicoDateTime(this.now());
+    return {
+      status: 'cancelled',
+      acknowledgement: `<Acuse Fecha="${fecha}" RfcEmisor="${request.issuerRfc}" Prueba="true"><Folios><UUID>${request.uuid}</UUID><EstatusUUID>201</EstatusUUID><Motivo>${request.motivo}</Motivo></Folios></Acuse>`,
+    };
+  }
+}

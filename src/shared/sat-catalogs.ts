@@ -1,0 +1,162 @@
+/**
+ * The SAT CFDI 4.0 catalogue entries the invoice form offers, with SAT's own descriptions
+ * (c_RegimenFiscal, c_UsoCFDI, c_FormaPago as published by the SAT; see reference/mexico.md).
+ * Shared by the browser form and the server, so both apply the same rules.
+ */
+
+export type PersonaType = 'fisica' | 'moral';
+
+export type Regimen = { code: string; description: string; personas: readonly PersonaType[] };
+
+const F = ['fisica'] as const;
+const M = ['moral'] as const;
+const FM = ['fisica', 'moral'] as const;
+
+/** The spec's 19 régimen codes, in SAT order, with the persona types each one applies to. */
+export const REGIMENES_FISCALES: readonly Regimen[] = [
+  { code: '601', description: 'General de Ley Personas Morales', personas: M },
+  { code: '603', description: 'Personas Morales con Fines no Lucrativos', personas: M },
+  { code: '605', description: 'Sueldos y Salarios e Ingresos Asimilados a Salarios', personas: F },
+  { code: '606', description: 'Arrendamiento', personas: F },
+  { code: '607', description: 'Régimen de Enajenación o Adquisición de Bienes', personas: F },
+  { code: '608', description: 'Demás ingresos', personas: F },
+  {
+    code: '610',
+    description: 'Residentes en el Extranjero sin Establecimiento Permanente en México',
+    personas: FM,
+  },
+  { code: '611', description: 'Ingresos por Dividendos (socios y accionistas)', personas: F },
+  { code: '612', description: 'Personas Físicas con Actividades Empresariales y Profesionales', personas: F },
+  { code: '614', description: 'Ingresos por intereses', personas: F },
+  { code: '615', description: 'Régimen de los ingresos por obtención de premios', personas: F },
+  { code: '616', description: 'Sin obligaciones fiscales', personas: F },
+  {
+    code: '620',
+    description: 'Sociedades Cooperativas de Producción que optan por diferir sus ingresos',
+    personas: M,
+  },
+  { code: '621', description: 'Incorporación Fiscal', personas: F },
+  { code: '622', description: 'Actividades Agrícolas, Ganaderas, Silvícolas y Pesqueras', personas: M },
+  { code: '623', description: 'Opcional para Grupos de Sociedades', personas: M },
+  { code: '624', description: 'Coordinados', personas: M },
+  {
+    code: '625',
+    description: 'Régimen de las Actividades Empresariales con ingresos a través de Plataformas Tecnológicas',
+    personas: F,
+  },
+  { code: '626', description: 'Régimen Simplificado de Confianza', personas: FM },
+];
+
+export type UsoCfdi = { code: string; description: string; regimenes: readonly string[] };
+
+// Régimen lists of c_UsoCFDI (column "Régimen Fiscal Receptor").
+const GENERAL = ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'] as const;
+const DEDUCCIONES = ['605', '606', '607', '608', '611', '612', '614', '615', '625'] as const;
+const PAGOS = [
+  '601',
+  '603',
+  '605',
+  '606',
+  '607',
+  '608',
+  '610',
+  '611',
+  '612',
+  '614',
+  '615',
+  '616',
+  '620',
+  '621',
+  '622',
+  '623',
+  '624',
+  '625',
+  '626',
+] as const;
+
+/** The spec's usos (G01–G03, I01–I08, D01–D10, CP01, CN01) with the regímenes each one allows. */
+export const USOS_CFDI: readonly UsoCfdi[] = [
+  { code: 'G01', description: 'Adquisición de mercancías', regimenes: GENERAL },
+  { code: 'G02', description: 'Devoluciones, descuentos o bonificaciones', regimenes: [...GENERAL, '616'] },
+  { code: 'G03', description: 'Gastos en general', regimenes: GENERAL },
+  { code: 'I01', description: 'Construcciones', regimenes: GENERAL },
+  { code: 'I02', description: 'Mobiliario y equipo de oficina por inversiones', regimenes: GENERAL },
+  { code: 'I03', description: 'Equipo de transporte', regimenes: GENERAL },
+  { code: 'I04', description: 'Equipo de computo y accesorios', regimenes: GENERAL },
+  { code: 'I05', description: 'Dados, troqueles, moldes, matrices y herramental', regimenes: GENERAL },
+  { code: 'I06', description: 'Comunicaciones telefónicas', regimenes: GENERAL },
+  { code: 'I07', description: 'Comunicaciones satelitales', regimenes: GENERAL },
+  { code: 'I08', description: 'Otra maquinaria y equipo', regimenes: GENERAL },
+  { code: 'D01', description: 'Honorarios médicos, dentales y gastos hospitalarios', regimenes: DEDUCCIONES },
+  { code: 'D02', description: 'Gastos médicos por incapacidad o discapacidad', regimenes: DEDUCCIONES },
+  { code: 'D03', description: 'Gastos funerales', regimenes: DEDUCCIONES },
+  { code: 'D04', description: 'Donativos', regimenes: DEDUCCIONES },
+  {
+    code: 'D05',
+    description: 'Intereses reales efectivamente pagados por créditos hipotecarios (casa habitación)',
+    regimenes: DEDUCCIONES,
+  },
+  { code: 'D06', description: 'Aportaciones voluntarias al SAR', regimenes: DEDUCCIONES },
+  { code: 'D07', description: 'Primas por seguros de gastos médicos', regimenes: DEDUCCIONES },
+  { code: 'D08', description: 'Gastos de transportación escolar obligatoria', regimenes: DEDUCCIONES },
+  {
+    code: 'D09',
+    description: 'Depósitos en cuentas para el ahorro, primas que tengan como base planes de pensiones',
+    regimenes: DEDUCCIONES,
+  },
+  { code: 'D10', description: 'Pagos por servicios educativos (colegiaturas)', regimenes: DEDUCCIONES },
+  { code: 'CP01', description: 'Pagos', regimenes: PAGOS },
+  { code: 'CN01', description: 'Nómina', regimenes: ['605'] },
+];
+
+/** c_FormaPago entries the shop accepts: the order was paid by card. */
+export const FORMAS_PAGO = [
+  { code: '04', description: 'Tarjeta de crédito' },
+  { code: '28', description: 'Tarjeta de débito' },
+] as const;
+
+/** Público en general and extranjero: a CFDI to them is not an invoice the shopper can request. */
+export const GENERIC_RFCS = ['XAXX010101000', 'XEXX010101000'] as const;
+
+export const RFC_SHAPE = /^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{2}[A\d]$/;
+
+export const findRegimen = (code: string) => REGIMENES_FISCALES.find((r) => r.code === code);
+export const findUsoCfdi = (code: string) => USOS_CFDI.find((u) => u.code === code);
+
+export const isGenericRfc = (rfc: string) => (GENERIC_RFCS as readonly string[]).includes(rfc.toUpperCase());
+
+/** 12 characters = persona moral, 13 = persona física; anything else is not an RFC. */
+export function personaOfRfc(rfc: string): PersonaType | undefined {
+  if (rfc.length === 12) return 'moral';
+  if (rfc.length === 13) return 'fisica';
+  return undefined;
+}
+
+/**
+ * The RFC's YYMMDD is a real calendar date. The century is unknown, so 29 February is accepted
+ * whenever YY is a leap year in 19YY or 20YY (for two digits that is YY divisible by 4).
+ */
+export function rfcHasRealDate(rfc: string): boolean {
+  const letters = rfc.length - 9;
+  const digits = rfc.slice(letters, letters + 6);
+  if (!/^\d{6}$/.test(digits)) return false;
+  const yy = Number(digits.slice(0, 2));
+  const mm = Number(digits.slice(2, 4));
+  const dd = Number(digits.slice(4, 6));
+  if (mm < 1 || mm > 12 || dd < 1) return false;
+  const days = [31, yy % 4 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mm - 1] ?? 0;
+  return dd <= days;
+}
+
+/** SAT's c_RegimenFiscal: does this régimen apply to this persona type? */
+export function regimenFitsPersona(regimen: string, persona: PersonaType): boolean {
+  return findRegimen(regimen)?.personas.includes(persona) ?? false;
+}
+
+/** SAT's c_UsoCFDI: may a receptor under this régimen use this uso? */
+export function usoAllowedForRegimen(uso: string, regimen: string): boolean {
+  return findUsoCfdi(uso)?.regimenes.includes(regimen) ?? false;
+}
+
+export const personaLabel = (persona: PersonaType) =>
+  persona === 'moral' ? 'personas morales (RFC de 12 caracteres)' : 'personas físicas (RFC de 13 caracteres)';

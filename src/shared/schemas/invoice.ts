@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import {
+  FORMAS_PAGO,
+  findRegimen,
+  findUsoCfdi,
+  isGenericRfc,
+  personaLabel,
+  personaOfRfc,
+  RFC_SHAPE,
+  regimenFitsPersona,
+  rfcHasRealDate,
+  usoAllowedForRegimen,
+} from '../sat-catalogs.ts';
+
+export const REQUIRED = 'No deje vacío este campo';
+export const GENERIC_RFC_MESSAGE = 'No es posible facturar a un RFC genérico';
+
+const required = () => z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
+
+/** RFC: spec length 10–13, then SAT's shape with a real date; 12 = moral, 13 = física. */
+const rfcField = z
+  .string({ error: REQUIRED })
+  .trim()
+  .toUpperCase()
+  .min(1, REQUIRED)
+  .min(10, 'Escriba un rfc válido')
+  .max(13, 'Escriba un rfc válido')
+  .superRefine((rfc, ctx) => {
+    if (rfc.length < 10 || rfc.length > 13) return;
+    if (rfc.length < 12) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Escriba el RFC completo con homoclave: 12 caracteres (persona moral) o 13 (persona física)',
+      });
+    } else if (!RFC_SHAPE.test(rfc)) {
+      ctx.addIssue({ code: 'custom', message: 'El RFC no tiene el formato del SAT' });
+    } else if (!rfcHasRealDate(rfc)) {
+      ctx.addIssue({ code: 'custom', message: 'La fecha contenida en el RFC no es válida' });
+    } else if (isGenericRfc(rfc)) {
+      ctx.addIssue({ code: 'custom', message: GENERIC_RFC_MESSAGE });
+    }
+  });
+
+const isCompleteRfc = (rfc: string) =>
+  RFC_SHAPE.test(rfc) && rfcHasRealDate(rfc) && personaOfRfc(rfc) !== undefined && !isGenericRfc(rfc);
+
+/**
+ * The invoice request (spec §3 "Invoice request" minus noPedido, which is the URL's order number),
+ * checked the same way in the form and by the API. Beyond the spec: SAT's RFC shape, régimen by
+ * persona type and uso CFDI by régimen (CFDI 4.0 catalogues).
+ */
+export const invoiceRequestSchema = z
+  .object({
+    nombreFiscal: required()
+      .min(10, 'Escriba su nombre completo')
+      .max(300, 'El nombre fiscal admite hasta 300 caracteres')
+      .regex(/^[^|]*$/, 'El nombre fiscal no puede contener el carácter |'),
+    rfc: rfcField,
+    regimenFiscal: required().refine(
+      (code) => findRegimen(code) !== undefined,
+      'Seleccione un régimen fiscal de la lista',
+    ),
+    usoCfdi: required().refine(
+      (code) => findUsoCfdi(code) !== undefined,
+      'Seleccione un uso de CFDI de la lista',
+    ),
+    formaPago: required().refine(
+      (code) => FORMAS_PAGO.some((f) => f.code === code),
+      'Seleccione una forma de pago de la lista',
+    ),
+    cp: required()
+      .max(10, 'Escriba un número válido')
+      .regex(/^\d+$/, 'Escriba un número válido')
+      .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos'),
+  })
+  .superRefine((value, ctx) => {
+    const regimen = findRegimen(value.regimenFiscal ?? '');
+    const rfc = value.rfc ?? '';
+    const persona = personaOfRfc(rfc);
+    if (regimen && persona && isCompleteRfc(rfc) && !regimenFitsPersona(regimen.code, persona)) {
+      const other = persona === 'moral' ? 'fisica' : 'moral';
+      ctx.addIssue({
+        code: 'custom',
+        path: ['regimenFiscal'],
+        message: `El régimen ${regimen.code} es para ${personaLabel(other)}; revise el régimen o el RFC`,
+      });
+      return;
+    }
+    const uso = findUsoCfdi(value.usoCfdi ?? '');
+    if (regimen && uso && !usoAllowedForRegimen(uso.code, regimen.code)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['usoCfdi'],
+        message: `El uso ${uso.code} no corresponde al régimen fiscal ${regimen.code}`,
+      });
+    }
+  });
+
+export type InvoiceRequestInput = z.input<typeof invoiceRequestSchema>;
+export type InvoiceRequest = z.output<typeof invoiceRequestSchema>;
+
+export const orderNumberParamsSchema = z.object({
+  number: z.coerce
+    .number({ error: 'Número de pedido inválido' })
+    .int('Número de pedido inválido')
+    .positive('Número de pedido inválido')
+    .max(2_147_483_647, 'Número de pedido inválido'),
+});
+
+/** What the history, the receipt and /factura show about an order's invoice. */
+export const invoiceStateSchema = z.object({
+  orderNumber: z.number().int(),
+  /** none: never invoiced (or only cancelled ones when state is 'cancelled'); issued: an active CFDI. */
+  state: z.enum(['none', 'issued', 'cancelled']),
+  uuid: z.string().nullable(),
+  /** True for CFDIs stamped by the built-in sandbox PAC (no fiscal validity). */
+  test: z.boolean(),
+  issuedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  rfc: z.string().nullable(),
+  nombreFiscal: z.string().nullable(),
+  totalCents: z.number().int().nullable(),
+  /** Whether 'Solicitar factura' applies now; when not, `blockedReason` says why (Spanish). */
+  canRequest: z.boolean(),
+  blockedReason: z.string().nullable(),
+  /** Last day to request the invoice (ISO date-time), when the order is paid. */
+  deadline: z.string().nullable(),
+});
+export type InvoiceState = z.infer<typeof invoiceStateSchema>;
+
+export const invoiceActionResponseSchema = z.object({
+  message: z.string(),
+  invoice: invoiceStateSchema,
+});
+export type InvoiceActionResponse = z.infer<typeof invoiceActionResponseSchema>;
