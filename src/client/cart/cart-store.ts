@@ -38,6 +38,15 @@ export function setCartItems(next: CartItem[]): void {
   for (const l of listeners) l();
 }
 
+/**
+ * Calls `listener` after every change made in THIS tab (not changes that arrive from other tabs through the
+ * storage event: the tab that made a change is the one that saves it to the server). Returns the unsubscribe.
+ */
+export function subscribeCart(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   const onStorage = (e: StorageEvent) => {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { Toaster } from 'sonner';
+import { CartSync } from '@/client/cart/cart-sync.tsx';
 import { shop } from '@/shared/shop.ts';
 import { WhatsAppIcon } from '../../ui/icons.tsx';
 import { Footer } from './footer.tsx';
@@ -36,6 +37,7 @@ export function Layout() {
       >
         <WhatsAppIcon />
       </a>
+      <CartSync />
       <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
       <ScrollRestoration />
     </div>

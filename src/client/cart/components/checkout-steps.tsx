@@ -42,12 +42,15 @@ export function CheckoutSteps({ current }: { current: 1 | 2 | 3 }) {
                 />
               )}
               {done && step.to ? (
-                <Link to={step.to} className="relative flex flex-col items-center gap-1.5 hover:underline">
+                <Link
+                  to={step.to}
+                  className="relative z-10 flex flex-col items-center gap-1.5 hover:underline"
+                >
                   {body}
                 </Link>
               ) : (
                 <span
-                  className="relative flex flex-col items-center gap-1.5"
+                  className="relative z-10 flex flex-col items-center gap-1.5"
                   aria-current={active ? 'step' : undefined}
                 >
                   {body}

@@ -1,6 +1,153 @@
-import { PageHeading } from '@/client/ui/page-heading.tsx';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { useSession } from '@/client/auth/api/get-session.ts';
+import { CartIcon } from '@/client/ui/icons.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { hasSavedShippingAddress } from '../api/get-shipping-address.ts';
+import { useCartQuote } from '../api/quote-cart.ts';
+import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
+import { getCartItems, setCartItems, useCartItems } from '../cart-store.ts';
+import { CartLine } from '../components/cart-line.tsx';
+import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
+import { CheckoutSteps } from '../components/checkout-steps.tsx';
 
-// Built by its own issue; until then the screen shows its heading only.
+const primaryButton =
+  'inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
+const secondaryButton =
+  'inline-flex w-full items-center justify-center rounded-md border border-slate-300 bg-white px-5 py-3 font-medium text-slate-700 hover:bg-slate-50';
+
+function EmptyCart() {
+  return (
+    <div className="mx-auto max-w-md rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
+      <span className="mx-auto mb-4 flex size-16 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+        <CartIcon className="size-8" />
+      </span>
+      <h2 className="text-lg font-semibold text-slate-900">Su carrito está vacío</h2>
+      <p className="mt-2 text-sm text-slate-600">
+        Explore nuestro catálogo de equipo, material y reactivos para laboratorio y agregue lo que necesite.
+      </p>
+      <Link to="/" className={`${primaryButton} mt-6 sm:w-auto`}>
+        Seguir comprando
+      </Link>
+    </div>
+  );
+}
+
+/** /carrito: the lines, the server's quote, and the way to checkout (spec §2 Cart). */
 export function Component() {
-  return <PageHeading title="Carrito de compras" />;
+  useDocumentTitle('Carrito de compras');
+  const items = useCartItems();
+  const quoteItems = useMemo(() => items.map(({ code, quantity }) => ({ code, quantity })), [items]);
+  const quote = useCartQuote(quoteItems);
+  const fresh = quote.data && !quote.isPlaceholderData ? quote.data : undefined;
+  const [priceChanges, setPriceChanges] = useState<Record<string, number>>({});
+  const session = useSession();
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+
+  // The server's price and stock win: remember the price the shopper saw, then store the server's data.
+  useEffect(() => {
+    if (!fresh) return;
+    const current = getCartItems();
+    const changed: Record<string, number> = {};
+    for (const line of fresh.lines) {
+      const item = current.find((i) => i.code === line.code);
+      if (item && line.name !== null && line.unitPriceCents !== item.priceCents)
+        changed[line.code] = item.priceCents;
+    }
+    if (Object.keys(changed).length > 0) setPriceChanges((prev) => ({ ...changed, ...prev }));
+    const next = refreshFromQuote(current, fresh.lines);
+    if (next !== current) setCartItems(next);
+  }, [fresh]);
+
+  // On failure (or while the first quote loads) shipping shows 0 and the subtotal is the browser's (spec §8).
+  const amounts: SummaryAmounts = quote.data
+    ? {
+        subtotalCents: quote.data.subtotalCents,
+        shippingCents: quote.data.shippingCents,
+        ivaCents: quote.data.ivaCents,
+        totalCents: quote.data.totalCents,
+        weightKg: quote.data.weightKg,
+      }
+    : {
+        subtotalCents: localSubtotalCents(items),
+        shippingCents: 0,
+        ivaCents: null,
+        totalCents: localSubtotalCents(items),
+        weightKg: null,
+      };
+  const lineError = (code: string, quantity: number) => {
+    const line = fresh?.lines.find((l) => l.code === code);
+    return line && line.quantity === quantity ? line.error : null;
+  };
+
+  async function checkout() {
+    if (fresh && !fresh.ok) {
+      toast.error('Revise los productos marcados antes de finalizar la compra');
+      return;
+    }
+    if (!session.data?.user) {
+      navigate('/ingresar?redirect=/carrito');
+      return;
+    }
+    setLeaving(true);
+    try {
+      navigate((await hasSavedShippingAddress()) ? '/orden' : '/envio');
+    } catch {
+      navigate('/envio');
+    } finally {
+      setLeaving(false);
+    }
+  }
+
+  const count = cartCount(items);
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
+      <CheckoutSteps current={1} />
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 sm:text-3xl">
+        Carrito de compras
+        {count > 0 && (
+          <span className="ml-2 text-base font-normal text-slate-500">
+            ({count} {count === 1 ? 'artículo' : 'artículos'})
+          </span>
+        )}
+      </h1>
+
+      {items.length === 0 ? (
+        <EmptyCart />
+      ) : (
+        <div className="grid gap-8 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white px-4">
+              {items.map((item) => (
+                <CartLine
+                  key={item.code}
+                  item={item}
+                  previousPriceCents={priceChanges[item.code]}
+                  error={lineError(item.code, item.quantity)}
+                />
+              ))}
+            </ul>
+            <p className="mt-3 text-xs text-slate-500">
+              Precios en pesos mexicanos con IVA incluido. El envío se calcula según el peso de los productos.
+            </p>
+          </div>
+          <CartSummary amounts={amounts} busy={quote.isFetching}>
+            <button
+              type="button"
+              className={primaryButton}
+              onClick={checkout}
+              disabled={leaving || session.isPending}
+            >
+              Finalizar compra
+            </button>
+            <Link to="/" className={secondaryButton}>
+              Seguir comprando
+            </Link>
+          </CartSummary>
+        </div>
+      )}
+    </div>
+  );
 }
