@@ -11,11 +11,15 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { cartRoutes } from './cart/routes.ts';
+import { accountRoutes } from './account/routes.ts';
+import { csrfPlugin } from './auth/csrf.ts';
+import { authRoutes } from './auth/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { installErrorHandler, sendNotFound } from './http/errors.ts';
+import { devMailRoutes } from './mail/dev-routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 
 declare module 'fastify' {
@@ -84,6 +88,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
+  await app.register(csrfPlugin);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -102,6 +107,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  if (config.env !== 'production') await app.register(devMailRoutes);
   await app.register(cartRoutes);
 
   if (config.clientDir) {

@@ -9,6 +9,7 @@ import { seedDemoCatalogue } from './catalog/demo/seed.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
+import { startBackgroundJobs } from './mail/jobs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,6 +36,8 @@ async function main() {
     app.log.info({ inserted }, 'catálogo demo cargado');
   }
 
+  const stopBackgroundJobs = startBackgroundJobs(app);
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -46,6 +49,7 @@ async function main() {
     }, 10_000);
     force.unref();
     try {
+      await stopBackgroundJobs();
       await app.close();
       await database.close();
       app.log.info('detenido');

@@ -10,7 +10,7 @@ import { AppError } from '../http/errors.ts';
 export const MAX_FAILURES = 5;
 export const WINDOW_MS = 15 * 60 * 1000;
 
-export type ThrottleKind = 'login' | 'recovery' | 'register';
+export type ThrottleKind = 'login' | 'recovery' | 'recovery-request' | 'register';
 
 export const tooManyAttempts = () =>
   new AppError(429, 'too_many_requests', 'Demasiados intentos. Intente de nuevo más tarde.');

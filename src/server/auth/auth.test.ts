@@ -1,0 +1,395 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { hashToken } from './session.ts';
+import { newEmail, PASSWORD, registration, sessionCookie, signIn, signUp, whoAmI } from './test-helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const rows = async <T>(query: ReturnType<typeof sql>) =>
+  (await t.database.db.execute(query)) as unknown as { rows: T[] };
+const count = async (table: string) =>
+  (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`))).rows[0]?.n ?? 0;
+
+describe('registration', () => {
+  it('creates the account, signs the shopper in and queues a welcome mail', async () => {
+    const body = registration({ username: '  Nuevo.Cliente@Example.com ', apellidoMat: undefined });
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: 'Cuenta creada con éxito',
+      user: {
+        email: 'nuevo.cliente@example.com',
+        nombre: 'Ana María',
+        apellidoPat: 'López',
+        apellidoMat: '',
+        role: 'customer',
+      },
+    });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/^sid=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Lax');
+    expect(setCookie).toContain('Path=/');
+    expect(setCookie).not.toContain('Secure');
+    const user = await whoAmI(t.app, sessionCookie(res));
+    expect(user?.email).toBe('nuevo.cliente@example.com');
+
+    const { rows: stored } = await rows<{ password_hash: string; lada: string }>(
+      sql`select password_hash, lada from users where email = 'nuevo.cliente@example.com'`,
+    );
+    expect(stored[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(stored[0]?.lada).toBe('52');
+    const { rows: mails } = await rows<{ kind: string; subject: string; text: string }>(
+      sql`select kind, subject, text from mail_outbox where "to" = 'nuevo.cliente@example.com'`,
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ kind: 'welcome', subject: 'Bienvenido a Ciencia Occidente' });
+    expect(mails[0]?.text).toContain('Hola, Ana María:');
+  });
+
+  it('only stores the SHA-256 of the session token', async () => {
+    const { cookie } = await signUp(t.app);
+    const token = cookie.split('=')[1] ?? '';
+    const { rows: found } = await rows<{ n: number }>(
+      sql`select count(*)::int as n from sessions where token_hash = ${hashToken(token)}`,
+    );
+    expect(found[0]?.n).toBe(1);
+    const { rows: raw } = await rows<{ n: number }>(
+      sql`select count(*)::int as n from sessions where token_hash = ${token}`,
+    );
+    expect(raw[0]?.n).toBe(0);
+  });
+
+  it('answers an e-mail that already has an account neutrally: no second account, no session, a mail to the owner', async () => {
+    const { email } = await signUp(t.app);
+    const before = await count('users');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ username: email.toUpperCase(), nombre: 'Intruso' }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: null, message: 'Revise su correo electrónico para continuar.' });
+    expect(sessionCookie(res)).toBeUndefined();
+    expect(await count('users')).toBe(before);
+    const { rows: mails } = await rows<{ kind: string }>(
+      sql`select kind from mail_outbox where "to" = ${email} order by id`,
+    );
+    expect(mails.map((m) => m.kind)).toEqual(['welcome', 'register-existing']);
+  });
+
+  it('refuses each bad field with the spec message and stores nothing', async () => {
+    const before = await count('users');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        username: 'no-es-correo',
+        nombre: 'A1',
+        apellidoPat: '',
+        telefono: '123',
+        password: 'corta',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({
+      username: 'Dirección de correo inválida',
+      nombre: 'No deje vacío este campo',
+      apellidoPat: 'No deje vacío este campo',
+      telefono: 'Escriba un teléfono válido',
+      password: 'Escriba por lo menos 8 caracteres',
+    });
+    const common = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ password: 'Password123!' }),
+    });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().error.fields).toEqual({ password: 'La contraseña es demasiado común' });
+    expect(await count('users')).toBe(before);
+  });
+
+  it('refuses a look-alike e-mail, a wrong lada, a 1 MB body and a non-object body', async () => {
+    const lookalike = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ username: 'аna@example.com' }),
+    });
+    expect(lookalike.statusCode).toBe(400);
+    expect(lookalike.json().error.fields.username).toBe('Dirección de correo inválida');
+    const lada = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ lada: '1' }),
+    });
+    expect(lada.statusCode).toBe(400);
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ nombre: 'a'.repeat(1024 * 1024) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error.message).toBe('La solicitud es demasiado grande');
+    const array = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
+    expect(array.statusCode).toBe(400);
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.message).toBe('El cuerpo no es JSON válido');
+  });
+});
+
+describe('sign-in and sessions', () => {
+  it('signs in with any capitalisation of the e-mail and issues a new token each time', async () => {
+    const { email, cookie: first } = await signUp(t.app);
+    const res = await signIn(t.app, email.toUpperCase(), PASSWORD, { cookie: first });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'Sesión iniciada', user: { email } });
+    const second = sessionCookie(res);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    // The token presented at sign-in is gone (no session fixation); the new one works.
+    expect(await whoAmI(t.app, first)).toBeNull();
+    expect((await whoAmI(t.app, second))?.email).toBe(email);
+  });
+
+  it('answers a wrong password and an unknown e-mail the same way, with 401', async () => {
+    const { email } = await signUp(t.app);
+    const wrong = await signIn(t.app, email, 'Otra#Clave99');
+    const unknown = await signIn(t.app, newEmail('nadie'), 'Otra#Clave99');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().error.message).toBe('Correo o contraseña incorrectos');
+    expect(sessionCookie(wrong)).toBeUndefined();
+  });
+
+  it('takes similar time for an unknown e-mail and a wrong password (argon2 runs either way)', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    const time = async (username: string) => {
+      const start = performance.now();
+      const res = await signIn(
+        t.app,
+        username,
+        'Otra#Clave99',
+        {},
+        `10.2.0.${Math.floor(Math.random() * 250)}`,
+      );
+      expect(res.statusCode).toBe(401);
+      return performance.now() - start;
+    };
+    await time(newEmail()); // warm the dummy hash
+    const known = Math.min(await time(email), await time(email), await time(email));
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const unknown = Math.min(await time(newEmail()), await time(newEmail()), await time(newEmail()));
+    // Without the dummy hash an unknown e-mail answers in a fraction of the time.
+    expect(unknown).toBeGreaterThan(known * 0.4);
+    expect(unknown).toBeLessThan(known * 2.5);
+    await t.database.db.execute(sql`delete from auth_attempts`);
+  });
+
+  it('validates the login payload with the spec messages', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'x@', password: '' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({
+      username: 'Dirección de correo inválida',
+      password: 'No deje vacío este campo',
+    });
+    const missing = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: {} });
+    expect(missing.json().error.fields).toEqual({
+      username: 'No deje vacío este campo',
+      password: 'No deje vacío este campo',
+    });
+  });
+
+  it('sign-out deletes the session on the server, not only the cookie', async () => {
+    const { cookie } = await signUp(t.app);
+    const before = await count('sessions');
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Sesión cerrada' });
+    expect(String(res.headers['set-cookie'])).toMatch(/^sid=;.*Expires=Thu, 01 Jan 1970/);
+    expect(await count('sessions')).toBe(before - 1);
+    // Replaying the old cookie does not bring the session back.
+    expect(await whoAmI(t.app, cookie)).toBeNull();
+    const again = await t.app.inject({ method: 'POST', url: '/api/auth/logout' });
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('expires a session after 7 idle days and after 30 days in any case', async () => {
+    const { cookie, email } = await signUp(t.app);
+    const hash = hashToken(cookie.split('=')[1] ?? '');
+    await t.database.db.execute(
+      sql`update sessions set last_seen_at = now() - interval '6 days 23 hours' where token_hash = ${hash}`,
+    );
+    expect((await whoAmI(t.app, cookie))?.email).toBe(email);
+    // That request counted as activity: the idle clock restarted.
+    const { rows: seen } = await rows<{ idle: boolean }>(
+      sql`select last_seen_at > now() - interval '1 minute' as idle from sessions where token_hash = ${hash}`,
+    );
+    expect(seen[0]?.idle).toBe(true);
+    await t.database.db.execute(
+      sql`update sessions set last_seen_at = now() - interval '7 days 1 minute' where token_hash = ${hash}`,
+    );
+    expect(await whoAmI(t.app, cookie)).toBeNull();
+
+    const active = await signUp(t.app);
+    const activeHash = hashToken(active.cookie.split('=')[1] ?? '');
+    await t.database.db.execute(
+      sql`update sessions set created_at = now() - interval '30 days', expires_at = now() - interval '1 second', last_seen_at = now() where token_hash = ${activeHash}`,
+    );
+    expect(await whoAmI(t.app, active.cookie)).toBeNull();
+  });
+
+  it('ignores a forged or malformed cookie', async () => {
+    expect(await whoAmI(t.app, `sid=${'A'.repeat(43)}`)).toBeNull();
+    expect(await whoAmI(t.app, 'sid=../../etc')).toBeNull();
+    const res = await t.app.inject({
+      url: '/api/account/profile',
+      headers: { cookie: `sid=${'A'.repeat(43)}` },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.message).toBe('Inicie sesión para continuar');
+  });
+});
+
+describe('throttling (counted in the database)', () => {
+  it('answers 429 after 5 failures in 15 minutes for an account, even with the right password', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 5; i++) {
+      // A different IP each time: the account's own counter is what trips.
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, `10.1.0.${i}`)).statusCode).toBe(401);
+    }
+    const blocked = await signIn(t.app, email, PASSWORD, {}, '10.1.0.99');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error.message).toBe('Demasiados intentos. Intente de nuevo más tarde.');
+    // The window passes (rows age 15 minutes) and the right password works again.
+    await t.database.db.execute(sql`update auth_attempts set created_at = now() - interval '16 minutes'`);
+    expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('limits one IP trying many accounts (an unknown e-mail counts too)', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 5; i++) {
+      expect((await signIn(t.app, newEmail('x'), 'Mala#Clave1', {}, '10.3.0.1')).statusCode).toBe(401);
+    }
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.1')).statusCode).toBe(429);
+    // The same account from another address is not blocked.
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.2')).statusCode).toBe(200);
+    await t.database.db.execute(sql`delete from auth_attempts`);
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a state-changing call from another origin with 403', async () => {
+    const { cookie } = await signUp(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('Solicitud rechazada: el origen no está permitido');
+    expect(await whoAmI(t.app, cookie)).not.toBeNull();
+    const nullOrigin = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account/shipping-address',
+      headers: { cookie, origin: 'null' },
+      payload: {},
+    });
+    expect(nullOrigin.statusCode).toBe(403);
+  });
+
+  it('accepts the shop origin and the request host', async () => {
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: t.app.config.publicUrl },
+    });
+    expect(own.statusCode).toBe(200);
+    const host = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'http://tienda.local:8080', host: 'tienda.local:8080' },
+    });
+    expect(host.statusCode).toBe(200);
+  });
+
+  it('refuses form and text bodies with 415 (what a cross-site form can send)', async () => {
+    for (const type of [
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': type },
+        payload: 'username=a%40b.mx&password=x',
+      });
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json().error.message).toBe('Tipo de contenido no admitido; envíe JSON');
+    }
+  });
+
+  it('leaves GET requests and the exempt webhook path alone', async () => {
+    expect(
+      (await t.app.inject({ url: '/api/auth/session', headers: { origin: 'https://evil.example' } }))
+        .statusCode,
+    ).toBe(200);
+    const webhook = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/openpay/webhook',
+      headers: { origin: 'https://api.openpay.mx', 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect([403, 415]).not.toContain(webhook.statusCode);
+  });
+});
+
+describe('production cookie', () => {
+  it('uses the __Host- prefix and Secure when NODE_ENV=production', async () => {
+    const prod = await createTestApp({ config: { env: 'production' } });
+    try {
+      const res = await prod.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: registration(),
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.statusCode).toBe(200);
+      const setCookie = String(res.headers['set-cookie']);
+      expect(setCookie).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43};/);
+      expect(setCookie).toContain('Secure');
+      expect(setCookie).toContain('HttpOnly');
+      expect(setCookie).not.toContain('Domain=');
+      const cookie = sessionCookie(res);
+      expect((await whoAmI(prod.app, cookie))?.email).toBeDefined();
+      // A plain 'sid' cookie means nothing in production.
+      expect(await whoAmI(prod.app, cookie?.replace('__Host-', ''))).toBeNull();
+    } finally {
+      await prod.close();
+    }
+  });
+});

@@ -1,0 +1,215 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type {
+  loginSchema,
+  recoveryRequestSchema,
+  recoveryResetSchema,
+  registerSchema,
+} from '../../shared/schemas/auth.ts';
+import type { Db } from '../db/client.ts';
+import { recoveryCodes, users } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { existingAccountMail, passwordChangedMail, recoveryCodeMail, welcomeMail } from './mails.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
+import { generateRecoveryCode, RECOVERY_MAX_ATTEMPTS, RECOVERY_TTL_MS } from './recovery-code.ts';
+import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
+import { accountKey, assertNotThrottled, clearFailures, ipKey, recordFailure } from './throttle.ts';
+
+/** Registration, sign-in and recovery: the rules; routes only parse and reply. */
+
+export const MESSAGES = {
+  badCredentials: 'Correo o contraseña incorrectos',
+  registered: 'Cuenta creada con éxito',
+  registerNeutral: 'Revise su correo electrónico para continuar.',
+  signedIn: 'Sesión iniciada',
+  signedOut: 'Sesión cerrada',
+  recoverySent:
+    'Si el correo está registrado, le enviamos un código de recuperación. Revise su bandeja de entrada.',
+  recoveryInvalid: 'El código de recuperación no es válido o ya venció',
+  recoveryDone: 'Contraseña actualizada. Ingrese con su nueva contraseña.',
+} as const;
+
+type Meta = SessionMeta & { ip: string };
+type Signed = { user: SessionUser; session: { token: string; expiresAt: Date } };
+
+const toSessionUser = (row: typeof users.$inferSelect): SessionUser => ({
+  id: row.id,
+  email: row.email,
+  role: row.role === 'staff' ? 'staff' : 'customer',
+  nombre: row.nombre,
+  apellidoPat: row.apellidoPat,
+  apellidoMat: row.apellidoMat,
+  telefono: row.telefono,
+});
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
+  return row;
+}
+
+/**
+ * A new account, signed in at once, with a welcome mail. An e-mail that already has an account
+ * gets no second one: the answer carries no user, and the owner receives a mail saying so.
+ */
+export async function register(
+  db: Db,
+  input: z.output<typeof registerSchema>,
+  meta: Meta,
+  publicUrl: string,
+): Promise<Signed | null> {
+  await assertNotThrottled(db, 'register', [ipKey(meta.ip)]);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({
+        email: input.username,
+        passwordHash,
+        nombre: input.nombre,
+        apellidoPat: input.apellidoPat,
+        apellidoMat: input.apellidoMat,
+        lada: '52',
+        telefono: input.telefono,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      const existing = await findUserByEmail(tx, input.username);
+      await recordFailure(tx, 'register', [ipKey(meta.ip)]);
+      if (existing) {
+        const hour = Math.floor(Date.now() / 3_600_000);
+        await enqueueMail(tx, {
+          ...existingAccountMail(existing, publicUrl),
+          dedupeKey: `register-existing:${existing.id}:${hour}`,
+        });
+      }
+      return null;
+    }
+    await enqueueMail(tx, { ...welcomeMail(row, publicUrl), dedupeKey: `welcome:${row.id}` });
+    const session = await createSession(tx, row.id, meta);
+    return { user: toSessionUser(row), session };
+  });
+}
+
+/**
+ * Sign-in: 5 failures in 15 minutes per account or per IP answer 429; an unknown e-mail costs the
+ * same argon2 verification and gets the same answer as a wrong password.
+ */
+export async function login(db: Db, input: z.output<typeof loginSchema>, meta: Meta): Promise<Signed> {
+  const keys = [accountKey(input.username), ipKey(meta.ip)];
+  await assertNotThrottled(db, 'login', keys);
+  const row = await findUserByEmail(db, input.username);
+  const ok = row
+    ? await verifyPassword(row.passwordHash, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!row || !ok) {
+    await recordFailure(db, 'login', keys);
+    throw new AppError(401, 'bad_credentials', MESSAGES.badCredentials);
+  }
+  await clearFailures(db, 'login', accountKey(input.username));
+  const session = await createSession(db, row.id, meta);
+  return { user: toSessionUser(row), session };
+}
+
+/**
+ * Sends a recovery code when the account exists; the answer and its cost are the same either way.
+ * Requests count against the same 5-in-15-minutes limit, so nobody can flood a mailbox.
+ */
+export async function requestRecovery(
+  db: Db,
+  input: z.output<typeof recoveryRequestSchema>,
+  ip: string,
+  publicUrl: string,
+) {
+  const keys = [accountKey(input.username), ipKey(ip)];
+  await assertNotThrottled(db, 'recovery-request', keys);
+  await recordFailure(db, 'recovery-request', keys);
+  const user = await findUserByEmail(db, input.username);
+  const code = generateRecoveryCode();
+  const codeHash = await hashPassword(code);
+  if (!user) return { message: MESSAGES.recoverySent };
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    // Only the newest code is valid.
+    await tx
+      .update(recoveryCodes)
+      .set({ usedAt: now })
+      .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)));
+    const [inserted] = await tx
+      .insert(recoveryCodes)
+      .values({ userId: user.id, codeHash, expiresAt: new Date(now.getTime() + RECOVERY_TTL_MS) })
+      .returning({ id: recoveryCodes.id });
+    await enqueueMail(tx, {
+      ...recoveryCodeMail(user, code, publicUrl),
+      dedupeKey: `recovery:${inserted?.id ?? code}`,
+    });
+  });
+  return { message: MESSAGES.recoverySent };
+}
+
+const invalidCode = () =>
+  new AppError(400, 'invalid_code', MESSAGES.recoveryInvalid, { recCode: MESSAGES.recoveryInvalid });
+
+/**
+ * A new password from a recovery code: valid 15 minutes, single use, 5 attempts. Success ends every
+ * session of the user; they sign in again with the new password.
+ */
+export async function resetWithCode(
+  db: Db,
+  input: z.output<typeof recoveryResetSchema>,
+  ip: string,
+  publicUrl: string,
+) {
+  const keys = [accountKey(input.username), ipKey(ip)];
+  await assertNotThrottled(db, 'recovery', keys);
+  const user = await findUserByEmail(db, input.username);
+  const [code] = user
+    ? await db
+        .select()
+        .from(recoveryCodes)
+        .where(
+          and(
+            eq(recoveryCodes.userId, user.id),
+            isNull(recoveryCodes.usedAt),
+            gt(recoveryCodes.expiresAt, new Date()),
+            lt(recoveryCodes.attempts, RECOVERY_MAX_ATTEMPTS),
+          ),
+        )
+        .orderBy(desc(recoveryCodes.createdAt), desc(recoveryCodes.id))
+        .limit(1)
+    : [];
+  const ok = code
+    ? await verifyPassword(code.codeHash, input.recCode)
+    : await verifyAgainstDummy(input.recCode);
+  if (!user || !code || !ok) {
+    if (code) {
+      await db
+        .update(recoveryCodes)
+        .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
+        .where(eq(recoveryCodes.id, code.id));
+    }
+    await recordFailure(db, 'recovery', keys);
+    throw invalidCode();
+  }
+  const passwordHash = await hashPassword(input.newPass);
+  await db.transaction(async (tx) => {
+    // Single use even when two resets race: only one UPDATE finds the code unused.
+    const claimed = await tx
+      .update(recoveryCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(recoveryCodes.id, code.id), isNull(recoveryCodes.usedAt)))
+      .returning({ id: recoveryCodes.id });
+    if (claimed.length === 0) throw invalidCode();
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await deleteUserSessions(tx, user.id);
+    await enqueueMail(tx, passwordChangedMail(user, publicUrl));
+  });
+  await clearFailures(db, 'recovery', accountKey(input.username));
+  await clearFailures(db, 'login', accountKey(input.username));
+  return { message: MESSAGES.recoveryDone };
+}
