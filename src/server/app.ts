@@ -20,6 +20,7 @@ import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { installErrorHandler, sendNotFound } from './http/errors.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
+import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 
 declare module 'fastify' {
@@ -107,6 +108,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  await app.register(seoRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);
   if (config.env !== 'production') await app.register(devMailRoutes);

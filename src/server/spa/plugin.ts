@@ -24,6 +24,9 @@ export function renderIndexHtml(template: string, meta: PageMeta): string {
     `<meta property="og:type" content="${meta.ogType ?? 'website'}">`,
     `<meta property="og:locale" content="es_MX">`,
     meta.image ? `<meta property="og:image" content="${escapeHtml(meta.image)}">` : '',
+    ...Object.entries(meta.openGraph ?? {}).map(
+      ([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`,
+    ),
     meta.jsonLd ? `<script type="application/ld+json">${safeJson(meta.jsonLd)}</script>` : '',
   ]
     .filter(Boolean)
