@@ -1,6 +1,164 @@
-import { PageHeading } from '@/client/ui/page-heading.tsx';
+import { Link, useParams } from 'react-router';
+import { formatPriceDetail } from '@/shared/money.ts';
+import type { ProductDetail } from '@/shared/schemas/catalog.ts';
+import { shop } from '@/shared/shop.ts';
+// Agreed cross-feature import: the cart owns the button, the detail page shows it.
+import { AddToCartButton } from '../../cart/components/add-to-cart-button.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Breadcrumb } from '../../ui/breadcrumb.tsx';
+import { useDocumentTitle } from '../../ui/page-heading.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { useProduct } from '../api/get-product.ts';
+import { NotFoundView } from '../components/not-found-view.tsx';
+import { ProductImage } from '../components/product-image.tsx';
+import { TechnicalSpecs } from '../components/technical-specs.tsx';
+import { stockText } from '../lib/stock-text.ts';
 
-// Built by its own issue; until then the screen shows its heading only.
+/** /productos/:code — spinner, then the product; 'Error de conexión' on network failure; the server's 404 text. */
 export function Component() {
-  return <PageHeading title="Producto" />;
+  const code = useParams().code ?? '';
+  const query = useProduct(code);
+
+  if (query.isPending) return <Spinner label="Cargando producto…" />;
+  if (query.isError) {
+    const { error } = query;
+    if (error instanceof ApiError && error.status === 404) {
+      return (
+        <NotFoundView
+          title={error.message}
+          message={`No encontramos el producto con código «${code}». Puede buscarlo por nombre o ver nuestras marcas.`}
+        />
+      );
+    }
+    return (
+      <div className="mx-auto max-w-7xl px-4 py-10">
+        <Alert tone="danger">{error.message}</Alert>
+      </div>
+    );
+  }
+  return <Product product={query.data} />;
+}
+
+function Product({ product: p }: { product: ProductDetail }) {
+  useDocumentTitle(`${p.code} | ${p.brand ?? shop.tradeName}`);
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
+      <Breadcrumb items={[{ label: 'Inicio', to: '/' }, { label: p.name }]} />
+
+      <div className="mt-6 grid gap-8 md:grid-cols-2 lg:grid-cols-[5fr_6fr] lg:gap-12">
+        <div className="self-start rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+          <ProductImage
+            url={p.imageUrl}
+            alt={p.name}
+            lazy={false}
+            fallbackWidth={640}
+            sizes="(min-width: 1280px) 540px, (min-width: 768px) 44vw, calc(100vw - 4rem)"
+            className="rounded-lg"
+          />
+        </div>
+
+        <div>
+          <p className="text-sm text-slate-600">
+            Código: <span className="font-mono font-medium text-slate-800">{p.code}</span>
+          </p>
+          <h1 className="mt-2 text-2xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-3xl">
+            {p.name}
+          </h1>
+
+          <div className="mt-4">
+            <BrandLink product={p} />
+          </div>
+
+          <p className="mt-6 text-3xl font-bold text-slate-900">{formatPriceDetail(p.priceCents)}</p>
+          <p className="mt-1 text-sm text-slate-600">Precio con IVA incluido</p>
+
+          <p
+            className={`mt-4 inline-flex items-center gap-2 text-sm font-medium ${p.stock < 1 ? 'text-amber-800' : 'text-green-800'}`}
+          >
+            <span
+              aria-hidden="true"
+              className={`size-2.5 rounded-full ${p.stock < 1 ? 'bg-amber-500' : 'bg-accent-500'}`}
+            />
+            {stockText(p.stock)}
+          </p>
+
+          <dl className="mt-6 space-y-2 border-t border-slate-200 pt-6 text-sm">
+            {p.groupClas && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Categoría:</dt>
+                <dd>
+                  <Link
+                    to={`/grupos/${encodeURIComponent(p.groupClas)}`}
+                    className="font-medium text-brand-700 hover:underline"
+                  >
+                    {p.groupName ?? p.groupClas}
+                  </Link>
+                </dd>
+              </div>
+            )}
+            {p.line && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Línea:</dt>
+                <dd className="text-slate-800">{p.line}</dd>
+              </div>
+            )}
+            {p.type && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Tipo:</dt>
+                <dd className="text-slate-800">{p.type}</dd>
+              </div>
+            )}
+          </dl>
+
+          {p.shortDesc && <p className="mt-6 leading-relaxed text-slate-700">{p.shortDesc}</p>}
+
+          <div className="mt-8">
+            <AddToCartButton
+              product={{
+                code: p.code,
+                name: p.name,
+                priceCents: p.priceCents,
+                stock: p.stock,
+                imageUrl: p.imageUrl,
+              }}
+            />
+          </div>
+        </div>
+      </div>
+
+      <TechnicalSpecs product={p} />
+    </div>
+  );
+}
+
+/** The brand's logo (or name) → /marcas/{brand}; with no brand, → /todas_las_marcas. */
+function BrandLink({ product: p }: { product: ProductDetail }) {
+  if (!p.brand) {
+    return (
+      <Link to="/todas_las_marcas" className="text-sm font-medium text-brand-700 hover:underline">
+        Ver todas las marcas
+      </Link>
+    );
+  }
+  const to = `/marcas/${encodeURIComponent(p.brand)}`;
+  return p.brandLogoUrl ? (
+    <Link
+      to={to}
+      className="inline-block rounded-md border border-slate-200 bg-white p-2 hover:border-brand-300"
+      title={`Ver productos de ${p.brand}`}
+    >
+      <img
+        src={p.brandLogoUrl}
+        alt={`Marca ${p.brand}`}
+        width={140}
+        height={56}
+        className="h-12 w-auto object-contain"
+      />
+    </Link>
+  ) : (
+    <Link to={to} className="text-sm text-slate-600">
+      Marca: <span className="font-semibold text-brand-700 hover:underline">{p.brand}</span>
+    </Link>
+  );
 }

@@ -1,0 +1,80 @@
+import type { ProductDetail } from '@/shared/schemas/catalog.ts';
+
+/** Typography for the stored (sanitized) long description, without a prose plugin. */
+const richText = [
+  'text-slate-700 leading-relaxed',
+  '[&_h2]:mt-6 [&_h2]:text-lg [&_h2]:font-semibold [&_h2]:text-slate-900',
+  '[&_h3]:mt-5 [&_h3]:text-base [&_h3]:font-semibold [&_h3]:text-slate-900',
+  '[&_h4]:mt-4 [&_h4]:font-semibold [&_h4]:text-slate-900',
+  '[&_p]:mt-3 [&_ul]:mt-3 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6',
+  '[&_ol]:mt-3 [&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-6',
+  '[&_a]:text-brand-700 [&_a]:underline [&_strong]:text-slate-900',
+  '[&_table]:mt-4 [&_table]:w-full [&_table]:border-collapse [&_table]:text-sm',
+  '[&_th]:w-1/3 [&_th]:border [&_th]:border-slate-200 [&_th]:bg-slate-50 [&_th]:px-3 [&_th]:py-2 [&_th]:text-left [&_th]:font-medium [&_th]:text-slate-900',
+  '[&_td]:border [&_td]:border-slate-200 [&_td]:px-3 [&_td]:py-2',
+  '[&>:first-child]:mt-0',
+].join(' ');
+
+/**
+ * 'Especificaciones Técnicas' with one tab 'Características' and the feature 'Acerca de': the long
+ * description (sanitized on write by the server) and the datasheet PDF embedded from the same origin.
+ */
+export function TechnicalSpecs({ product }: { product: ProductDetail }) {
+  const html = product.longDescHtml.trim();
+  if (!html && !product.datasheetUrl) return null;
+  return (
+    <section aria-labelledby="especificaciones" className="mt-12 sm:mt-16">
+      <h2 id="especificaciones" className="text-xl font-semibold text-slate-900 sm:text-2xl">
+        Especificaciones Técnicas
+      </h2>
+      <div role="tablist" aria-label="Especificaciones" className="mt-4 flex border-b border-slate-200">
+        <button
+          type="button"
+          role="tab"
+          id="tab-caracteristicas"
+          aria-selected="true"
+          aria-controls="panel-caracteristicas"
+          className="-mb-px border-b-2 border-brand-700 px-4 py-2.5 text-sm font-semibold text-brand-800"
+        >
+          Características
+        </button>
+      </div>
+      <div
+        role="tabpanel"
+        id="panel-caracteristicas"
+        aria-labelledby="tab-caracteristicas"
+        className="rounded-b-lg border border-t-0 border-slate-200 bg-white p-5 sm:p-8"
+      >
+        <h3 className="text-lg font-semibold text-slate-900">Acerca de</h3>
+        {html && (
+          <div
+            className={`mt-3 max-w-3xl ${richText}`}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server on write (sanitize.ts)
+            dangerouslySetInnerHTML={{ __html: html }}
+          />
+        )}
+        {product.datasheetUrl && (
+          <div className="mt-8">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h4 className="font-semibold text-slate-900">Ficha técnica</h4>
+              <a
+                href={product.datasheetUrl}
+                target="_blank"
+                rel="noopener"
+                className="text-sm font-medium text-brand-700 hover:underline"
+              >
+                Descargar PDF
+              </a>
+            </div>
+            <iframe
+              src={product.datasheetUrl}
+              title={`Ficha técnica de ${product.name} (PDF)`}
+              loading="lazy"
+              className="mt-3 h-[70vh] max-h-[48rem] min-h-96 w-full rounded-md border border-slate-200 bg-slate-50"
+            />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
