@@ -10,16 +10,20 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { cartRoutes } from './cart/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { csrfPlugin } from './auth/csrf.ts';
 import { authRoutes } from './auth/routes.ts';
+import { cartRoutes } from './cart/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { installErrorHandler, sendNotFound } from './http/errors.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
+import { ordersRoutes } from './orders/routes.ts';
+import type { PaymentGateway } from './payments/gateway.ts';
+import { paymentsPlugin } from './payments/routes.ts';
+import { openpayCspOrigins } from './payments/service.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 
@@ -33,6 +37,8 @@ declare module 'fastify' {
 
 export type AppDeps = {
   database: Database;
+  /** Tests pass their own card gateway; otherwise PAYMENT_GATEWAY decides. */
+  paymentGateway?: PaymentGateway;
 };
 
 /** Content-Security-Policy: scripts only from our origin; nothing may frame the shop. */
@@ -41,13 +47,13 @@ export function contentSecurityPolicy(config: AppConfig) {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...openpayCspOrigins(config).script],
       // React sets style properties through the CSSOM; the toaster injects one <style> element.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      imgSrc: ["'self'", 'data:', 'blob:', ...openpayCspOrigins(config).api],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      frameSrc: ["'self'"],
+      connectSrc: ["'self'", ...openpayCspOrigins(config).api],
+      frameSrc: ["'self'", ...openpayCspOrigins(config).api],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],
@@ -113,6 +119,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(accountRoutes);
   if (config.env !== 'production') await app.register(devMailRoutes);
   await app.register(cartRoutes);
+  await app.register(paymentsPlugin, { gateway: deps.paymentGateway });
+  await app.register(ordersRoutes);
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });

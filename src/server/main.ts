@@ -6,7 +6,7 @@ import { shop } from '../shared/shop.ts';
 import { shopConfigSchema } from '../shared/shop-schema.ts';
 import { buildApp } from './app.ts';
 import { seedDemoCatalogue } from './catalog/demo/seed.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { assertPaymentsAllowed, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
 import { startBackgroundJobs } from './mail/jobs.ts';
@@ -16,6 +16,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 async function main() {
   const started = Date.now();
   const config = loadConfig();
+  assertPaymentsAllowed(config);
   const shopCheck = shopConfigSchema.safeParse(shop);
   if (!shopCheck.success) {
     throw new ConfigError(

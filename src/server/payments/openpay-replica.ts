@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local replica of Openpay's HTTP API for tests (127.0.0.1, random port): the real paths under
+ * /v1/{merchantId}, HTTP Basic with the private key, Openpay's bodies and error objects, 409/1006 for a
+ * repeated order_id, and charge_pending + a redirect for 3-D Secure. Faults can be injected.
+ */
+type Txn = {
+  id: string;
+  authorization: string | null;
+  operation_type: 'in';
+  method: 'card';
+  transaction_type: 'charge';
+  status: string;
+  conciliated: boolean;
+  creation_date: string;
+  operation_date: string;
+  description: string;
+  error_message: string | null;
+  error_code?: number;
+  order_id: string | null;
+  amount: number;
+  currency: string;
+  customer: unknown;
+  card: { card_number: string; holder_name: string; brand: string; type: string };
+  payment_method?: { type: 'redirect'; url: string };
+  refund?: { id: string; amount: number; status: string; transaction_type: 'refund' };
+  redirect_url?: string;
+};
+
+export type ReplicaRequest = {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+};
+
+const declines: Record<string, { code: number; description: string }> = {
+  '4000000000000002': { code: 3001, description: 'The card was declined' },
+  '4000000000000069': { code: 3002, description: 'The card has expired' },
+  '4444444444444448': { code: 3003, description: 'The card doesn’t have sufficient funds' },
+  '4000000000000119': { code: 3004, description: 'The card was reported as stolen' },
+  '4000000000000044': { code: 3005, description: 'Fraud risk detected by anti-fraud system' },
+};
+const THREE_DS_CARD = '4000000000003220';
+
+export class OpenpayReplica {
+  readonly merchantId = 'mzdtln0bmtms6o3kck8f';
+  readonly privateKey = 'sk_e568c42a6c384b7ab02cd47d2e407cab';
+  readonly publicKey = 'pk_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d';
+  readonly requests: ReplicaRequest[] = [];
+  readonly charges = new Map<string, Txn>();
+  private readonly tokens = new Map<string, { cardNumber: string; holderName: string }>();
+  private server: Server | undefined;
+  private nextChargeDelayMs = 0;
+  private failuresLeft: number[] = [];
+  url = '';
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.send(res, 500, { category: 'internal', error_code: 1000, description: String(error) });
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** A token as Openpay.js would create it in the browser. */
+  addToken(cardNumber: string, holderName = 'Juan Pérez'): string {
+    const id = `k${randomBytes(9).toString('hex')}`;
+    this.tokens.set(id, { cardNumber, holderName });
+    return id;
+  }
+
+  /** The next charge is applied, but its answer comes only after `ms` (a timeout after success). */
+  delayNextChargeAnswer(ms: number): void {
+    this.nextChargeDelayMs = ms;
+  }
+
+  /** The next requests answer these HTTP statuses (e.g. 503) without doing anything. */
+  failNext(...statuses: number[]): void {
+    this.failuresLeft.push(...statuses);
+  }
+
+  /** What the bank's 3-D Secure page does: approve or reject a pending charge. */
+  complete3ds(chargeId: string, approve: boolean): void {
+    const t = this.charges.get(chargeId);
+    if (t?.status !== 'charge_pending') throw new Error('no pending charge');
+    t.status = approve ? 'completed' : 'failed';
+    if (approve) t.authorization = String(100000 + this.charges.size);
+    else {
+      t.error_code = 3001;
+      t.error_message = 'The card was declined';
+    }
+    delete t.payment_method;
+  }
+
+  private send(res: ServerResponse, status: number, body: unknown) {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private error(res: ServerResponse, http: number, code: number, description: string, category = 'request') {
+    this.send(res, http, {
+      category,
+      error_code: code,
+      description,
+      http_code: http,
+      request_id: randomBytes(8).toString('hex'),
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: Record<string, unknown> = {};
+    if (raw) {
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return this.error(res, 400, 1001, 'The request is not a valid JSON');
+      }
+    }
+    const url = new URL(req.url ?? '/', 'http://replica');
+    this.requests.push({
+      method: req.method ?? '',
+      path: url.pathname + url.search,
+      authorization: req.headers.authorization,
+      body,
+    });
+
+    const failure = this.failuresLeft.shift();
+    if (failure) return this.error(res, failure, 1004, 'Service unavailable', 'internal');
+
+    const prefix = `/v1/${this.merchantId}`;
+    if (!url.pathname.startsWith(`${prefix}/`))
+      return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+    const path = url.pathname.slice(prefix.length);
+    const expected = `Basic ${Buffer.from(`${this.privateKey}:`).toString('base64')}`;
+    if (req.headers.authorization !== expected) {
+      return this.error(res, 401, 1002, 'The api key or merchant id are invalid');
+    }
+
+    if (req.method === 'POST' && path === '/charges') return this.createCharge(body, res);
+    if (req.method === 'GET' && path === '/charges') {
+      const orderId = url.searchParams.get('order_id');
+      return this.send(
+        res,
+        200,
+        [...this.charges.values()].filter((t) => orderId === null || t.order_id === orderId),
+      );
+    }
+    const m = path.match(/^\/charges\/([a-z0-9]+)(\/refund)?$/);
+    if (m) {
+      const t = this.charges.get(m[1]!);
+      if (!t) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+      if (req.method === 'GET' && !m[2]) return this.send(res, 200, t);
+      if (req.method === 'POST' && m[2]) {
+        if (t.status !== 'completed') return this.error(res, 409, 1003, 'The charge can not be refunded');
+        const amount = typeof body.amount === 'number' ? body.amount : t.amount;
+        if (amount <= 0 || amount > t.amount) return this.error(res, 400, 1001, 'Invalid amount');
+        t.status = 'refunded';
+        t.refund = {
+          id: `tr${randomBytes(9).toString('hex')}`,
+          amount,
+          status: 'completed',
+          transaction_type: 'refund',
+        };
+        return this.send(res, 200, t);
+      }
+    }
+    return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+  }
+
+  private async createCharge(body: Record<string, unknown>, res: ServerResponse) {
+    for (const field of ['method', 'source_id', 'amount', 'description', 'device_session_id'] as const) {
+      if (body[field] === undefined || body[field] === '') {
+        return this.error(res, 400, 1001, `${field} is required`);
+      }
+    }
+    if (body.method !== 'card' || typeof body.amount !== 'number' || body.amount <= 0) {
+      return this.error(res, 400, 1001, 'amount must be greater than 0');
+    }
+    const orderId = typeof body.order_id === 'string' ? body.order_id : null;
+    if (orderId && [...this.charges.values()].some((t) => t.order_id === orderId)) {
+      return this.error(res, 409, 1006, 'The orderId already exists');
+    }
+    const token = this.tokens.get(String(body.source_id));
+    if (!token) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+    this.tokens.delete(String(body.source_id));
+
+    const now = new Date().toISOString();
+    const id = `tr${randomBytes(9).toString('hex')}`;
+    const t: Txn = {
+      id,
+      authorization: null,
+      operation_type: 'in',
+      method: 'card',
+      transaction_type: 'charge',
+      status: 'in_progress',
+      conciliated: false,
+      creation_date: now,
+      operation_date: now,
+      description: String(body.description),
+      error_message: null,
+      order_id: orderId,
+      amount: body.amount,
+      currency: String(body.currency ?? 'MXN'),
+      customer: body.customer ?? null,
+      card: {
+        card_number: `${token.cardNumber.slice(0, 6)}XXXXXX${token.cardNumber.slice(-4)}`,
+        holder_name: token.holderName,
+        brand: 'visa',
+        type: 'credit',
+      },
+    };
+    this.charges.set(id, t);
+    const decline = declines[token.cardNumber];
+    if (decline) {
+      t.status = 'failed';
+      t.error_code = decline.code;
+      t.error_message = decline.description;
+      return this.error(res, 402, decline.code, decline.description, 'gateway');
+    }
+    if (token.cardNumber === THREE_DS_CARD || body.use_3d_secure === true) {
+      t.status = 'charge_pending';
+      t.redirect_url = String(body.redirect_url ?? '');
+      t.payment_method = {
+        type: 'redirect',
+        url: `${this.url}/v1/${this.merchantId}/charges/${id}/redirect/`,
+      };
+    } else {
+      t.status = 'completed';
+      t.authorization = String(100000 + this.charges.size);
+    }
+    const delay = this.nextChargeDelayMs;
+    this.nextChargeDelayMs = 0;
+    if (delay) await new Promise((r) => setTimeout(r, delay));
+    if (!res.destroyed) this.send(res, 200, t);
+  }
+}

@@ -1,0 +1,229 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatMoney } from '../../shared/money.ts';
+import {
+  openpayErrorSchema,
+  paymentsConfigSchema,
+  sandboxTokenResponseSchema,
+} from '../../shared/schemas/payments.ts';
+import { shop } from '../../shared/shop.ts';
+import { AppError, notFound, unauthorized } from '../http/errors.ts';
+import type { CheckoutContext } from '../orders/settle.ts';
+import { GatewayError, type PaymentGateway } from './gateway.ts';
+import { SandboxGateway } from './sandbox.ts';
+import {
+  createPaymentGateway,
+  handleWebhook,
+  publicPaymentsConfig,
+  returnFrom3ds,
+  webhookAuthorized,
+} from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    paymentGateway: PaymentGateway;
+  }
+}
+
+/** The checkout context every payment and order operation works with. */
+export const checkoutContext = (app: FastifyInstance, request: FastifyRequest): CheckoutContext => ({
+  db: app.db,
+  gateway: app.paymentGateway,
+  publicUrl: app.config.publicUrl,
+  log: request.log,
+});
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** The simulated bank page of 3-D Secure (a plain HTML form: no script, so the CSP stays strict). */
+function threeDsPage(
+  chargeId: string,
+  charge: { amountCents: number; description: string; maskedNumber: string },
+) {
+  const id = escapeHtml(chargeId);
+  return `<!doctype html><html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Autenticación 3-D Secure — simulador</title>
+<style>body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;background:#f1f5f9;color:#0f172a}
+main{max-width:420px;margin:48px auto;background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:28px;box-shadow:0 4px 16px #0f172a14}
+h1{font-size:20px;margin:0 0 4px}p{margin:8px 0;color:#475569;font-size:14px}.amount{font-size:28px;font-weight:700;color:#0b4a6f;margin:16px 0}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:14px;margin:16px 0}dt{color:#64748b}dd{margin:0}
+.actions{display:flex;gap:12px;margin-top:24px}button{flex:1;padding:12px;border-radius:8px;font-size:15px;font-weight:600;cursor:pointer;border:1px solid #0b4a6f}
+.ok{background:#0b4a6f;color:#fff}.no{background:#fff;color:#b91c1c;border-color:#fca5a5}.note{font-size:12px;color:#94a3b8;margin-top:20px}</style></head>
+<body><main><h1>Verificación de su banco</h1><p>Confirme la compra en ${escapeHtml(shop.tradeName)}.</p>
+<div class="amount">${escapeHtml(formatMoney(charge.amountCents))} MXN</div>
+<dl><dt>Tarjeta</dt><dd>${escapeHtml(charge.maskedNumber)}</dd><dt>Concepto</dt><dd>${escapeHtml(charge.description)}</dd></dl>
+<div class="actions"><form method="post" action="/api/payments/sandbox/3ds/${id}/reject" style="flex:1;display:flex"><button class="no" type="submit">Rechazar</button></form>
+<form method="post" action="/api/payments/sandbox/3ds/${id}/authorize" style="flex:1;display:flex"><button class="ok" type="submit">Autorizar</button></form></div>
+<p class="note">Simulador de pagos: ninguna tarjeta real se cobra.</p></main></body></html>`;
+}
+
+/** The offline simulator's own endpoints: tokenization and the 3-D Secure page. */
+const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async (app, { gateway }) => {
+  // The 3-D Secure page posts plain forms without fields; their (empty) body is not read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', (_request, _payload, done) => done(null, {}));
+
+  app.post(
+    '/api/payments/sandbox/tokens',
+    {
+      schema: {
+        tags: ['pagos'],
+        summary: 'Simulador: tokeniza una tarjeta de prueba (como Openpay.js)',
+        body: z.object({
+          holder_name: z.string().max(200),
+          card_number: z.string().max(40),
+          expiration_month: z.string().max(4),
+          expiration_year: z.string().max(4),
+          cvv2: z.string().max(8),
+        }),
+        response: {
+          201: sandboxTokenResponseSchema,
+          400: openpayErrorSchema,
+          412: openpayErrorSchema,
+          422: openpayErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return reply.code(201).send(await gateway.createToken(request.body));
+      } catch (error) {
+        if (!(error instanceof GatewayError) || error.errorCode === null) throw error;
+        const status = error.httpCode as 400 | 412 | 422;
+        return reply.code(status).send({
+          category: error.category,
+          error_code: error.errorCode,
+          description: error.description ?? 'Solicitud inválida',
+          http_code: error.httpCode,
+          request_id: error.requestId ?? '',
+          error: { code: `openpay_${error.errorCode}`, message: error.description ?? 'Solicitud inválida' },
+        });
+      }
+    },
+  );
+
+  const chargeParams = z.object({ chargeId: z.string().regex(/^[a-z0-9]{1,40}$/, 'Cargo inválido') });
+
+  app.get(
+    '/api/payments/sandbox/3ds/:chargeId',
+    { schema: { hide: true, params: chargeParams } },
+    async (request, reply) => {
+      const pending = await gateway.pendingCharge(request.params.chargeId);
+      if (!pending) {
+        const back = await gateway.complete3ds(request.params.chargeId, false);
+        if (back) return reply.redirect(back, 303);
+        throw notFound('Cargo no encontrado');
+      }
+      reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8');
+      return threeDsPage(request.params.chargeId, pending);
+    },
+  );
+
+  app.post(
+    '/api/payments/sandbox/3ds/:chargeId/:decision',
+    {
+      // A plain HTML form (no script on the bank page), so not JSON: the same-origin check is done here.
+      config: { csrfExempt: true },
+      schema: {
+        hide: true,
+        params: chargeParams.extend({ decision: z.enum(['authorize', 'reject']) }),
+      },
+    },
+    async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+        throw new AppError(403, 'forbidden_origin', 'Solicitud rechazada: el origen no está permitido');
+      }
+      const back = await gateway.complete3ds(
+        request.params.chargeId,
+        request.params.decision === 'authorize',
+      );
+      if (!back) throw notFound('Cargo no encontrado');
+      return reply.redirect(back, 303);
+    },
+  );
+};
+
+const webhookBody = z
+  .object({
+    type: z.string().max(100),
+    event_date: z.string().max(100).optional(),
+    verification_code: z.string().max(100).optional(),
+    transaction: z
+      .object({ id: z.string().max(64).optional(), order_id: z.string().max(100).nullable().optional() })
+      .loose()
+      .optional(),
+  })
+  .loose();
+
+/** Gateway (decorated for the whole app), payment config, 3-D Secure return and the Openpay webhook. */
+export const paymentsPlugin = fp<{ gateway?: PaymentGateway | undefined }>(async (app, opts) => {
+  const gateway = opts.gateway ?? createPaymentGateway(app.config, app.db);
+  app.decorate('paymentGateway', gateway);
+
+  await app.register(async (scope) => {
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    r.get(
+      '/api/payments/config',
+      {
+        schema: {
+          tags: ['pagos'],
+          summary: 'Pasarela configurada y llave pública para el formulario de tarjeta',
+          response: { 200: paymentsConfigSchema },
+        },
+      },
+      async () => publicPaymentsConfig(app.config),
+    );
+
+    r.get(
+      '/api/payments/return',
+      {
+        schema: {
+          tags: ['pagos'],
+          summary: 'Regreso de 3-D Secure: consulta el cargo y redirige al resumen o al error de pago',
+          querystring: z.object({ id: z.string().max(100).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const target = await returnFrom3ds(checkoutContext(app, request), request.query.id);
+        return reply.header('Cache-Control', 'no-store').redirect(target, 303);
+      },
+    );
+
+    r.post(
+      '/api/payments/openpay/webhook',
+      {
+        schema: {
+          tags: ['pagos'],
+          summary: 'Notificaciones de Openpay (autenticación básica)',
+          body: webhookBody,
+          response: {
+            200: z.object({ received: z.literal(true) }),
+            503: z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!app.config.payments.webhook) throw notFound('Recurso no encontrado');
+        if (!webhookAuthorized(app.config, request.headers.authorization)) {
+          reply.header('WWW-Authenticate', 'Basic realm="openpay-webhook"');
+          throw unauthorized('Credenciales del webhook inválidas');
+        }
+        const handled = await handleWebhook(checkoutContext(app, request), request.body);
+        if (!handled) {
+          return reply.code(503).send({
+            error: { code: 'gateway_unavailable', message: 'La pasarela no respondió; reintente' },
+          });
+        }
+        return { received: true as const };
+      },
+    );
+
+    if (gateway instanceof SandboxGateway) await r.register(sandboxRoutes, { gateway });
+  });
+});

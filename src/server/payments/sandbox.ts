@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { sandboxCharges, sandboxTokens } from '../db/schema.ts';
+import {
+  type Charge,
+  type ChargeStatus,
+  type CreateChargeInput,
+  GatewayError,
+  type PaymentGateway,
+} from './gateway.ts';
+
+/**
+ * The offline payment simulator (PAYMENT_GATEWAY=sandbox, the default): Openpay's shapes and
+ * semantics without the network. Tokens and charges live in the database, so several instances
+ * behind a load balancer agree. Test cards (README):
+ */
+export const SANDBOX_CARDS: Record<string, { outcome: 'approve' | '3ds' | number; label: string }> = {
+  '4111111111111111': { outcome: 'approve', label: 'Aprobada' },
+  '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard)' },
+  '4000000000000002': { outcome: 3001, label: 'Declinada' },
+  '4000000000000069': { outcome: 3002, label: 'Expirada' },
+  '4444444444444448': { outcome: 3003, label: 'Fondos insuficientes' },
+  '4000000000000119': { outcome: 3004, label: 'Reportada como robada' },
+  '4000000000000044': { outcome: 3005, label: 'Rechazada por antifraude' },
+  '4000000000003220': { outcome: '3ds', label: 'Requiere 3-D Secure' },
+};
+
+/** Openpay's own descriptions for the card decisions the simulator makes. */
+const DECLINE_DESCRIPTIONS: Record<number, string> = {
+  3001: 'The card was declined',
+  3002: 'The card has expired',
+  3003: 'The card doesn’t have sufficient funds',
+  3004: 'The card was reported as stolen',
+  3005: 'Fraud risk detected by anti-fraud system',
+};
+
+const TOKEN_TTL_MS = 15 * 60_000;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function openpayId(prefix: string, length: number): string {
+  const bytes = randomBytes(length);
+  let id = prefix;
+  for (const b of bytes) id += ALPHABET[b % ALPHABET.length];
+  return id;
+}
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = number.length - 1; i >= 0; i--) {
+    let d = number.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+export type TokenInput = {
+  holder_name: string;
+  card_number: string;
+  expiration_month: string;
+  expiration_year: string;
+  cvv2: string;
+};
+
+const requestError = (http: number, code: number, description: string) =>
+  new GatewayError('request', code, description, http, randomBytes(8).toString('hex'));
+
+/** Openpay's checks at tokenization: 1001 missing fields, 2004 Luhn, 2005 expired, 2006/2009 CVV. */
+export function checkCard(input: TokenInput, now = new Date()): void {
+  const number = input.card_number.replace(/[\s-]/g, '');
+  if (!input.holder_name.trim()) throw requestError(400, 1001, 'Falta el nombre del titular');
+  if (!/^\d{13,16}$/.test(number) || !luhnValid(number)) {
+    throw requestError(422, 2004, 'El número de tarjeta no es válido');
+  }
+  const month = Number(input.expiration_month);
+  const year = Number(input.expiration_year);
+  if (
+    !/^\d{1,2}$/.test(input.expiration_month) ||
+    !/^\d{2}$/.test(input.expiration_year) ||
+    month < 1 ||
+    month > 12
+  ) {
+    throw requestError(400, 1001, 'La fecha de expiración no es válida');
+  }
+  // Valid through the last day of the expiration month.
+  if (new Date(Date.UTC(2000 + year, month, 1)) <= now) {
+    throw requestError(400, 2005, 'La fecha de expiración de la tarjeta es anterior a la fecha actual');
+  }
+  if (!input.cvv2)
+    throw requestError(400, 2006, 'El código de seguridad de la tarjeta (CVV2) no fue proporcionado');
+  if (!/^\d{3,4}$/.test(input.cvv2)) {
+    throw requestError(412, 2009, 'El código de seguridad de la tarjeta (CVV2) no es válido');
+  }
+}
+
+type ChargeRow = typeof sandboxCharges.$inferSelect;
+
+function toCharge(row: ChargeRow): Charge {
+  return {
+    id: row.id,
+    status: row.status as ChargeStatus,
+    amountCents: row.amountCents,
+    refundedCents: row.refundedCents,
+    orderId: row.orderId,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    redirectUrl: row.status === 'charge_pending' ? `/api/payments/sandbox/3ds/${row.id}` : null,
+  };
+}
+
+export class SandboxGateway implements PaymentGateway {
+  readonly name = 'sandbox' as const;
+  constructor(private readonly db: Db) {}
+
+  /** What Openpay.js does in the browser: card data in, a single-use token out. */
+  async createToken(
+    input: TokenInput,
+  ): Promise<{ id: string; card: { card_number: string; brand: string } }> {
+    checkCard(input);
+    const number = input.card_number.replace(/[\s-]/g, '');
+    const outcome = SANDBOX_CARDS[number]?.outcome ?? 3001;
+    const id = openpayId('k', 19);
+    const maskedNumber = `${number.slice(0, 6)}XXXXXX${number.slice(-4)}`;
+    const brand = number.startsWith('5') ? 'mastercard' : 'visa';
+    await this.db.insert(sandboxTokens).values({
+      id,
+      holderName: input.holder_name.trim().slice(0, 100),
+      brand,
+      maskedNumber,
+      outcome: String(outcome),
+      expiresAt: new Date(Date.now() + TOKEN_TTL_MS),
+    });
+    return { id, card: { card_number: maskedNumber, brand } };
+  }
+
+  async createCharge(input: CreateChargeInput): Promise<Charge> {
+    if (!(input.amountCents > 0)) throw requestError(400, 1001, 'amount must be greater than 0');
+    const existing = await this.db
+      .select({ id: sandboxCharges.id })
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.orderId, input.orderId));
+    if (existing.length > 0) throw requestError(409, 1006, 'The orderId already exists');
+    // A token is single use: whoever marks it first charges it.
+    const [token] = await this.db
+      .update(sandboxTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxTokens.id, input.token),
+          isNull(sandboxTokens.usedAt),
+          gt(sandboxTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning();
+    if (!token) throw requestError(404, 1005, 'The requested resource doesn’t exist');
+
+    const outcome =
+      token.outcome === 'approve' || token.outcome === '3ds' ? token.outcome : Number(token.outcome);
+    const declined = typeof outcome === 'number';
+    const status: ChargeStatus = declined ? 'failed' : outcome === '3ds' ? 'charge_pending' : 'completed';
+    const [row] = await this.db
+      .insert(sandboxCharges)
+      .values({
+        id: openpayId('tr', 18),
+        orderId: input.orderId,
+        tokenId: token.id,
+        amountCents: input.amountCents,
+        status,
+        errorCode: declined ? outcome : null,
+        errorMessage: declined ? (DECLINE_DESCRIPTIONS[outcome] ?? 'The card was declined') : null,
+        description: input.description.slice(0, 250),
+        redirectUrl: outcome === '3ds' ? input.redirectUrl : null,
+        maskedNumber: token.maskedNumber,
+      })
+      .onConflictDoNothing({ target: sandboxCharges.orderId })
+      .returning();
+    if (!row) throw requestError(409, 1006, 'The orderId already exists');
+    if (declined) {
+      throw new GatewayError(
+        'gateway',
+        outcome,
+        DECLINE_DESCRIPTIONS[outcome] ?? 'The card was declined',
+        402,
+        randomBytes(8).toString('hex'),
+      );
+    }
+    return toCharge(row);
+  }
+
+  async getCharge(chargeId: string): Promise<Charge> {
+    const [row] = await this.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, chargeId));
+    if (!row) throw requestError(404, 1005, 'The requested resource doesn’t exist');
+    return toCharge(row);
+  }
+
+  async findChargeByOrderId(orderId: string): Promise<Charge | null> {
+    const [row] = await this.db.select().from(sandboxCharges).where(eq(sandboxCharges.orderId, orderId));
+    return row ? toCharge(row) : null;
+  }
+
+  async refund(chargeId: string, options: { description: string; amountCents?: number }): Promise<Charge> {
+    const [row] = await this.db
+      .update(sandboxCharges)
+      .set({
+        status: 'refunded',
+        refundedCents: options.amountCents ?? sql`${sandboxCharges.amountCents}`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(sandboxCharges.id, chargeId), eq(sandboxCharges.status, 'completed')))
+      .returning();
+    if (!row) {
+      await this.getCharge(chargeId); // 1005 when it does not exist
+      throw requestError(409, 1003, 'The charge can not be refunded');
+    }
+    return toCharge(row);
+  }
+
+  /** The simulated bank page ('Autorizar' / 'Rechazar'); answers where to send the shopper. */
+  async complete3ds(chargeId: string, approve: boolean): Promise<string | null> {
+    const [row] = await this.db
+      .update(sandboxCharges)
+      .set(
+        approve
+          ? { status: 'completed', updatedAt: new Date() }
+          : {
+              status: 'failed',
+              errorCode: 3001,
+              errorMessage: 'The card was declined',
+              updatedAt: new Date(),
+            },
+      )
+      .where(and(eq(sandboxCharges.id, chargeId), eq(sandboxCharges.status, 'charge_pending')))
+      .returning();
+    const current =
+      row ?? (await this.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, chargeId)))[0];
+    if (!current?.redirectUrl) return null;
+    const url = new URL(current.redirectUrl, 'http://placeholder');
+    url.searchParams.set('id', current.id);
+    return current.redirectUrl.startsWith('/') ? `${url.pathname}${url.search}` : url.toString();
+  }
+
+  async pendingCharge(
+    chargeId: string,
+  ): Promise<{ amountCents: number; description: string; maskedNumber: string } | null> {
+    const [row] = await this.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, chargeId));
+    if (row?.status !== 'charge_pending') return null;
+    return { amountCents: row.amountCents, description: row.description, maskedNumber: row.maskedNumber };
+  }
+}

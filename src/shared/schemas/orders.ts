@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { cartLinesSchema } from './cart.ts';
+
+/**
+ * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
+ * Money is integer centavos with IVA included. The browser sends codes, quantities and the card
+ * token only; every amount is the server's.
+ */
+
+/** SPEC-NOTES 6. */
+export const ORDER_STATUS_LABELS = {
+  pending_payment: 'Pago pendiente',
+  paid: 'Pagado',
+  preparing: 'En preparación',
+  shipped: 'Enviado',
+  delivered: 'Entregado',
+  payment_failed: 'Pago rechazado',
+  cancelled: 'Cancelado',
+} as const;
+export type OrderStatus = keyof typeof ORDER_STATUS_LABELS;
+export const orderStatusSchema = z.enum(Object.keys(ORDER_STATUS_LABELS) as [OrderStatus, ...OrderStatus[]]);
+
+/** The tracking guide of an order without one yet (spec §4: 'Sin asignar'). */
+export const NO_GUIDE = 'Sin asignar';
+
+/** Idempotency-Key header: what a browser's crypto.randomUUID() gives, or any similar opaque key. */
+export const idempotencyKeySchema = z
+  .string({ error: 'Falta el encabezado Idempotency-Key' })
+  .regex(/^[A-Za-z0-9_:.-]{8,100}$/, 'El encabezado Idempotency-Key no es válido');
+
+/** POST /api/orders */
+export const placeOrderSchema = z.object(
+  {
+    items: cartLinesSchema.refine((items) => items.length > 0, 'El carrito está vacío'),
+    cardToken: z
+      .string({ error: 'Faltan los datos de la tarjeta' })
+      .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Los datos de la tarjeta no son válidos'),
+    deviceSessionId: z
+      .string({ error: 'Falta el identificador del dispositivo' })
+      .min(1, 'Falta el identificador del dispositivo')
+      .max(255, 'El identificador del dispositivo no es válido'),
+  },
+  { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
+);
+export type PlaceOrder = z.infer<typeof placeOrderSchema>;
+
+/** Paid: `{ number }`. 3-D Secure: also `redirectUrl`, where the browser must go to authenticate. */
+export const placeOrderResponseSchema = z.object({
+  number: z.number().int(),
+  redirectUrl: z.string().optional(),
+});
+export type PlaceOrderResponse = z.infer<typeof placeOrderResponseSchema>;
+
+export const orderNumberParamsSchema = z.object({
+  number: z.coerce
+    .number({ error: 'Número de pedido inválido' })
+    .int('Número de pedido inválido')
+    .min(1, 'Número de pedido inválido')
+    .max(2_147_483_647, 'Número de pedido inválido'),
+});
+
+export const invoiceStateSchema = z.enum(['none', 'issued', 'cancelled']);
+export type InvoiceState = z.infer<typeof invoiceStateSchema>;
+
+/** What the history's buttons depend on (spec §4, SPEC-NOTES 8 and 9). */
+const actionsShape = {
+  invoiceState: invoiceStateSchema,
+  /** 'Solicitar factura'. */
+  canInvoice: z.boolean(),
+  /** 'Cancelar factura'. */
+  canCancelInvoice: z.boolean(),
+  /** 'Cancelar pedido'. */
+  canCancel: z.boolean(),
+};
+
+export const orderSummarySchema = z.object({
+  number: z.number().int(),
+  /** ISO date-time of the purchase. */
+  date: z.string(),
+  status: orderStatusSchema,
+  statusLabel: z.string(),
+  trackingGuide: z.string(),
+  totalCents: z.number().int(),
+  ...actionsShape,
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+/** GET /api/orders: `message` is the server's text when there are no orders. */
+export const orderListSchema = z.object({
+  orders: z.array(orderSummarySchema),
+  message: z.string().nullable(),
+});
+export type OrderList = z.infer<typeof orderListSchema>;
+
+export const addressSnapshotSchema = z.object({
+  nombreEnvio: z.string(),
+  telefonoEnvio: z.string(),
+  cpEnvio: z.string(),
+  calleEnvio: z.string(),
+  numExtEnvio: z.string(),
+  numIntEnvio: z.string(),
+  coloniaEnvio: z.string(),
+  municipioEnvio: z.string(),
+  ciudadEnvio: z.string(),
+  estadoEnvio: z.string(),
+  paisEnvio: z.string(),
+});
+
+export const orderLineSchema = z.object({
+  code: z.string(),
+  description: z.string(),
+  unitPriceCents: z.number().int(),
+  quantity: z.number().int(),
+  lineTotalCents: z.number().int(),
+  imageUrl: z.string().nullable(),
+});
+
+/** GET /api/orders/:number — the confirmation page and the receipt (spec §3 order detail). */
+export const orderDetailSchema = z.object({
+  number: z.number().int(),
+  date: z.string(),
+  paidAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  status: orderStatusSchema,
+  statusLabel: z.string(),
+  address: addressSnapshotSchema,
+  billingName: z.string(),
+  billingNumber: z.string(),
+  trackingGuide: z.string(),
+  /** YYYY-MM-DD, or null until shipped. */
+  deliveryDate: z.string().nullable(),
+  deliveryProvider: z.string().nullable(),
+  lines: z.array(orderLineSchema),
+  subtotalCents: z.number().int(),
+  /** The shipping stored on the order when it was bought (SPEC-NOTES 4). */
+  shippingCents: z.number().int(),
+  ivaCents: z.number().int(),
+  totalCents: z.number().int(),
+  refundedCents: z.number().int(),
+  ...actionsShape,
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+/** POST /api/orders/:number/cancel */
+export const cancelOrderResponseSchema = z.object({
+  message: z.string(),
+  order: orderDetailSchema,
+});
+export type CancelOrderResponse = z.infer<typeof cancelOrderResponseSchema>;
