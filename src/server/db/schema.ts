@@ -1,5 +1,6 @@
 // The Drizzle schema entry point: every table of every feature (drizzle-kit reads this file).
 export * from './schema/accounts.ts';
+export * from './schema/admin.ts';
 export * from './schema/catalog.ts';
 export * from './schema/invoices.ts';
 export * from './schema/mail.ts';
