@@ -13,7 +13,10 @@ export function Layout() {
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
   const { pathname } = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the top on every navigation
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    // Braces matter: recent Chromium returns a Promise from scrollTo, which React would call as the cleanup.
+    window.scrollTo(0, 0);
+  }, [pathname]);
 
   return (
     <div className="flex min-h-screen flex-col">
