@@ -1,10 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
+import { getShippingAddress } from '../account/service.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { type AddressSnapshot, shippingAddresses } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import {
   type Charge,
@@ -43,13 +43,6 @@ export function outcomeAnswer(outcome: Outcome): Answer {
   }
 }
 
-async function shippingAddressOf(db: Db, userId: number): Promise<AddressSnapshot | null> {
-  const [row] = await db.select().from(shippingAddresses).where(eq(shippingAddresses.userId, userId));
-  if (!row) return null;
-  const { userId: _u, updatedAt: _t, ...address } = row;
-  return address;
-}
-
 /**
  * Step 1, one transaction: server prices and shipping, the address snapshot, the stock reserved,
  * the order pending_payment with its lines and ledger rows, and the payment attempt recorded.
@@ -63,7 +56,7 @@ async function createPendingOrder(
 ): Promise<number> {
   return ctx.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const address = await shippingAddressOf(tx, user.id);
+    const address = await getShippingAddress(tx, user.id);
     if (!address) throw conflict(NO_ADDRESS, 'address_required');
     const quote = await quoteCart(tx, body.items);
     const unknown = quote.lines.find((l) => l.name === null);

@@ -55,6 +55,7 @@ export class OpenpayReplica {
   private readonly tokens = new Map<string, { cardNumber: string; holderName: string }>();
   private server: Server | undefined;
   private nextChargeDelayMs = 0;
+  private failAfterCharge = 0;
   private failuresLeft: number[] = [];
   url = '';
 
@@ -81,14 +82,22 @@ export class OpenpayReplica {
     return id;
   }
 
-  /** The next charge is applied, but its answer comes only after `ms` (a timeout after success). */
-  delayNextChargeAnswer(ms: number): void {
+  /**
+   * The next charge is applied, but its answer comes only after `ms` (a timeout after success);
+   * optionally the `thenFail` requests after it answer 503 (the gateway cannot even be asked).
+   */
+  delayNextChargeAnswer(ms: number, thenFail = 0): void {
     this.nextChargeDelayMs = ms;
+    this.failAfterCharge = thenFail;
   }
 
   /** The next requests answer these HTTP statuses (e.g. 503) without doing anything. */
   failNext(...statuses: number[]): void {
     this.failuresLeft.push(...statuses);
+  }
+
+  clearFailures(): void {
+    this.failuresLeft = [];
   }
 
   /** What the bank's 3-D Secure page does: approve or reject a pending charge. */
@@ -245,6 +254,10 @@ export class OpenpayReplica {
     }
     const delay = this.nextChargeDelayMs;
     this.nextChargeDelayMs = 0;
+    if (this.failAfterCharge > 0) {
+      this.failNext(...Array.from({ length: this.failAfterCharge }, () => 503));
+      this.failAfterCharge = 0;
+    }
     if (delay) await new Promise((r) => setTimeout(r, delay));
     if (!res.destroyed) this.send(res, 200, t);
   }

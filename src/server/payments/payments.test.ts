@@ -1,0 +1,259 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
+import { rows } from '../orders/sql.ts';
+import {
+  type CheckoutTestApp,
+  createCheckoutApp,
+  createShopper,
+  placeOrderRequest,
+  productWithStock,
+} from '../orders/test-support.ts';
+import { GatewayError, GatewayUnavailableError } from './gateway.ts';
+import { OpenpayGateway } from './openpay.ts';
+import { OpenpayReplica } from './openpay-replica.ts';
+
+const replica = new OpenpayReplica();
+let gateway: OpenpayGateway;
+beforeAll(async () => {
+  await replica.start();
+  gateway = new OpenpayGateway({
+    apiUrl: replica.url,
+    merchantId: replica.merchantId,
+    privateKey: replica.privateKey,
+    timeoutMs: 500,
+  });
+});
+afterAll(() => replica.stop());
+
+const input = (token: string, orderId: string) => ({
+  token,
+  deviceSessionId: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+  amountCents: 123456,
+  orderId,
+  description: `Pedido ${orderId}`,
+  customer: { name: 'María', lastName: 'López Ruiz', email: 'maria@example.com', phoneNumber: '3312345678' },
+  use3dSecure: false,
+  redirectUrl: 'http://tienda.test/api/payments/return',
+});
+
+describe('Openpay adapter against a local replica of its API', () => {
+  it('creates a charge: real path, HTTP Basic with the private key, amount in pesos, order_id', async () => {
+    const charge = await gateway.createCharge(input(replica.addToken('4111111111111111'), '5001'));
+    expect(charge).toMatchObject({
+      status: 'completed',
+      amountCents: 123456,
+      orderId: '5001',
+      redirectUrl: null,
+    });
+    const request = replica.requests.at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe(`/v1/${replica.merchantId}/charges`);
+    expect(request.authorization).toBe(`Basic ${Buffer.from(`${replica.privateKey}:`).toString('base64')}`);
+    expect(request.body).toMatchObject({
+      method: 'card',
+      amount: 1234.56,
+      currency: 'MXN',
+      order_id: '5001',
+      device_session_id: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+      customer: {
+        name: 'María',
+        last_name: 'López Ruiz',
+        phone_number: '3312345678',
+        email: 'maria@example.com',
+      },
+    });
+    expect(await gateway.getCharge(charge.id)).toMatchObject({ id: charge.id, status: 'completed' });
+    expect((await gateway.findChargeByOrderId('5001'))?.id).toBe(charge.id);
+    expect(await gateway.findChargeByOrderId('9999')).toBeNull();
+  });
+
+  it('maps error objects: a decline keeps its code and description; a repeated order_id is 409/1006', async () => {
+    const declined = await gateway
+      .createCharge(input(replica.addToken('4444444444444448'), '5002'))
+      .catch((e: unknown) => e);
+    expect(declined).toBeInstanceOf(GatewayError);
+    expect(declined).toMatchObject({
+      errorCode: 3003,
+      httpCode: 402,
+      category: 'gateway',
+      isCardDecline: true,
+    });
+    expect((declined as GatewayError).requestId).toBeTruthy();
+
+    const duplicate = await gateway
+      .createCharge(input(replica.addToken('4111111111111111'), '5001'))
+      .catch((e: unknown) => e);
+    expect(duplicate).toMatchObject({ errorCode: 1006, httpCode: 409 });
+  });
+
+  it('3-D Secure: charge_pending with a redirect URL; after the bank, the charge is completed', async () => {
+    const pending = await gateway.createCharge(input(replica.addToken('4000000000003220'), '5003'));
+    expect(pending.status).toBe('charge_pending');
+    expect(pending.redirectUrl).toMatch(/\/charges\/tr[a-z0-9]+\/redirect\/$/);
+    replica.complete3ds(pending.id, true);
+    expect((await gateway.getCharge(pending.id)).status).toBe('completed');
+  });
+
+  it('refunds in full', async () => {
+    const charge = await gateway.createCharge(input(replica.addToken('4111111111111111'), '5004'));
+    const refunded = await gateway.refund(charge.id, { description: 'Cancelación' });
+    expect(refunded).toMatchObject({ status: 'refunded', refundedCents: 123456 });
+    expect(replica.requests.at(-1)!.path).toBe(`/v1/${replica.merchantId}/charges/${charge.id}/refund`);
+    await expect(gateway.refund(charge.id, { description: 'otra vez' })).rejects.toBeInstanceOf(GatewayError);
+  });
+
+  it('a wrong key is 401/1002; 5xx and timeouts are "unavailable", not declines', async () => {
+    const wrong = new OpenpayGateway({
+      apiUrl: replica.url,
+      merchantId: replica.merchantId,
+      privateKey: 'sk_nope',
+    });
+    await expect(wrong.getCharge('trx')).rejects.toMatchObject({ errorCode: 1002, httpCode: 401 });
+    replica.failNext(503);
+    await expect(gateway.getCharge('trx')).rejects.toBeInstanceOf(GatewayUnavailableError);
+    replica.delayNextChargeAnswer(1500);
+    await expect(
+      gateway.createCharge(input(replica.addToken('4111111111111111'), '5005')),
+    ).rejects.toBeInstanceOf(GatewayUnavailableError);
+    // …and yet the charge exists: that is why the service asks by order_id before anything else.
+    expect((await gateway.findChargeByOrderId('5005'))?.status).toBe('completed');
+    const down = new OpenpayGateway({ apiUrl: 'http://127.0.0.1:9', merchantId: 'm1', privateKey: 'sk_1' });
+    await expect(down.getCharge('x')).rejects.toBeInstanceOf(GatewayUnavailableError);
+  });
+});
+
+describe('Openpay configured: card form config, CSP, webhook', () => {
+  let t: CheckoutTestApp;
+  const hook = { OPENPAY_WEBHOOK_USER: 'openpay', OPENPAY_WEBHOOK_PASSWORD: 'secreto-del-webhook' };
+  const basic = `Basic ${Buffer.from('openpay:secreto-del-webhook').toString('base64')}`;
+  beforeAll(async () => {
+    t = await createCheckoutApp({
+      env: {
+        PAYMENT_GATEWAY: 'openpay',
+        OPENPAY_MERCHANT_ID: replica.merchantId,
+        OPENPAY_PRIVATE_KEY: replica.privateKey,
+        OPENPAY_PUBLIC_KEY: replica.publicKey,
+        OPENPAY_API_URL: replica.url,
+        ...hook,
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('tells the card form the merchant id and the PUBLIC key only; the CSP allows exactly Openpay’s origins', async () => {
+    const res = await t.app.inject('/api/payments/config');
+    expect(res.json()).toEqual({
+      gateway: 'openpay',
+      merchantId: replica.merchantId,
+      publicKey: replica.publicKey,
+      sandboxMode: true,
+    });
+    expect(res.body).not.toContain(replica.privateKey);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' https://js.openpay.mx;");
+    expect(csp).toContain("connect-src 'self' https://sandbox-api.openpay.mx;");
+    expect(csp).toContain("frame-src 'self' https://sandbox-api.openpay.mx;");
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/payments/sandbox/tokens', payload: {} })).statusCode,
+    ).toBe(404);
+  });
+
+  it('webhook: Basic auth required; the verification handshake answers 2xx', async () => {
+    const event = {
+      type: 'verification',
+      event_date: '2024-01-01T00:00:00-06:00',
+      verification_code: 'AbC123xY',
+    };
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/openpay/webhook',
+      payload: event,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/openpay/webhook',
+      headers: { authorization: `Basic ${Buffer.from('openpay:otra').toString('base64')}` },
+      payload: event,
+    });
+    expect(wrong.statusCode).toBe(401);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/openpay/webhook',
+      headers: { authorization: basic },
+      payload: event,
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('webhook: the charge is fetched again (the payload is not trusted) and repeated deliveries change nothing', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 5, 0);
+    const res = await placeOrderRequest(t, shopper, {
+      items: [{ code: p.code, quantity: 1 }],
+      cardToken: replica.addToken('4000000000003220'),
+      deviceSessionId: 'dev',
+    });
+    expect(res.statusCode).toBe(200);
+    const { number } = res.json() as { number: number };
+    const charge = [...replica.charges.values()].find((c) => c.order_id === String(number))!;
+
+    // A forged "succeeded" while the bank has not authorized: nothing changes.
+    const forged = {
+      type: 'charge.succeeded',
+      transaction: { id: charge.id, status: 'completed', order_id: String(number) },
+    };
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/payments/openpay/webhook',
+        headers: { authorization: basic },
+        payload: forged,
+      });
+    expect((await send()).statusCode).toBe(200);
+    const status = async () =>
+      (await rows<{ status: string }>(t.db, sql`select status from orders where number = ${number}`))[0]!
+        .status;
+    expect(await status()).toBe('pending_payment');
+
+    replica.complete3ds(charge.id, true);
+    for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(200);
+    expect(await status()).toBe('paid');
+    const mails = await rows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
+    );
+    expect(Number(mails[0]!.n)).toBe(1);
+
+    replica.failNext(503);
+    expect((await send()).statusCode).toBe(503);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses to start the sandbox with NODE_ENV=production unless explicitly allowed', () => {
+    const production = (env: Record<string, string> = {}) => ({
+      ...loadConfig(env),
+      env: 'production' as const,
+    });
+    expect(() => assertPaymentsAllowed(production())).toThrow(ConfigError);
+    expect(() => assertPaymentsAllowed(production())).toThrow(/PAYMENT_GATEWAY/);
+    expect(() => assertPaymentsAllowed(production({ PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' }))).not.toThrow();
+    expect(() => assertPaymentsAllowed(loadConfig({ NODE_ENV: 'development' }))).not.toThrow();
+  });
+
+  it('names the missing Openpay variables', () => {
+    expect(() => loadConfig({ PAYMENT_GATEWAY: 'openpay' })).toThrow(/OPENPAY_MERCHANT_ID/);
+    expect(() => loadConfig({ PAYMENT_GATEWAY: 'paypal' })).toThrow(/PAYMENT_GATEWAY/);
+    expect(() => loadConfig({ OPENPAY_PRIVATE_KEY: 'pk_123' })).toThrow(/OPENPAY_PRIVATE_KEY/);
+    const c = loadConfig({
+      PAYMENT_GATEWAY: 'openpay',
+      OPENPAY_MERCHANT_ID: 'm123',
+      OPENPAY_PRIVATE_KEY: 'sk_1',
+      OPENPAY_PUBLIC_KEY: 'pk_1',
+      OPENPAY_PRODUCTION: 'true',
+    });
+    expect(c.payments.openpay?.apiUrl).toBe('https://api.openpay.mx');
+  });
+});
