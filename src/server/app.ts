@@ -19,6 +19,7 @@ import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { installErrorHandler, sendNotFound } from './http/errors.ts';
+import { invoiceRoutes } from './invoices/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(cartRoutes);
   await app.register(paymentsPlugin, { gateway: deps.paymentGateway });
   await app.register(ordersRoutes);
+  await app.register(invoiceRoutes);
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });

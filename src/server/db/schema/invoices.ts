@@ -41,6 +41,8 @@ export type InvoiceSnapshot = {
   selloSat: string;
   rfcProvCertif: string;
   fechaTimbrado: string;
+  /** TFD Leyenda (the sandbox PAC marks its stamps with it). */
+  leyenda: string | null;
 };
 
 /**

@@ -1,0 +1,116 @@
+import { createVerify, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cadenaOriginal, comprobanteXml, sealComprobante } from './cfdi.ts';
+import { loadCsd, TEST_CSD } from './csd.ts';
+import { sampleComprobante, testCsd } from './fixtures/sample.ts';
+import { validateCfdiXml } from './fixtures/xsd.ts';
+import { SANDBOX_LEYENDA, SandboxPac } from './pac/sandbox.ts';
+import { readAttribute, tfdCadenaOriginal } from './pac/tfd.ts';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+
+/** Verifies an RSA-SHA256 base64 signature of the UTF-8 text with the certificate in the XML. */
+function verifies(certificateBase64: string, text: string, signature: string) {
+  const cert = new X509Certificate(Buffer.from(certificateBase64, 'base64'));
+  return createVerify('RSA-SHA256')
+    .update(Buffer.from(text, 'utf8'))
+    .verify(cert.publicKey, signature, 'base64');
+}
+
+describe('the SAT test CSD', () => {
+  it('opens with its password and is the CSD of EKU9003173C9', () => {
+    const csd = testCsd();
+    expect(csd.rfc).toBe('EKU9003173C9');
+    expect(csd.legalName).toBe('ESCUELA KEMPER URGATE SA DE CV');
+    expect(csd.certificateNumber).toBe('30001000000500003416');
+    expect(csd.validTo.toISOString()).toBe('2027-05-18T11:43:51.000Z');
+  });
+
+  it('refuses a wrong password with a Spanish message', () => {
+    expect(() => loadCsd({ ...TEST_CSD, password: 'otra' })).toThrow(/No se pudo abrir el CSD/);
+  });
+});
+
+describe('cadena original and Sello', () => {
+  it('matches the output of SAT’s cadenaoriginal_4_0.xslt for the fixture (xsltproc, committed)', () => {
+    const { comprobante, cadena } = sealComprobante(sampleComprobante(), testCsd());
+    expect(cadena).toBe(fixture('sample-cadena-original.txt'));
+    expect(cadenaOriginal(comprobante)).toBe(cadena);
+    // normalize-space and the '|' the XSD forbids.
+    expect(cadena).toContain('|Matraz Erlenmeyer 250 mL "Pyrex" & tapón - borosilicato|');
+    expect(cadena).toContain('|María Olivia Martínez Sagaz|');
+  });
+
+  it('signs the UTF-8 bytes of the cadena: the Sello verifies with the certificate in the XML', () => {
+    const { comprobante, cadena } = sealComprobante(sampleComprobante(), testCsd());
+    const xml = comprobanteXml(comprobante);
+    const sello = readAttribute(xml, 'cfdi:Comprobante', 'Sello') ?? '';
+    const certificado = readAttribute(xml, 'cfdi:Comprobante', 'Certificado') ?? '';
+    expect(verifies(certificado, cadena, sello)).toBe(true);
+    expect(verifies(certificado, cadena.replace('María', 'Maria'), sello)).toBe(false);
+    expect(readAttribute(xml, 'cfdi:Comprobante', 'NoCertificado')).toBe('30001000000500003416');
+  });
+});
+
+describe('XSD (SAT CFDI 4.0 + TFD 1.1, libxml2 in WASM)', () => {
+  it('the sealed CFDI and the stamped CFDI are valid', async () => {
+    const csd = testCsd();
+    const { comprobante } = sealComprobante(sampleComprobante(), csd);
+    const sealed = comprobanteXml(comprobante);
+    expect(await validateCfdiXml(sealed)).toEqual({ valid: true, errors: [] });
+    const stamp = await new SandboxPac(csd).stamp(sealed);
+    expect(await validateCfdiXml(stamp.xml)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('catches what the SAT schema forbids', async () => {
+    const { comprobante } = sealComprobante(sampleComprobante(), testCsd());
+    const xml = comprobanteXml(comprobante);
+    const broken = await validateCfdiXml(
+      xml
+        .replace('DomicilioFiscalReceptor="80290"', 'DomicilioFiscalReceptor="8029"')
+        .replace('Total="2140.47"', 'Total="-1"'),
+    );
+    expect(broken.valid).toBe(false);
+    expect(broken.errors.join('\n')).toMatch(/DomicilioFiscalReceptor/);
+    expect(broken.errors.join('\n')).toMatch(/Total/);
+  });
+});
+
+describe('sandbox PAC', () => {
+  it('adds a TFD 1.1 with a fresh UUID, marked as a test, whose SelloSAT verifies', async () => {
+    const csd = testCsd();
+    const { comprobante } = sealComprobante(sampleComprobante(), csd);
+    const sealed = comprobanteXml(comprobante);
+    const pac = new SandboxPac(csd, () => new Date('2025-03-14T18:31:00Z'));
+    const [a, b] = [await pac.stamp(sealed), await pac.stamp(sealed)];
+    expect(a.uuid).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
+    expect(a.uuid).not.toBe(b.uuid);
+    expect(a).toMatchObject({
+      test: true,
+      stampedAt: '2025-03-14T12:31:00',
+      satCertificateNumber: '0'.repeat(20),
+    });
+    expect(readAttribute(a.xml, 'tfd:TimbreFiscalDigital', 'Leyenda')).toBe(SANDBOX_LEYENDA);
+    expect(readAttribute(a.xml, 'tfd:TimbreFiscalDigital', 'SelloCFD')).toBe(comprobante.sello);
+    const cadena = tfdCadenaOriginal({
+      uuid: a.uuid,
+      fechaTimbrado: a.stampedAt,
+      rfcProvCertif: a.rfcProvCertif,
+      leyenda: SANDBOX_LEYENDA,
+      selloCfd: comprobante.sello ?? '',
+      noCertificadoSat: a.satCertificateNumber,
+    });
+    expect(verifies(csd.certificateBase64, cadena, a.satSeal)).toBe(true);
+  });
+
+  it('refuses an unsealed or already stamped CFDI', async () => {
+    const csd = testCsd();
+    const pac = new SandboxPac(csd);
+    await expect(pac.stamp(comprobanteXml(sampleComprobante()))).rejects.toThrow(/no está sellado/);
+    const { comprobante } = sealComprobante(sampleComprobante(), csd);
+    const stamped = await pac.stamp(comprobanteXml(comprobante));
+    await expect(pac.stamp(stamped.xml)).rejects.toThrow(/ya está timbrado/);
+  });
+});

@@ -1,0 +1,108 @@
+import { formatMoney } from '../../shared/money.ts';
+import { renderMail } from '../mail/layout.ts';
+import type { OutgoingMail } from '../mail/outbox.ts';
+
+type Person = { email: string; nombre: string };
+
+type IssuedInvoice = {
+  orderNumber: number;
+  uuid: string;
+  rfc: string;
+  nombreFiscal: string;
+  totalCents: number;
+  test: boolean;
+  fileBase: string;
+  xml: string;
+  pdf: Uint8Array;
+};
+
+/** 'Su factura del pedido #N' with the XML and the PDF attached (sent by the outbox worker). */
+export function invoiceIssuedMail(to: Person, invoice: IssuedInvoice, publicUrl: string): OutgoingMail {
+  return {
+    kind: 'invoice-issued',
+    to: to.email,
+    subject: `Su factura del pedido #${invoice.orderNumber}`,
+    dedupeKey: `invoice-issued:${invoice.uuid}`,
+    attachments: [
+      {
+        filename: `${invoice.fileBase}.xml`,
+        contentType: 'application/xml',
+        contentBase64: Buffer.from(invoice.xml, 'utf8').toString('base64'),
+      },
+      {
+        filename: `${invoice.fileBase}.pdf`,
+        contentType: 'application/pdf',
+        contentBase64: Buffer.from(invoice.pdf).toString('base64'),
+      },
+    ],
+    ...renderMail(
+      {
+        title: 'Su factura está lista',
+        preheader: `CFDI 4.0 del pedido #${invoice.orderNumber}`,
+        greeting: `Hola, ${to.nombre}:`,
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: `Adjuntamos la factura (CFDI 4.0) de su pedido #${invoice.orderNumber} en XML y en PDF.`,
+          },
+          {
+            kind: 'rows',
+            rows: [
+              ['Folio fiscal (UUID)', invoice.uuid],
+              ['RFC', invoice.rfc],
+              ['Nombre fiscal', invoice.nombreFiscal],
+              ['Total', `${formatMoney(invoice.totalCents)} MXN`],
+            ],
+          },
+          ...(invoice.test
+            ? [
+                {
+                  kind: 'note' as const,
+                  text: 'Esta factura se timbró con el PAC de pruebas: no tiene validez fiscal.',
+                },
+              ]
+            : []),
+          { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
+          {
+            kind: 'note',
+            text: 'También puede descargar el XML y el PDF desde la página de facturación de su pedido.',
+          },
+        ],
+      },
+      publicUrl,
+    ),
+  };
+}
+
+export function invoiceCancelledMail(
+  to: Person,
+  invoice: { orderNumber: number; uuid: string },
+  publicUrl: string,
+): OutgoingMail {
+  return {
+    kind: 'invoice-cancelled',
+    to: to.email,
+    subject: `Factura cancelada del pedido #${invoice.orderNumber}`,
+    dedupeKey: `invoice-cancelled:${invoice.uuid}`,
+    ...renderMail(
+      {
+        title: 'Factura cancelada',
+        preheader: `Folio fiscal ${invoice.uuid}`,
+        greeting: `Hola, ${to.nombre}:`,
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: `Cancelamos ante el SAT la factura de su pedido #${invoice.orderNumber} (motivo 02: comprobante emitido con errores sin relación).`,
+          },
+          { kind: 'rows', rows: [['Folio fiscal (UUID)', invoice.uuid]] },
+          {
+            kind: 'paragraph',
+            text: 'Si necesita una factura con otros datos, puede solicitarla de nuevo mientras el pedido esté dentro del plazo de facturación.',
+          },
+          { kind: 'button', label: 'Solicitar factura', url: `${publicUrl}/factura/${invoice.orderNumber}` },
+        ],
+      },
+      publicUrl,
+    ),
+  };
+}

@@ -1,0 +1,437 @@
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import QRCode from 'qrcode';
+import { FORMAS_PAGO, findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
+import { shop } from '../../shared/shop.ts';
+import type { InvoiceSnapshot } from '../db/schema.ts';
+import { tfdCadenaOriginal } from './pac/tfd.ts';
+
+/** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
+export type InvoicePdfInput = {
+  orderNumber: number;
+  uuid: string;
+  status: 'issued' | 'cancelled';
+  test: boolean;
+  cancelledAt: Date | null;
+  snapshot: InvoiceSnapshot;
+};
+
+const BRAND = rgb(0x0b / 255, 0x4a / 255, 0x6f / 255);
+const BRAND_LIGHT = rgb(0xee / 255, 0xf7 / 255, 0xfc / 255);
+const INK = rgb(0.09, 0.11, 0.16);
+const MUTED = rgb(0.39, 0.45, 0.55);
+const LINE = rgb(0.82, 0.86, 0.9);
+const RED = rgb(0.75, 0.1, 0.12);
+
+const PAGE = { width: 612, height: 792, margin: 40 };
+
+/** SAT's verification URL (Anexo 20): UUID, RFCs, total and the last 8 characters of the Sello. */
+export function verificationUrl(
+  s: Pick<InvoiceSnapshot, 'emisor' | 'receptor' | 'total' | 'sello'>,
+  uuid: string,
+) {
+  const q = (v: string) => encodeURIComponent(v);
+  return (
+    'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx' +
+    `?id=${q(uuid)}&re=${q(s.emisor.rfc)}&rr=${q(s.receptor.rfc)}&tt=${q(s.total)}&fe=${q(s.sello.slice(-8))}`
+  );
+}
+
+/** "1234.5" → "$1,234.50". */
+export function pesos(decimal: string): string {
+  const [whole = '0', frac = ''] = decimal.split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(frac + '00').slice(0, 2)}`;
+}
+
+class Writer {
+  page!: PDFPage;
+  y = 0;
+  pages: PDFPage[] = [];
+  private readonly charset: Set<number>;
+
+  constructor(
+    readonly doc: PDFDocument,
+    readonly font: PDFFont,
+    readonly bold: PDFFont,
+    readonly mono: PDFFont,
+  ) {
+    this.charset = new Set(font.getCharacterSet());
+    this.newPage();
+  }
+
+  newPage() {
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.pages.push(this.page);
+    this.y = PAGE.height - PAGE.margin;
+  }
+
+  /** Standard fonts speak WinAnsi; anything else (Ω, ≥, emoji) is replaced rather than crashing. */
+  safe(text: string): string {
+    return Array.from(text.normalize('NFC'))
+      .map((ch) => (this.charset.has(ch.codePointAt(0) ?? 0) ? ch : '?'))
+      .join('');
+  }
+
+  ensure(height: number) {
+    if (this.y - height < PAGE.margin + 24) this.newPage();
+  }
+
+  text(text: string, x: number, y: number, size: number, font = this.font, color = INK) {
+    this.page.drawText(this.safe(text), { x, y, size, font, color });
+  }
+
+  width(text: string, size: number, font = this.font) {
+    return font.widthOfTextAtSize(this.safe(text), size);
+  }
+
+  /** Greedy word wrap; long unbroken strings (seals) are cut by characters. */
+  wrap(text: string, maxWidth: number, size: number, font = this.font): string[] {
+    const lines: string[] = [];
+    let line = '';
+    const push = (word: string) => {
+      const candidate = line ? `${line} ${word}` : word;
+      if (this.width(candidate, size, font) <= maxWidth) {
+        line = candidate;
+        return;
+      }
+      if (line) lines.push(line);
+      line = '';
+      let rest = word;
+      while (this.width(rest, size, font) > maxWidth) {
+        let cut = rest.length;
+        while (cut > 1 && this.width(rest.slice(0, cut), size, font) > maxWidth) cut--;
+        lines.push(rest.slice(0, cut));
+        rest = rest.slice(cut);
+      }
+      line = rest;
+    };
+    for (const word of this.safe(text).split(/\s+/).filter(Boolean)) push(word);
+    if (line) lines.push(line);
+    return lines.length > 0 ? lines : [''];
+  }
+}
+
+const regimenText = (code: string) => `${code} - ${findRegimen(code)?.description ?? ''}`;
+const usoText = (code: string) => `${code} - ${findUsoCfdi(code)?.description ?? ''}`;
+const formaPagoText = (code: string) =>
+  `${code} - ${FORMAS_PAGO.find((f) => f.code === code)?.description ?? ''}`;
+
+function labelValue(w: Writer, x: number, y: number, label: string, value: string, width: number): number {
+  w.text(label, x, y, 7, w.bold, MUTED);
+  const lines = w.wrap(value, width, 8.5);
+  lines.forEach((line, i) => {
+    w.text(line, x, y - 11 - i * 10.5, 8.5);
+  });
+  return 11 + lines.length * 10.5 + 4;
+}
+
+function header(w: Writer, input: InvoicePdfInput) {
+  const s = input.snapshot;
+  const { margin, width } = PAGE;
+  w.page.drawRectangle({ x: 0, y: PAGE.height - 6, width, height: 6, color: BRAND });
+  w.text(shop.tradeName, margin, w.y - 14, 18, w.bold, BRAND);
+  w.text(shop.tagline, margin, w.y - 28, 8.5, w.font, MUTED);
+  const a = shop.address;
+  w.text(`${a.street}, ${a.neighbourhood}`, margin, w.y - 44, 8);
+  w.text(`${a.postalCode} ${a.city}, ${a.state}, ${a.country}`, margin, w.y - 54, 8);
+  w.text(`Tel. ${shop.phones.join(' · ')}  ·  ${shop.email}`, margin, w.y - 64, 8);
+
+  const boxW = 236;
+  const boxX = width - margin - boxW;
+  const top = w.y;
+  w.page.drawRectangle({ x: boxX, y: top - 92, width: boxW, height: 92, color: BRAND_LIGHT });
+  w.text('FACTURA · CFDI 4.0', boxX + 10, top - 16, 11, w.bold, BRAND);
+  w.text('Comprobante de ingreso (I)', boxX + 10, top - 28, 7.5, w.font, MUTED);
+  const rows: [string, string][] = [
+    ['Serie y folio', `${s.serie ?? ''}${s.folio ?? ''}` || '—'],
+    ['Folio fiscal (UUID)', input.uuid],
+    ['Fecha de emisión', s.fecha.replace('T', ' ')],
+    ['Fecha de certificación', s.fechaTimbrado.replace('T', ' ')],
+    ['Lugar de expedición', s.lugarExpedicion],
+  ];
+  rows.forEach(([label, value], i) => {
+    const yy = top - 42 - i * 10;
+    w.text(label, boxX + 10, yy, 7, w.bold, MUTED);
+    w.text(value, boxX + 96, yy, 7.5, label.startsWith('Folio fiscal') ? w.mono : w.font);
+  });
+  w.y = top - 104;
+}
+
+function banners(w: Writer, input: InvoicePdfInput) {
+  const { margin, width } = PAGE;
+  const messages: string[] = [];
+  if (input.status === 'cancelled') {
+    const when = input.cancelledAt ? ` el ${input.cancelledAt.toISOString().slice(0, 10)}` : '';
+    messages.push(`FACTURA CANCELADA${when} (motivo 02: comprobante emitido con errores sin relación)`);
+  }
+  if (input.test) messages.push('SIN VALIDEZ FISCAL · Timbrado de prueba (PAC de pruebas); no es deducible');
+  for (const message of messages) {
+    w.page.drawRectangle({
+      x: margin,
+      y: w.y - 20,
+      width: width - 2 * margin,
+      height: 20,
+      color: rgb(1, 0.94, 0.94),
+      borderColor: RED,
+      borderWidth: 0.8,
+    });
+    w.text(message, margin + 10, w.y - 13.5, 8.5, w.bold, RED);
+    w.y -= 26;
+  }
+}
+
+function parties(w: Writer, input: InvoicePdfInput) {
+  const s = input.snapshot;
+  const { margin, width } = PAGE;
+  const colW = (width - 2 * margin - 16) / 2;
+  const top = w.y;
+  const cols: [string, [string, string][]][] = [
+    [
+      'EMISOR',
+      [
+        ['RFC', s.emisor.rfc],
+        ['Nombre o razón social', s.emisor.nombre],
+        ['Régimen fiscal', regimenText(s.emisor.regimenFiscal)],
+      ],
+    ],
+    [
+      'RECEPTOR',
+      [
+        ['RFC', s.receptor.rfc],
+        ['Nombre o razón social', s.receptor.nombre],
+        ['Domicilio fiscal (C.P.)', s.receptor.domicilioFiscal],
+        ['Régimen fiscal', regimenText(s.receptor.regimenFiscal)],
+        ['Uso del CFDI', usoText(s.receptor.usoCfdi)],
+      ],
+    ],
+  ];
+  let lowest = top;
+  cols.forEach(([title, rows], i) => {
+    const x = margin + i * (colW + 16);
+    w.text(title, x, top - 10, 8, w.bold, BRAND);
+    w.page.drawLine({
+      start: { x, y: top - 14 },
+      end: { x: x + colW, y: top - 14 },
+      thickness: 0.8,
+      color: BRAND,
+    });
+    let y = top - 26;
+    for (const [label, value] of rows) y -= labelValue(w, x, y, label, value, colW);
+    lowest = Math.min(lowest, y);
+  });
+  w.y = lowest - 2;
+
+  const facts: [string, string][] = [
+    ['Pedido', `#${input.orderNumber}`],
+    ['Forma de pago', formaPagoText(s.formaPago)],
+    ['Método de pago', 'PUE - Pago en una sola exhibición'],
+    ['Moneda', 'MXN - Peso mexicano'],
+    ['Exportación', '01 - No aplica'],
+  ];
+  const factW = (width - 2 * margin) / facts.length;
+  w.page.drawRectangle({ x: margin, y: w.y - 30, width: width - 2 * margin, height: 30, color: BRAND_LIGHT });
+  facts.forEach(([label, value], i) => {
+    const x = margin + 8 + i * factW;
+    w.text(label, x, w.y - 11, 6.5, w.bold, MUTED);
+    w.text(value, x, w.y - 23, 7.5);
+  });
+  w.y -= 42;
+}
+
+type Column = { title: string; width: number; align: 'left' | 'right' };
+const COLUMNS: Column[] = [
+  { title: 'Clave SAT / unidad', width: 74, align: 'left' },
+  { title: 'Código', width: 62, align: 'left' },
+  { title: 'Descripción', width: 172, align: 'left' },
+  { title: 'Cant.', width: 34, align: 'right' },
+  { title: 'Valor unitario', width: 66, align: 'right' },
+  { title: 'Importe', width: 62, align: 'right' },
+  { title: 'IVA 16 %', width: 62, align: 'right' },
+];
+
+function tableHeader(w: Writer) {
+  const { margin, width } = PAGE;
+  w.page.drawRectangle({ x: margin, y: w.y - 16, width: width - 2 * margin, height: 16, color: BRAND });
+  let x = margin + 4;
+  for (const c of COLUMNS) {
+    const tx = c.align === 'right' ? x + c.width - 8 - w.width(c.title, 7, w.bold) : x;
+    w.text(c.title, tx, w.y - 11, 7, w.bold, rgb(1, 1, 1));
+    x += c.width;
+  }
+  w.y -= 20;
+}
+
+function concepts(w: Writer, input: InvoicePdfInput) {
+  const { margin, width } = PAGE;
+  tableHeader(w);
+  for (const c of input.snapshot.conceptos) {
+    const cells = [
+      [`${c.claveProdServ}`, `${c.claveUnidad}`],
+      w.wrap(c.noIdentificacion ?? '—', COLUMNS[1]!.width - 8, 7.5),
+      w.wrap(c.descripcion, COLUMNS[2]!.width - 8, 7.5),
+      [c.cantidad],
+      [pesos(c.valorUnitario)],
+      [pesos(c.importe)],
+      [pesos(c.iva)],
+    ];
+    const height = Math.max(...cells.map((lines) => lines.length)) * 9.5 + 6;
+    if (w.y - height < PAGE.margin + 24) {
+      w.newPage();
+      tableHeader(w);
+    }
+    let x = margin + 4;
+    cells.forEach((lines, i) => {
+      const col = COLUMNS[i]!;
+      lines.forEach((line, j) => {
+        const tx = col.align === 'right' ? x + col.width - 8 - w.width(line, 7.5) : x;
+        w.text(line, tx, w.y - 8 - j * 9.5, 7.5, w.font, i === 0 && j === 1 ? MUTED : INK);
+      });
+      x += col.width;
+    });
+    w.y -= height;
+    w.page.drawLine({
+      start: { x: margin, y: w.y + 2 },
+      end: { x: width - margin, y: w.y + 2 },
+      thickness: 0.5,
+      color: LINE,
+    });
+  }
+}
+
+function totals(w: Writer, input: InvoicePdfInput) {
+  const s = input.snapshot;
+  const { margin, width } = PAGE;
+  w.ensure(64);
+  const right = width - margin;
+  const rows: [string, string, boolean][] = [
+    ['Subtotal', pesos(s.subTotal), false],
+    ['IVA trasladado 16 % (002, tasa 0.160000)', pesos(s.iva), false],
+    ['Total', `${pesos(s.total)} MXN`, true],
+  ];
+  w.y -= 6;
+  for (const [label, value, strong] of rows) {
+    const font = strong ? w.bold : w.font;
+    const size = strong ? 10.5 : 8.5;
+    w.text(label, right - 250, w.y - 10, size, font, strong ? BRAND : INK);
+    w.text(value, right - 4 - w.width(value, size, font), w.y - 10, size, font, strong ? BRAND : INK);
+    w.y -= strong ? 18 : 14;
+  }
+  w.page.drawLine({
+    start: { x: right - 254, y: w.y + 20 },
+    end: { x: right, y: w.y + 20 },
+    thickness: 0.6,
+    color: LINE,
+  });
+  w.y -= 8;
+}
+
+function seals(w: Writer, input: InvoicePdfInput) {
+  const s = input.snapshot;
+  const { margin, width } = PAGE;
+  const qrSize = 112;
+  const textX = margin + qrSize + 14;
+  const textW = width - margin - textX;
+  const blocks: [string, string][] = [
+    ['Sello digital del CFDI', s.sello],
+    ['Sello digital del SAT', s.selloSat],
+    [
+      'Cadena original del complemento de certificación digital del SAT',
+      tfdCadenaOriginal({
+        uuid: input.uuid,
+        fechaTimbrado: s.fechaTimbrado,
+        rfcProvCertif: s.rfcProvCertif,
+        leyenda: s.leyenda ?? undefined,
+        selloCfd: s.sello,
+        noCertificadoSat: s.noCertificadoSat,
+      }),
+    ],
+  ];
+  const wrapped = blocks.map(([label, value]) => [label, w.wrap(value, textW, 6, w.mono)] as const);
+  const needed = Math.max(
+    qrSize + 30,
+    wrapped.reduce((h, [, lines]) => h + 14 + lines.length * 7.4, 24),
+  );
+  w.ensure(needed);
+
+  const top = w.y;
+  const qr = QRCode.create(verificationUrl(s, input.uuid), { errorCorrectionLevel: 'M' });
+  const cells = qr.modules.size;
+  const cell = qrSize / (cells + 2);
+  w.page.drawRectangle({ x: margin, y: top - qrSize, width: qrSize, height: qrSize, color: rgb(1, 1, 1) });
+  for (let r = 0; r < cells; r++) {
+    for (let c = 0; c < cells; c++) {
+      if (qr.modules.get(r, c)) {
+        w.page.drawRectangle({
+          x: margin + (c + 1) * cell,
+          y: top - (r + 2) * cell,
+          width: cell,
+          height: cell,
+          color: rgb(0, 0, 0),
+        });
+      }
+    }
+  }
+  w.text('Verifique en el portal del SAT', margin, top - qrSize - 10, 6.5, w.font, MUTED);
+
+  w.text(`No. de serie del CSD del emisor: ${s.noCertificado}`, textX, top - 6, 7, w.bold, MUTED);
+  w.text(
+    `No. de serie del certificado del SAT: ${s.noCertificadoSat}  ·  RFC del PAC: ${s.rfcProvCertif}`,
+    textX,
+    top - 16,
+    7,
+    w.bold,
+    MUTED,
+  );
+  let y = top - 30;
+  for (const [label, lines] of wrapped) {
+    w.text(label, textX, y, 7, w.bold, INK);
+    y -= 9;
+    for (const line of lines) {
+      w.text(line, textX, y, 6, w.mono, INK);
+      y -= 7.4;
+    }
+    y -= 5;
+  }
+  w.y = Math.min(y, top - qrSize - 16);
+}
+
+function footers(w: Writer) {
+  const { margin, width } = PAGE;
+  w.pages.forEach((page, i) => {
+    const text = 'Este documento es una representación impresa de un CFDI 4.0.';
+    page.drawText(text, { x: margin, y: 22, size: 7, font: w.font, color: MUTED });
+    const label = `Página ${i + 1} de ${w.pages.length}`;
+    page.drawText(label, {
+      x: width - margin - w.font.widthOfTextAtSize(label, 7),
+      y: 22,
+      size: 7,
+      font: w.font,
+      color: MUTED,
+    });
+  });
+}
+
+export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Factura ${input.snapshot.serie ?? ''}${input.snapshot.folio ?? ''} · ${input.uuid}`);
+  doc.setAuthor(shop.legalName);
+  doc.setSubject(`CFDI 4.0 del pedido #${input.orderNumber}`);
+  doc.setLanguage('es-MX');
+  // Fixed dates keep the PDF of one invoice byte-for-byte stable.
+  const stamped = new Date(`${input.snapshot.fechaTimbrado}-06:00`);
+  doc.setCreationDate(stamped);
+  doc.setModificationDate(stamped);
+  const w = new Writer(
+    doc,
+    await doc.embedFont(StandardFonts.Helvetica),
+    await doc.embedFont(StandardFonts.HelveticaBold),
+    await doc.embedFont(StandardFonts.Courier),
+  );
+  header(w, input);
+  banners(w, input);
+  parties(w, input);
+  concepts(w, input);
+  totals(w, input);
+  seals(w, input);
+  footers(w);
+  return doc.save();
+}

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  invoiceActionResponseSchema,
+  invoiceRequestSchema,
+  invoiceStateSchema,
+  orderNumberParamsSchema,
+} from '../../shared/schemas/invoice.ts';
+import { requireUser } from '../auth/session.ts';
+import type { InvoicingContext } from './service.ts';
+import {
+  cancelInvoice,
+  createInvoicingContext,
+  getInvoicePdf,
+  getInvoiceState,
+  getInvoiceXml,
+  issueInvoice,
+} from './service.ts';
+
+const errorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
+
+export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'pac' | 'now'>> };
+
+/** CFDI 4.0 of an order: request, cancel, state and downloads. The user always comes from the session. */
+export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
+  const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
+
+  app.get(
+    '/api/orders/:number/invoice',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Estado de la factura del pedido (sin factura, vigente o cancelada) y si puede solicitarse',
+        params: orderNumberParamsSchema,
+        response: { 200: invoiceStateSchema, 401: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('Cache-Control', 'no-store');
+      return getInvoiceState(ctx, user, request.params.number);
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/invoice',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Solicita la factura CFDI 4.0 del pedido: sella, timbra con el PAC y la envía por correo',
+        params: orderNumberParamsSchema,
+        body: invoiceRequestSchema,
+        response: { 201: invoiceActionResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const answer = await issueInvoice(ctx, user, request.params.number, request.body);
+      return reply.code(201).header('Cache-Control', 'no-store').send(answer);
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/invoice/cancel',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Cancela la factura vigente del pedido ante el SAT (motivo 02) a través del PAC',
+        params: orderNumberParamsSchema,
+        response: { 200: invoiceActionResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('Cache-Control', 'no-store');
+      return cancelInvoice(ctx, user, request.params.number);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/invoice.xml',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'XML timbrado de la factura del pedido',
+        params: orderNumberParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { xml, filename } = await getInvoiceXml(ctx, user, request.params.number);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/invoice.pdf',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Representación impresa (PDF) de la factura del pedido',
+        params: orderNumberParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { pdf, filename } = await getInvoicePdf(ctx, user, request.params.number);
+      return reply
+        .type('application/pdf')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(Buffer.from(pdf));
+    },
+  );
+};

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { REGIMENES_FISCALES, USOS_CFDI } from '../sat-catalogs.ts';
+import { GENERIC_RFC_MESSAGE, invoiceRequestSchema, REQUIRED } from './invoice.ts';
+
+/*
+ * The expected tables are written here again, straight from issue 7 / SAT's c_RegimenFiscal and
+ * c_UsoCFDI, independently of src/shared/sat-catalogs.ts, so a typo in either one fails a test.
+ */
+const MORAL_ONLY = ['601', '603', '620', '622', '623', '624'];
+const FISICA_ONLY = ['605', '606', '607', '608', '611', '612', '614', '615', '616', '621', '625'];
+const BOTH = ['610', '626'];
+const ALL_REGIMENES = [...MORAL_ONLY, ...FISICA_ONLY, ...BOTH].sort();
+
+const range = (prefix: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(2, '0')}`);
+const GENERAL = ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'];
+const ALLOWED: Record<string, string[]> = {
+  ...Object.fromEntries(['G01', 'G03', ...range('I', 1, 8)].map((u) => [u, GENERAL])),
+  G02: [...GENERAL, '616'],
+  ...Object.fromEntries(
+    range('D', 1, 10).map((u) => [u, ['605', '606', '607', '608', '611', '612', '614', '615', '625']]),
+  ),
+  // 601, 603, 605–608, 610–612, 614–616, 620–626
+  CP01: [
+    '601',
+    '603',
+    '605',
+    '606',
+    '607',
+    '608',
+    '610',
+    '611',
+    '612',
+    '614',
+    '615',
+    '616',
+    '620',
+    '621',
+    '622',
+    '623',
+    '624',
+    '625',
+    '626',
+  ],
+  CN01: ['605'],
+};
+const ALL_USOS = Object.keys(ALLOWED);
+
+const MORAL_RFC = 'LQB150101AB1'; // 12 characters
+const FISICA_RFC = 'GODE561231GR8'; // 13 characters
+
+const valid = {
+  nombreFiscal: 'Laboratorios Químicos del Bajío',
+  rfc: MORAL_RFC,
+  regimenFiscal: '601',
+  usoCfdi: 'G03',
+  formaPago: '04',
+  cp: '44100',
+};
+
+const issues = (value: unknown) => {
+  const result = invoiceRequestSchema.safeParse(value);
+  const found: Record<string, string> = {};
+  // The first message of each field is the one the form and the API show.
+  for (const issue of result.success ? [] : result.error.issues)
+    found[issue.path.join('.')] ??= issue.message;
+  return found;
+};
+
+describe('SAT catalogues offered by the form', () => {
+  it('lists exactly the spec’s 19 regímenes and its usos, each with a SAT description', () => {
+    expect(REGIMENES_FISCALES.map((r) => r.code).sort()).toEqual(ALL_REGIMENES);
+    expect(USOS_CFDI.map((u) => u.code).sort()).toEqual([...ALL_USOS].sort());
+    expect(ALL_USOS).toHaveLength(23);
+    for (const entry of [...REGIMENES_FISCALES, ...USOS_CFDI])
+      expect(entry.description.length).toBeGreaterThan(3);
+  });
+});
+
+describe('uso CFDI × régimen fiscal (every pair)', () => {
+  const cases = ALL_USOS.flatMap((uso) =>
+    ALL_REGIMENES.flatMap((regimen) => {
+      const rfcs = [
+        ...(MORAL_ONLY.includes(regimen) || BOTH.includes(regimen) ? [MORAL_RFC] : []),
+        ...(FISICA_ONLY.includes(regimen) || BOTH.includes(regimen) ? [FISICA_RFC] : []),
+      ];
+      return rfcs.map((rfc) => ({ uso, regimen, rfc, allowed: ALLOWED[uso]?.includes(regimen) ?? false }));
+    }),
+  );
+
+  it('covers all 23 × 19 pairs (both persona types for 610 and 626)', () => {
+    expect(new Set(cases.map((c) => `${c.uso}/${c.regimen}`)).size).toBe(23 * 19);
+    expect(cases).toHaveLength(23 * 21);
+  });
+
+  it.each(cases)(
+    '$uso with régimen $regimen ($rfc) → allowed: $allowed',
+    ({ uso, regimen, rfc, allowed }) => {
+      const found = issues({ ...valid, rfc, regimenFiscal: regimen, usoCfdi: uso });
+      if (allowed) expect(found).toEqual({});
+      else expect(found).toEqual({ usoCfdi: `El uso ${uso} no corresponde al régimen fiscal ${regimen}` });
+    },
+  );
+});
+
+describe('régimen fiscal × persona type', () => {
+  it.each(MORAL_ONLY)('%s is refused for a persona física RFC', (regimen) => {
+    expect(
+      issues({ ...valid, rfc: FISICA_RFC, regimenFiscal: regimen, usoCfdi: 'CP01' }).regimenFiscal,
+    ).toMatch(/es para personas morales/);
+  });
+  it.each(FISICA_ONLY)('%s is refused for a persona moral RFC', (regimen) => {
+    expect(
+      issues({ ...valid, rfc: MORAL_RFC, regimenFiscal: regimen, usoCfdi: 'CP01' }).regimenFiscal,
+    ).toMatch(/es para personas físicas/);
+  });
+});
+
+describe('fields', () => {
+  it('requires every field with the spec’s message', () => {
+    expect(issues({})).toEqual({
+      nombreFiscal: REQUIRED,
+      rfc: REQUIRED,
+      regimenFiscal: REQUIRED,
+      usoCfdi: REQUIRED,
+      formaPago: REQUIRED,
+      cp: REQUIRED,
+    });
+    expect(issues({ ...valid, nombreFiscal: '   ', cp: '' })).toEqual({
+      nombreFiscal: REQUIRED,
+      cp: REQUIRED,
+    });
+  });
+
+  it('nombreFiscal needs at least 10 characters', () => {
+    expect(issues({ ...valid, nombreFiscal: 'Ana Pérez' })).toEqual({
+      nombreFiscal: 'Escriba su nombre completo',
+    });
+    expect(issues({ ...valid, nombreFiscal: 'Ana Pérez.' })).toEqual({});
+    expect(issues({ ...valid, nombreFiscal: 'Laboratorio | Uno' }).nombreFiscal).toMatch(/\|/);
+  });
+
+  it.each([
+    ['ABC12', 'Escriba un rfc válido'],
+    ['ABCD9912311234', 'Escriba un rfc válido'],
+    [
+      'ABC9912311',
+      'Escriba el RFC completo con homoclave: 12 caracteres (persona moral) o 13 (persona física)',
+    ],
+    ['AB1C991231AB1', 'El RFC no tiene el formato del SAT'],
+    ['ABC991231ABB', 'El RFC no tiene el formato del SAT'],
+    ['ABC991331AB1', 'La fecha contenida en el RFC no es válida'],
+    ['ABC990230AB1', 'La fecha contenida en el RFC no es válida'],
+    ['ABC010229AB1', 'La fecha contenida en el RFC no es válida'],
+    ['XAXX010101000', GENERIC_RFC_MESSAGE],
+    ['xexx010101000', GENERIC_RFC_MESSAGE],
+  ])('rfc %s → %s', (rfc, message) => {
+    expect(issues({ ...valid, rfc }).rfc).toBe(message);
+  });
+
+  it('accepts RFCs with Ñ and &, leap days, and upper-cases and trims them', () => {
+    expect(invoiceRequestSchema.parse({ ...valid, rfc: ' ñ&a000229ab1 ' }).rfc).toBe('Ñ&A000229AB1');
+    // The check digit is not verified: SAT has valid RFCs that fail it.
+    expect(issues({ ...valid, rfc: 'LQB150101AB9' })).toEqual({});
+  });
+
+  it('régimen, uso and forma de pago must come from the lists', () => {
+    expect(issues({ ...valid, regimenFiscal: '609' })).toEqual({
+      regimenFiscal: 'Seleccione un régimen fiscal de la lista',
+    });
+    expect(issues({ ...valid, usoCfdi: 'S01' })).toEqual({
+      usoCfdi: 'Seleccione un uso de CFDI de la lista',
+    });
+    expect(issues({ ...valid, formaPago: '01' })).toEqual({
+      formaPago: 'Seleccione una forma de pago de la lista',
+    });
+    expect(issues({ ...valid, formaPago: '28' })).toEqual({});
+  });
+
+  it.each([
+    ['4410', 'El código postal debe tener 5 dígitos'],
+    ['441000', 'El código postal debe tener 5 dígitos'],
+    ['44a00', 'Escriba un número válido'],
+    ['12345678901', 'Escriba un número válido'],
+  ])('cp %s → %s', (cp, message) => {
+    expect(issues({ ...valid, cp }).cp).toBe(message);
+  });
+});
