@@ -1,0 +1,104 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+
+type Card = { code: string; name: string; priceCents: number; stock: number; imageUrl: string | null };
+type Saved = { items: { code: string; quantity: number }[] };
+
+async function pickProduct(request: APIRequestContext) {
+  const res = await request.get('/api/products?pageSize=60');
+  const { items } = (await res.json()) as { items: Card[] };
+  const some = items.find((p) => p.stock >= 5 && p.stock <= 40);
+  if (!some) throw new Error('the demo catalogue has no product with stock 5–40');
+  return some;
+}
+
+const savedQuantity = async (request: APIRequestContext, code: string) => {
+  const res = await request.get('/api/cart');
+  if (res.status() !== 200) return -1;
+  return ((await res.json()) as Saved).items.find((i) => i.code === code)?.quantity ?? 0;
+};
+
+test('a visitor cart is merged at sign-in, saved on every change and follows the shopper to another browser', async ({
+  page,
+  browser,
+}) => {
+  const some = await pickProduct(page.request);
+  const email = `carrito.${Date.now()}@example.mx`;
+  const password = 'Matraz.Kitasato2024!';
+
+  // A visitor fills the cart; the server knows nothing of it.
+  await page.addInitScript((item) => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('cartItems', JSON.stringify([{ ...item, quantity: 2 }]));
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, some);
+  await page.goto('/carrito');
+  await expect(page.getByTestId('cart-count')).toHaveText('2');
+  expect((await page.request.get('/api/cart')).status()).toBe(401);
+
+  // Finalizar compra as a visitor: sign in first.
+  await page.getByRole('button', { name: 'Finalizar compra' }).click();
+  await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)carrito$/);
+
+  // Registering signs in (the cookie is shared by page.request and the page).
+  const reg = await page.request.post('/api/auth/register', {
+    data: {
+      username: email,
+      nombre: 'Rocío',
+      apellidoPat: 'Navarro',
+      apellidoMat: 'Ibarra',
+      telefono: '3312345678',
+      password,
+    },
+  });
+  expect(reg.status()).toBeLessThan(300);
+  await page.goto('/carrito');
+  await expect.poll(() => savedQuantity(page.request, some.code)).toBe(2);
+
+  // A change in the cart reaches the server.
+  const qty = page.getByRole('textbox', { name: `Cantidad de ${some.name}` });
+  await qty.fill('3');
+  await qty.press('Enter');
+  await expect(page.getByTestId('cart-count')).toHaveText('3');
+  await expect.poll(() => savedQuantity(page.request, some.code)).toBe(3);
+
+  // Signed in without a saved address: Finalizar compra → /envio; with one → /orden.
+  await page.getByRole('button', { name: 'Finalizar compra' }).click();
+  await expect(page).toHaveURL(/\/envio$/);
+  const address = await page.request.put('/api/account/shipping-address', {
+    data: {
+      nombreEnvio: 'Rocío Navarro Ibarra',
+      telefonoEnvio: '3312345678',
+      cpEnvio: '44530',
+      calleEnvio: 'Av. Mariano Otero',
+      numExtEnvio: '1249',
+      numIntEnvio: '',
+      coloniaEnvio: 'Rinconada del Bosque',
+      municipioEnvio: 'Guadalajara',
+      ciudadEnvio: 'Guadalajara',
+      estadoEnvio: 'Jalisco',
+    },
+  });
+  expect(address.status()).toBe(200);
+  await page.goto('/carrito');
+  await page.getByRole('button', { name: 'Finalizar compra' }).click();
+  await expect(page).toHaveURL(/\/orden$/);
+
+  // Another browser (empty local storage) signs in and finds the same cart.
+  const other = await browser.newContext();
+  const phone = await other.newPage();
+  const login = await phone.request.post('/api/auth/login', { data: { username: email, password } });
+  expect(login.status()).toBe(200);
+  await phone.goto('/carrito');
+  await expect(phone.getByTestId('cart-line')).toHaveCount(1);
+  await expect(phone.getByRole('textbox', { name: `Cantidad de ${some.name}` })).toHaveValue('3');
+  await expect(phone.getByTestId('cart-count')).toHaveText('3');
+
+  // Removing it there empties the saved cart, and the first browser sees that on its next visit.
+  await phone.getByRole('button', { name: `Eliminar ${some.name} del carrito` }).click();
+  await expect.poll(() => savedQuantity(phone.request, some.code)).toBe(0);
+  await other.close();
+  await page.goto('/carrito');
+  await expect(page.getByText('Su carrito está vacío')).toBeVisible();
+  await expect(page.getByTestId('cart-count')).toHaveText('0');
+});
