@@ -1,0 +1,170 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type FieldPath, useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  FORMAS_PAGO,
+  GENERIC_RFCS,
+  isGenericRfc,
+  REGIMENES_FISCALES,
+  USOS_CFDI,
+} from '@/shared/sat-catalogs.ts';
+import {
+  type InvoiceRequest,
+  type InvoiceRequestInput,
+  invoiceRequestSchema,
+} from '@/shared/schemas/invoice.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { SelectField, SubmitButton, TextField } from '../../ui/form-field.tsx';
+import { showServerError } from '../../ui/server-errors.ts';
+import { useRequestInvoice } from '../api/request-invoice.ts';
+
+const EMPTY: InvoiceRequestInput = {
+  nombreFiscal: '',
+  rfc: '',
+  regimenFiscal: '',
+  usoCfdi: '',
+  formaPago: '',
+  cp: '',
+};
+
+const regimenOptions = REGIMENES_FISCALES.map((r) => ({
+  value: r.code,
+  label: `${r.code} - ${r.description}`,
+}));
+const usoOptions = USOS_CFDI.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
+const formaPagoOptions = FORMAS_PAGO.map((f) => ({ value: f.code, label: `${f.code} - ${f.description}` }));
+
+/**
+ * The invoice request (spec §5 "Invoice form"), checked with the same schema as the API: SAT's RFC
+ * shape, régimen by persona type and uso CFDI by régimen. A generic RFC disables the form.
+ */
+export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
+  const issue = useRequestInvoice();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors },
+  } = useForm<InvoiceRequestInput, unknown, InvoiceRequest>({
+    resolver: zodResolver(invoiceRequestSchema),
+    defaultValues: EMPTY,
+  });
+
+  const generic = isGenericRfc((watch('rfc') ?? '').trim());
+  const busy = issue.isPending;
+  const disabled = generic || busy;
+
+  const onSubmit = handleSubmit((data) =>
+    issue.mutate(
+      { number: orderNumber, data },
+      {
+        onSuccess: (answer) => toast.success(answer.message),
+        onError: (error) =>
+          showServerError(error, 'No se pudo generar su factura', (field, message) => {
+            if (field in EMPTY) setError(field as FieldPath<InvoiceRequestInput>, { message });
+          }),
+      },
+    ),
+  );
+
+  const e = (name: keyof InvoiceRequestInput) => errors[name]?.message;
+  const rfc = register('rfc');
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-5 sm:grid-cols-2"
+      aria-label="Datos de facturación"
+    >
+      <TextField
+        label="RFC"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={13}
+        className="[&_input]:uppercase"
+        hint="12 caracteres (persona moral) o 13 (persona física), con homoclave"
+        error={e('rfc')}
+        disabled={busy}
+        {...rfc}
+        onChange={(event) => {
+          const upper = event.target.value.toUpperCase();
+          if (upper !== event.target.value) event.target.value = upper;
+          return rfc.onChange(event);
+        }}
+      />
+      <TextField
+        label="Código postal del domicilio fiscal"
+        autoComplete="postal-code"
+        digitsOnly
+        maxLength={5}
+        hint="El de su Constancia de Situación Fiscal"
+        error={e('cp')}
+        disabled={disabled}
+        {...register('cp')}
+      />
+      {generic ? (
+        <div className="sm:col-span-2">
+          <Alert tone="warning">
+            No es posible facturar a un RFC genérico ({GENERIC_RFCS.join(' o ')}). Escriba el RFC de su
+            Constancia de Situación Fiscal para solicitar la factura.
+          </Alert>
+        </div>
+      ) : null}
+      <TextField
+        label="Nombre fiscal o razón social"
+        autoComplete="organization"
+        className="sm:col-span-2"
+        hint="Tal como aparece en su Constancia de Situación Fiscal, sin el régimen societario (S.A. de C.V.)"
+        error={e('nombreFiscal')}
+        disabled={disabled}
+        {...register('nombreFiscal')}
+      />
+      <SelectField
+        label="Régimen fiscal"
+        placeholder="Seleccione su régimen fiscal"
+        options={regimenOptions}
+        className="sm:col-span-2"
+        error={e('regimenFiscal')}
+        disabled={disabled}
+        {...register('regimenFiscal')}
+      />
+      <SelectField
+        label="Uso del CFDI"
+        placeholder="Seleccione el uso del CFDI"
+        options={usoOptions}
+        error={e('usoCfdi')}
+        disabled={disabled}
+        {...register('usoCfdi')}
+      />
+      <SelectField
+        label="Forma de pago"
+        placeholder="Seleccione la forma de pago"
+        options={formaPagoOptions}
+        error={e('formaPago')}
+        disabled={disabled}
+        {...register('formaPago')}
+      />
+      <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-xs text-slate-500">
+          Recibirá el XML y el PDF por correo; también podrá descargarlos aquí.
+        </p>
+        {generic ? (
+          <button
+            type="button"
+            disabled
+            className="rounded-lg bg-slate-300 px-5 py-2.5 text-[15px] font-semibold text-white"
+          >
+            Solicitar factura
+          </button>
+        ) : (
+          <SubmitButton loading={busy} loadingLabel="Generando factura...">
+            Solicitar factura
+          </SubmitButton>
+        )}
+      </div>
+    </form>
+  );
+}

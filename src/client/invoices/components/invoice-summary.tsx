@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { formatMoney } from '@/shared/money.ts';
+import type { InvoiceState } from '@/shared/schemas/invoice.ts';
+import { showServerError } from '../../ui/server-errors.ts';
+import { useCancelInvoice } from '../api/cancel-invoice.ts';
+import { invoicePdfUrl, invoiceXmlUrl } from '../api/get-invoice-state.ts';
+
+const dateTime = (iso: string | null) =>
+  iso
+    ? new Intl.DateTimeFormat('es-MX', {
+        dateStyle: 'long',
+        timeStyle: 'short',
+        timeZone: 'America/Mexico_City',
+      }).format(new Date(iso))
+    : '—';
+
+const DownloadIcon = () => (
+  <svg
+    className="size-4"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    aria-hidden="true"
+  >
+    <path d="M12 3v12m0 0-4-4m4 4 4-4M4 17v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" strokeLinecap="round" />
+  </svg>
+);
+
+export function DownloadLinks({
+  orderNumber,
+  cancelled = false,
+}: {
+  orderNumber: number;
+  cancelled?: boolean;
+}) {
+  const style = cancelled
+    ? 'border-slate-300 text-slate-700 hover:bg-slate-50'
+    : 'border-brand-200 bg-white text-brand-800 hover:bg-brand-50';
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row">
+      <a
+        href={invoicePdfUrl(orderNumber)}
+        download
+        className={`inline-flex items-center justify-center gap-2 rounded-lg border px-4 py-2.5 text-sm font-semibold ${style}`}
+      >
+        <DownloadIcon />
+        Descargar PDF{cancelled ? ' (cancelada)' : ''}
+      </a>
+      <a
+        href={invoiceXmlUrl(orderNumber)}
+        download
+        className={`inline-flex items-center justify-center gap-2 rounded-lg border px-4 py-2.5 text-sm font-semibold ${style}`}
+      >
+        <DownloadIcon />
+        Descargar XML{cancelled ? ' (cancelada)' : ''}
+      </a>
+    </div>
+  );
+}
+
+/** The active invoice: its data, the downloads and 'Cancelar factura' (with a confirmation step). */
+export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
+  const cancel = useCancelInvoice();
+  const [confirming, setConfirming] = useState(false);
+  const rows: [string, string][] = [
+    ['Folio fiscal (UUID)', invoice.uuid ?? '—'],
+    ['RFC', invoice.rfc ?? '—'],
+    ['Nombre fiscal', invoice.nombreFiscal ?? '—'],
+    ['Total', invoice.totalCents === null ? '—' : `${formatMoney(invoice.totalCents)} MXN`],
+    ['Emitida', dateTime(invoice.issuedAt)],
+  ];
+  const onCancel = () =>
+    cancel.mutate(invoice.orderNumber, {
+      onSuccess: (answer) => {
+        setConfirming(false);
+        toast.success(answer.message);
+      },
+      onError: (error) => showServerError(error, 'No se pudo cancelar la factura'),
+    });
+
+  return (
+    <section
+      className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7"
+      aria-labelledby="factura-vigente"
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <span
+          className="flex size-9 items-center justify-center rounded-full bg-green-100 text-green-700"
+          aria-hidden="true"
+        >
+          ✓
+        </span>
+        <h2 id="factura-vigente" className="text-xl font-semibold text-slate-900">
+          Factura emitida
+        </h2>
+        {invoice.test ? (
+          <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
+            Prueba · sin validez fiscal
+          </span>
+        ) : null}
+      </div>
+      <dl className="mt-5 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-500">{label}</dt>
+            <dd
+              className={`font-medium text-slate-900 ${label.startsWith('Folio') ? 'break-all font-mono text-[13px]' : ''}`}
+            >
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-6 flex flex-col gap-4 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
+        <DownloadLinks orderNumber={invoice.orderNumber} />
+        {confirming ? null : (
+          <button
+            type="button"
+            onClick={() => setConfirming(true)}
+            className="rounded-lg px-4 py-2.5 text-sm font-semibold text-red-700 hover:bg-red-50"
+          >
+            Cancelar factura
+          </button>
+        )}
+      </div>
+      {confirming ? (
+        <div
+          role="alertdialog"
+          aria-labelledby="confirmar-cancelacion"
+          className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
+        >
+          <p id="confirmar-cancelacion" className="text-sm text-red-900">
+            ¿Está seguro que desea cancelar esta factura ante el SAT? Se cancela con motivo 02 (comprobante
+            emitido con errores sin relación) y después podrá solicitar una nueva.
+          </p>
+          <div className="mt-3 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <button
+              type="button"
+              onClick={() => setConfirming(false)}
+              disabled={cancel.isPending}
+              className="rounded-lg px-4 py-2 text-sm font-medium text-slate-700 hover:bg-white"
+            >
+              Volver
+            </button>
+            <button
+              type="button"
+              onClick={onCancel}
+              disabled={cancel.isPending}
+              aria-busy={cancel.isPending}
+              className="rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-80"
+            >
+              {cancel.isPending ? 'Cancelando...' : 'Sí, cancelar factura'}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}
