@@ -129,6 +129,8 @@ describe('POST /api/cart/quote', () => {
     });
     expect(body.lines[2]).toMatchObject({
       code: 'T-OFF',
+      name: null,
+      unitPriceCents: 0,
       available: false,
       lineTotalCents: 0,
       error: 'Producto no disponible',
@@ -138,8 +140,13 @@ describe('POST /api/cart/quote', () => {
     expect(body.ok).toBe(false);
   });
 
-  it('only unknown codes count as an empty cart: no shipping', async () => {
-    const { body } = await quote({ items: [{ code: 'NO-EXISTE', quantity: 4 }] });
+  it('only unknown or inactive codes count as an empty cart: no shipping', async () => {
+    const { body } = await quote({
+      items: [
+        { code: 'NO-EXISTE', quantity: 4 },
+        { code: 'T-OFF', quantity: 1 },
+      ],
+    });
     expect(body.shippingCents).toBe(0);
     expect(body.totalCents).toBe(0);
   });

@@ -76,17 +76,19 @@ export async function quoteCart(
   const lines: QuoteLine[] = items.map(({ code, quantity }) => {
     const p = byCode.get(code);
     if (!p?.active) {
+      // A deactivated product is withdrawn from sale: reported exactly like an unknown code (name null, nothing
+      // priced), so that a caller checking `name === null` cannot sell it by mistake.
       ok = false;
       return {
         code,
-        name: p ? p.name : null,
-        unitPriceCents: p ? p.priceCents : 0,
+        name: null,
+        unitPriceCents: 0,
         quantity,
         lineTotalCents: 0,
-        stock: p ? p.stock : 0,
+        stock: 0,
         available: false,
         weightKg: 0,
-        imageUrl: p ? productImageUrl(p.code, p.imageHash) : null,
+        imageUrl: null,
         error: p ? INACTIVE : NOT_FOUND,
       };
     }

@@ -35,7 +35,7 @@ async function activeProducts(db: Db, codes: string[]) {
 }
 
 /** Saved lines joined with today's product data; lines whose product is gone or inactive are left out. */
-async function describe(db: Db, lines: readonly Line[]): Promise<SavedCartItem[]> {
+async function withProductData(db: Db, lines: readonly Line[]): Promise<SavedCartItem[]> {
   const known = await activeProducts(
     db,
     lines.map((l) => l.code),
@@ -60,7 +60,7 @@ async function save(db: Db, userId: number, items: Line[]): Promise<void> {
 
 /** The signed-in shopper's saved cart (SPEC-NOTES 12). */
 export async function getSavedCart(db: Db, userId: number): Promise<SavedCartItem[]> {
-  return describe(db, await savedLines(db, userId));
+  return withProductData(db, await savedLines(db, userId));
 }
 
 /**
@@ -68,7 +68,7 @@ export async function getSavedCart(db: Db, userId: number): Promise<SavedCartIte
  * products are dropped; quantities are kept as the shopper chose them (the quote and checkout check stock).
  */
 export async function replaceSavedCart(db: Db, userId: number, items: readonly CartLineInput[]) {
-  const described = await describe(db, items);
+  const described = await withProductData(db, items);
   await save(
     db,
     userId,

@@ -60,7 +60,7 @@ export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
 
 export const quoteLineSchema = z.object({
   code: z.string(),
-  /** null when the code is unknown. */
+  /** null when the code is unknown or the product inactive (then nothing of it is priced). */
   name: z.string().nullable(),
   unitPriceCents: z.number().int(),
   quantity: z.number().int(),
