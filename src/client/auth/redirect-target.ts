@@ -14,3 +14,6 @@ export function safeRedirect(value: string | null | undefined): string {
     return '/';
   }
 }
+
+/** `redirect=` value for a link: encoded, but with readable slashes (/registro?redirect=/carrito). */
+export const redirectParam = (target: string) => encodeURIComponent(target).replace(/%2F/g, '/');

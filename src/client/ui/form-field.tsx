@@ -79,13 +79,16 @@ export function TextField({
   onChange,
   className,
   ref,
+  maxLength,
   ...input
 }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  // For digit fields the length is enforced after removing separators, so a pasted
+  // '33-1234-5678' becomes '3312345678' instead of being cut at the tenth character.
   const handleChange = (e: ChangeEvent<HTMLInputElement>) => {
     if (digitsOnly) {
-      const clean = e.target.value.replace(/\D/g, '');
+      const clean = e.target.value.replace(/\D/g, '').slice(0, maxLength);
       if (clean !== e.target.value) e.target.value = clean;
     }
     onChange?.(e);
@@ -101,7 +104,7 @@ export function TextField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         className={inputClass(Boolean(error))}
-        {...(digitsOnly ? { inputMode: 'numeric' as const } : {})}
+        {...(digitsOnly ? { inputMode: 'numeric' as const } : { maxLength })}
         {...input}
         onChange={handleChange}
       />

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Profile } from '@/shared/schemas/account.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+
+export const getProfile = () => apiFetch<Profile>('/api/account/profile');
+
+export const profileQueryOptions = queryOptions({
+  queryKey: ['profile'],
+  queryFn: getProfile,
+  staleTime: 60_000,
+});
+
+export const useProfile = () => useQuery(profileQueryOptions);
