@@ -1,0 +1,155 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+
+type Card = { code: string; name: string; priceCents: number; stock: number };
+
+async function pickProduct(request: APIRequestContext) {
+  const res = await request.get('/api/products?pageSize=60');
+  const { items } = (await res.json()) as { items: Card[] };
+  const some = items.find((p) => p.stock >= 5);
+  if (!some) throw new Error('the demo catalogue has no product in stock');
+  return some;
+}
+
+/** A signed-in shopper with a saved address and a cart of two units of one product. */
+async function shopperWithCart(page: Page) {
+  const product = await pickProduct(page.request);
+  const email = `factura.${Date.now()}@example.mx`;
+  const reg = await page.request.post('/api/auth/register', {
+    data: {
+      username: email,
+      nombre: 'Eduardo',
+      apellidoPat: 'Gómez',
+      apellidoMat: 'Díaz',
+      telefono: '3312345678',
+      password: 'Probeta.Graduada2024!',
+    },
+  });
+  expect(reg.status()).toBeLessThan(300);
+  const address = await page.request.put('/api/account/shipping-address', {
+    data: {
+      nombreEnvio: 'Eduardo Gómez Díaz',
+      telefonoEnvio: '3312345678',
+      cpEnvio: '44530',
+      calleEnvio: 'Av. Mariano Otero',
+      numExtEnvio: '1249',
+      numIntEnvio: '',
+      coloniaEnvio: 'Rinconada del Bosque',
+      municipioEnvio: 'Guadalajara',
+      ciudadEnvio: 'Guadalajara',
+      estadoEnvio: 'Jalisco',
+    },
+  });
+  expect(address.status()).toBe(200);
+  const cart = await page.request.put('/api/cart', {
+    data: { items: [{ code: product.code, quantity: 2 }] },
+  });
+  expect(cart.status()).toBe(200);
+  return { email, product };
+}
+
+test('pay → request the invoice → download XML and PDF → cancel → request again', async ({ page }) => {
+  const { email } = await shopperWithCart(page);
+
+  // Pay with the sandbox gateway's approving test card.
+  await page.goto('/carrito');
+  await page.getByRole('button', { name: 'Finalizar compra' }).click();
+  await expect(page).toHaveURL(/\/orden$/);
+  const card = page.getByRole('form', { name: 'Pago con tarjeta' });
+  await card.getByLabel('Nombre del titular').fill('Eduardo Gómez Díaz');
+  await card.getByLabel('Número de tarjeta').fill('4111111111111111');
+  await card.getByLabel('Mes').fill('12');
+  await card.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
+  await card.getByLabel('CVC').fill('123');
+  await card.getByRole('button', { name: 'Pagar' }).click();
+  await expect(page).toHaveURL(/\/resumen\/\d+$/, { timeout: 30_000 });
+  const order = Number(/\/resumen\/(\d+)$/.exec(page.url())?.[1]);
+
+  // The invoice form.
+  await page.goto(`/factura/${order}`);
+  await expect(page.getByRole('heading', { name: `Facturación del pedido #${order}` })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Datos de facturación' });
+
+  // A generic RFC disables the form.
+  const rfc = form.getByLabel('RFC', { exact: true });
+  await rfc.fill('xaxx010101000');
+  await expect(rfc).toHaveValue('XAXX010101000');
+  await expect(form.getByText(/No es posible facturar a un RFC genérico/)).toBeVisible();
+  await expect(form.getByLabel('Nombre fiscal o razón social')).toBeDisabled();
+  await expect(form.getByRole('button', { name: 'Solicitar factura' })).toBeDisabled();
+
+  // The shared schema speaks before the server does.
+  await rfc.fill('gode561231gr8');
+  await expect(rfc).toHaveValue('GODE561231GR8');
+  await form.getByLabel('Nombre fiscal o razón social').fill('Eduardo Gómez Díaz');
+  await form.getByLabel('Régimen fiscal').selectOption('601');
+  await form.getByLabel('Uso del CFDI').selectOption('D01');
+  await form.getByLabel('Forma de pago').selectOption('04');
+  await form.getByLabel('Código postal del domicilio fiscal').fill('06600');
+  await form.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(
+    form.getByText(
+      'El régimen 601 es para personas morales (RFC de 12 caracteres); revise el régimen o el RFC',
+    ),
+  ).toBeVisible();
+  await form.getByLabel('Régimen fiscal').selectOption('626');
+  await form.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(form.getByText('El uso D01 no corresponde al régimen fiscal 626')).toBeVisible();
+  await form.getByLabel('Régimen fiscal').selectOption('605');
+  await form.getByRole('button', { name: 'Solicitar factura' }).click();
+
+  // Stamped (sandbox PAC): success toast with the server's message, then the downloads.
+  await expect(
+    page.getByText(`Factura generada correctamente. La enviamos a ${email} con el XML y el PDF.`),
+  ).toBeVisible();
+  const issued = page.getByRole('region', { name: 'Factura emitida' });
+  await expect(issued.getByText('Prueba · sin validez fiscal')).toBeVisible();
+  const uuid = (await issued.locator('dd').first().textContent())?.trim() ?? '';
+  expect(uuid).toMatch(/^[0-9A-F-]{36}$/);
+
+  const [xmlDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    issued.getByRole('link', { name: 'Descargar XML' }).click(),
+  ]);
+  expect(xmlDownload.suggestedFilename()).toMatch(new RegExp(`^factura-F\\d+-${uuid}\\.xml$`));
+  const xml = await (await page.request.get(`/api/orders/${order}/invoice.xml`)).text();
+  expect(xml).toContain(`UUID="${uuid}"`);
+  expect(xml).toContain('Rfc="GODE561231GR8"');
+  expect(xml).toContain('RegimenFiscalReceptor="605"');
+
+  const [pdfDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    issued.getByRole('link', { name: 'Descargar PDF' }).click(),
+  ]);
+  expect(pdfDownload.suggestedFilename()).toMatch(/\.pdf$/);
+  const pdf = await (await page.request.get(`/api/orders/${order}/invoice.pdf`)).body();
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+  // Cancel (with confirmation), then the form comes back and a new invoice can be requested.
+  await issued.getByRole('button', { name: 'Cancelar factura' }).click();
+  await page.getByRole('button', { name: 'Sí, cancelar factura' }).click();
+  await expect(
+    page.getByText('Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.'),
+  ).toBeVisible();
+  await expect(page.getByText(/La factura anterior de este pedido/)).toContainText(uuid);
+
+  await form.getByLabel('RFC', { exact: true }).fill('LQB150101AB1');
+  await form.getByLabel('Nombre fiscal o razón social').fill('Laboratorios Químicos del Bajío');
+  await form.getByLabel('Régimen fiscal').selectOption('601');
+  await form.getByLabel('Uso del CFDI').selectOption('G03');
+  await form.getByLabel('Forma de pago').selectOption('04');
+  await form.getByLabel('Código postal del domicilio fiscal').fill('44100');
+  await form.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(page.getByRole('region', { name: 'Factura emitida' })).toBeVisible();
+  const second = (
+    await page.getByRole('region', { name: 'Factura emitida' }).locator('dd').first().textContent()
+  )?.trim();
+  expect(second).toMatch(/^[0-9A-F-]{36}$/);
+  expect(second).not.toBe(uuid);
+});
+
+test('an order that is not the shopper’s says the order does not exist', async ({ page }) => {
+  await shopperWithCart(page);
+  await page.goto('/factura/1');
+  await expect(page.getByRole('heading', { name: 'Facturación del pedido #1' })).toBeVisible();
+  await expect(page.getByText('Pedido no encontrado')).toBeVisible();
+});
