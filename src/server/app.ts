@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { csrfPlugin } from './auth/csrf.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cartRoutes } from './cart/routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(paymentsPlugin, { gateway: deps.paymentGateway });
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
+  await app.register(adminRoutes);
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });

@@ -1,0 +1,472 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { inArray, sql } from 'drizzle-orm';
+import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
+import type { Db } from '../../db/client.ts';
+import { brands, products, stockMovements } from '../../db/schema.ts';
+import { type Actor, writeAudit } from '../audit.ts';
+import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
+import { contentHash } from '../products-service.ts';
+import { rows } from '../sql.ts';
+import { type Column, type RowValues, readHeader, readRow } from './columns.ts';
+import { decodeCsv, detectDelimiter, ImportFileError, parseCsv } from './csv.ts';
+
+export { ImportFileError };
+
+/** Where the pictures and datasheets named after product codes are (command line: --images, --datasheets). */
+export type MediaDirs = { images?: string | undefined; datasheets?: string | undefined };
+
+export type ImportOptions = {
+  filename: string;
+  dryRun: boolean;
+  /** Import nothing when any row is rejected. */
+  strict?: boolean;
+  actor: Actor;
+  media?: MediaDirs;
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+};
+
+const IMAGE_EXTS = ['.jpg', '.jpeg', '.png', '.webp'];
+
+/** code (lower case) → file path, for files whose name is a product code. */
+function indexDir(dir: string | undefined, exts: string[]): Map<string, string> {
+  const index = new Map<string, string>();
+  if (!dir) return index;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    throw new ImportFileError(`No se puede leer la carpeta ${dir}`);
+  }
+  for (const name of names) {
+    const ext = extname(name).toLowerCase();
+    if (!exts.includes(ext)) continue;
+    index.set(name.slice(0, -ext.length).toLowerCase(), join(dir, name));
+  }
+  return index;
+}
+
+/** A media file's hash, or why it is refused (an oversized file is judged by its size, unread). */
+async function checkFile(
+  path: string,
+  max: number,
+  problemOf: (data: Buffer) => Promise<string | null>,
+): Promise<{ hash: string } | { problem: string }> {
+  const size = statSync(path).size;
+  if (size > max) return { problem: `pesa ${sizeText(size)}; el límite es ${limitText(max)}` };
+  const data = readFileSync(path);
+  const problem = await problemOf(data);
+  return problem ? { problem } : { hash: contentHash(data) };
+}
+
+type Accepted = {
+  line: number;
+  values: RowValues;
+  image?: { path: string; hash: string };
+  datasheet?: { path: string; hash: string };
+};
+
+type Existing = {
+  code: string;
+  name: string;
+  brand: string | null;
+  group_clas: string | null;
+  line: string | null;
+  type: string | null;
+  price_cents: number;
+  stock: number;
+  weight_kg: string | number;
+  short_desc: string;
+  long_desc_html: string;
+  active: boolean;
+  sat_product_key: string | null;
+  sat_unit_key: string | null;
+  image_hash: string | null;
+  datasheet_hash: string | null;
+};
+
+type Merged = {
+  code: string;
+  name: string;
+  brand: string | null;
+  groupClas: string | null;
+  line: string | null;
+  type: string | null;
+  priceCents: number;
+  stock: number;
+  weightKg: number;
+  shortDesc: string;
+  longDescHtml: string;
+  active: boolean;
+  satProductKey: string | null;
+  satUnitKey: string | null;
+  imageHash: string | null;
+  datasheetHash: string | null;
+};
+
+const keep = <T>(value: T | undefined, stored: T): T => (value === undefined ? stored : value);
+
+function merge(row: Accepted, e: Existing | undefined): Merged {
+  const v = row.values;
+  return {
+    code: v.code,
+    name: keep(v.name, e?.name ?? ''),
+    brand: keep(v.brand, e?.brand ?? null),
+    groupClas: keep(v.groupClas, e?.group_clas ?? null),
+    line: keep(v.line, e?.line ?? null),
+    type: keep(v.type, e?.type ?? null),
+    priceCents: keep(v.priceCents, e ? Number(e.price_cents) : 0),
+    stock: keep(v.stock, e ? Number(e.stock) : 0),
+    weightKg: keep(v.weightKg, e ? Number(e.weight_kg) : 0),
+    shortDesc: keep(v.shortDesc, e?.short_desc ?? ''),
+    longDescHtml: keep(v.longDescHtml, e?.long_desc_html ?? ''),
+    active: keep(v.active, e?.active ?? true),
+    satProductKey: keep(v.satProductKey, e?.sat_product_key ?? null),
+    satUnitKey: keep(v.satUnitKey, e?.sat_unit_key ?? null),
+    imageHash: row.image?.hash ?? e?.image_hash ?? null,
+    datasheetHash: row.datasheet?.hash ?? e?.datasheet_hash ?? null,
+  };
+}
+
+const FIELD_LABELS: Record<keyof Merged, string> = {
+  code: 'code',
+  name: 'name',
+  brand: 'brand',
+  groupClas: 'group',
+  line: 'line',
+  type: 'type',
+  priceCents: 'price',
+  stock: 'stock',
+  weightKg: 'weight_kg',
+  shortDesc: 'short_desc',
+  longDescHtml: 'long_desc_html',
+  active: 'active',
+  satProductKey: 'sat_product_key',
+  satUnitKey: 'sat_unit_key',
+  imageHash: 'imagen',
+  datasheetHash: 'ficha técnica',
+};
+
+function changedFields(m: Merged, e: Existing): string[] {
+  const before = merge({ line: 0, values: { code: e.code } }, e);
+  return (Object.keys(m) as (keyof Merged)[]).filter((k) => m[k] !== before[k]).map((k) => FIELD_LABELS[k]);
+}
+
+async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
+  if (codes.length === 0) return new Map();
+  const list = await rows<Existing>(
+    db,
+    sql`select code, name, brand, group_clas, line, type, price_cents, stock, weight_kg, short_desc, long_desc_html,
+        active, sat_product_key, sat_unit_key, image_hash, datasheet_hash
+      from products where code in (${sql.join(
+        codes.map((c) => sql`${c}`),
+        sql`, `,
+      )}) order by code ${lock ? sql`for update` : sql``}`,
+  );
+  return new Map(list.map((r) => [r.code, r]));
+}
+
+async function existingCodes(db: Db, codes: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < codes.length; i += 1000) {
+    const chunk = codes.slice(i, i + 1000);
+    const list = await db.select({ code: products.code }).from(products).where(inArray(products.code, chunk));
+    for (const r of list) found.add(r.code);
+  }
+  return found;
+}
+
+/**
+ * Imports a catalogue CSV (docs/admin.md): checks the whole file first (encoding, header, every row and
+ * its files), then upserts the accepted rows by code, one transaction per batch; stock changes become
+ * 'import' ledger rows and each landed batch one audit row. A dry run reads and compares only.
+ */
+export async function importCatalogue(
+  db: Db,
+  bytes: Uint8Array,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  const text = decodeCsv(bytes);
+  const records = parseCsv(text, detectDelimiter(text));
+  const headerRecord = records[0];
+  if (!headerRecord) throw new ImportFileError('El archivo no tiene encabezado ni filas');
+  if (headerRecord.error)
+    throw new ImportFileError(`Encabezado mal formado (línea 1): ${headerRecord.error}`);
+  const header = readHeader(headerRecord.fields);
+  const data = records.slice(1);
+  if (data.length === 0)
+    throw new ImportFileError('El archivo no tiene filas de productos, solo el encabezado');
+
+  const knownGroups = new Set(
+    (await rows<{ clas: string }>(db, sql`select clas from groups`)).map((g) => g.clas),
+  );
+  const images = indexDir(options.media?.images, IMAGE_EXTS);
+  const datasheets = indexDir(options.media?.datasheets, ['.pdf']);
+  const codesInFile = data.map((r) => (r.fields[header.get('code')!] ?? '').trim()).filter(Boolean);
+  const stored = await existingCodes(db, [...new Set(codesInFile)]);
+
+  const rejected: ImportReport['rejected'] = [];
+  const accepted: Accepted[] = [];
+  const seen = new Map<string, number>();
+  for (const record of data) {
+    const codeCell = (record.fields[header.get('code')!] ?? '').trim() || null;
+    if (record.error) {
+      rejected.push({ line: record.line, code: codeCell, reasons: [`CSV mal formado: ${record.error}`] });
+      continue;
+    }
+    if (record.fields.length !== header.size) {
+      rejected.push({
+        line: record.line,
+        code: codeCell,
+        reasons: [`La fila tiene ${record.fields.length} columnas y el encabezado ${header.size}`],
+      });
+      continue;
+    }
+    const read = readRow(record.fields, header, knownGroups);
+    const reasons = [...read.reasons];
+    const values = read.values;
+    const code = values?.code ?? codeCell;
+    if (code && seen.has(code)) reasons.push(`Código repetido: ya aparece en la línea ${seen.get(code)}`);
+    if (code && !seen.has(code)) seen.set(code, record.line);
+    if (values && !stored.has(values.code)) {
+      const missing = (['name', 'groupClas', 'priceCents'] as const).filter((k) => values[k] === undefined);
+      const labels: Record<string, Column> = { name: 'name', groupClas: 'group', priceCents: 'price' };
+      if (missing.length > 0)
+        reasons.push(
+          `Producto nuevo sin ${missing.map((m) => labels[m]).join(', ')} (obligatorios para crearlo)`,
+        );
+    }
+    const row: Accepted | null = values ? { line: record.line, values } : null;
+    if (code) {
+      const imagePath = images.get(code.toLowerCase());
+      if (imagePath) {
+        const checked = await checkFile(imagePath, IMAGE_MAX_BYTES, imageProblem);
+        if ('problem' in checked) reasons.push(`Imagen ${basename(imagePath)}: ${checked.problem}`);
+        else if (row) row.image = { path: imagePath, hash: checked.hash };
+      }
+      const pdfPath = datasheets.get(code.toLowerCase());
+      if (pdfPath) {
+        const checked = await checkFile(pdfPath, DATASHEET_MAX_BYTES, async (d) => datasheetProblem(d));
+        if ('problem' in checked) reasons.push(`Ficha técnica ${basename(pdfPath)}: ${checked.problem}`);
+        else if (row) row.datasheet = { path: pdfPath, hash: checked.hash };
+      }
+    }
+    if (reasons.length > 0 || !row) rejected.push({ line: record.line, code, reasons });
+    else accepted.push(row);
+  }
+
+  const report: ImportReport = {
+    dryRun: options.dryRun,
+    rows: data.length,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected,
+    batches: [],
+    brandsCreated: [],
+    changes: [],
+    message: '',
+  };
+  if (options.strict && rejected.length > 0) {
+    report.message = `No se importó nada: ${rejected.length} ${rejected.length === 1 ? 'fila rechazada' : 'filas rechazadas'} y se pidió importar solo un archivo sin errores`;
+    return report;
+  }
+
+  const size = options.batchSize ?? 500;
+  const total = accepted.length;
+  options.onProgress?.(0, total);
+  for (let start = 0; start < total; start += size) {
+    const batch = accepted.slice(start, start + size);
+    const info = {
+      index: report.batches.length + 1,
+      firstLine: batch[0]!.line,
+      lastLine: batch[batch.length - 1]!.line,
+      rows: batch.length,
+      landed: false,
+      error: null as string | null,
+    };
+    try {
+      const outcome = options.dryRun
+        ? await planBatch(db, batch, false)
+        : await db.transaction(async (tx) => {
+            const plan = await planBatch(tx as unknown as Db, batch, true);
+            await writeBatch(tx as unknown as Db, plan, options, info);
+            return plan;
+          });
+      info.landed = !options.dryRun;
+      report.created += outcome.created.length;
+      report.updated += outcome.updated.length;
+      report.unchanged += outcome.unchanged;
+      report.brandsCreated.push(...outcome.newBrands.filter((b) => !report.brandsCreated.includes(b)));
+      for (const c of [...outcome.created, ...outcome.updated]) {
+        if (report.changes.length < 200) report.changes.push(c.change);
+      }
+    } catch (error) {
+      info.error = error instanceof Error ? error.message.slice(0, 300) : String(error);
+    }
+    report.batches.push(info);
+    options.onProgress?.(Math.min(total, start + batch.length), total);
+  }
+  report.message = summary(report);
+  return report;
+}
+
+function summary(r: ImportReport): string {
+  const failed = r.batches.filter((b) => b.error !== null).length;
+  const counts = r.dryRun
+    ? `Simulación: se crearían ${r.created}, se actualizarían ${r.updated} y ${r.unchanged} quedarían sin cambios`
+    : `Importación: ${r.created} creados, ${r.updated} actualizados, ${r.unchanged} sin cambios`;
+  const rejected = r.rejected.length
+    ? `; ${r.rejected.length} ${r.rejected.length === 1 ? 'fila rechazada' : 'filas rechazadas'}`
+    : '';
+  const batches = r.dryRun
+    ? ''
+    : `; ${r.batches.length - failed} de ${r.batches.length} ${r.batches.length === 1 ? 'lote aplicado' : 'lotes aplicados'}`;
+  return `${counts}${rejected}${batches}.`;
+}
+
+type Planned = {
+  merged: Merged;
+  row: Accepted;
+  existing: Existing | undefined;
+  change: ImportReport['changes'][number];
+};
+type Plan = { created: Planned[]; updated: Planned[]; unchanged: number; newBrands: string[] };
+
+async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan> {
+  const existing = await existingRows(
+    db,
+    batch.map((r) => r.values.code),
+    lock,
+  );
+  const plan: Plan = { created: [], updated: [], unchanged: 0, newBrands: [] };
+  for (const row of batch) {
+    const e = existing.get(row.values.code);
+    const merged = merge(row, e);
+    if (!e) {
+      plan.created.push({
+        merged,
+        row,
+        existing: e,
+        change: { line: row.line, code: merged.code, kind: 'created', fields: [] },
+      });
+      continue;
+    }
+    const fields = changedFields(merged, e);
+    if (fields.length === 0) plan.unchanged += 1;
+    else
+      plan.updated.push({
+        merged,
+        row,
+        existing: e,
+        change: { line: row.line, code: merged.code, kind: 'updated', fields },
+      });
+  }
+  const names = [
+    ...new Set([...plan.created, ...plan.updated].map((p) => p.merged.brand).filter((b): b is string => !!b)),
+  ];
+  if (names.length > 0) {
+    const known = new Set(
+      (await db.select({ name: brands.name }).from(brands).where(inArray(brands.name, names))).map(
+        (b) => b.name,
+      ),
+    );
+    plan.newBrands = names.filter((n) => !known.has(n));
+  }
+  return plan;
+}
+
+async function writeBatch(
+  tx: Db,
+  plan: Plan,
+  options: ImportOptions,
+  info: { index: number; firstLine: number; lastLine: number },
+) {
+  const changed = [...plan.created, ...plan.updated];
+  if (changed.length === 0) return;
+  if (plan.newBrands.length > 0) {
+    await tx
+      .insert(brands)
+      .values(plan.newBrands.map((name) => ({ name })))
+      .onConflictDoNothing();
+  }
+  const now = new Date();
+  await tx
+    .insert(products)
+    .values(
+      changed.map(({ merged: m, row }) => ({
+        code: m.code,
+        name: m.name,
+        brand: m.brand,
+        groupClas: m.groupClas,
+        line: m.line,
+        type: m.type,
+        priceCents: m.priceCents,
+        stock: m.stock,
+        weightKg: m.weightKg,
+        shortDesc: m.shortDesc,
+        longDescHtml: m.longDescHtml,
+        active: m.active,
+        satProductKey: m.satProductKey,
+        satUnitKey: m.satUnitKey,
+        image: row.image ? readFileSync(row.image.path) : null,
+        imageHash: row.image?.hash ?? null,
+        datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
+        datasheetHash: row.datasheet?.hash ?? null,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: products.code,
+      set: {
+        name: sql.raw('excluded.name'),
+        brand: sql.raw('excluded.brand'),
+        groupClas: sql.raw('excluded.group_clas'),
+        line: sql.raw('excluded.line'),
+        type: sql.raw('excluded.type'),
+        priceCents: sql.raw('excluded.price_cents'),
+        stock: sql.raw('excluded.stock'),
+        weightKg: sql.raw('excluded.weight_kg'),
+        shortDesc: sql.raw('excluded.short_desc'),
+        longDescHtml: sql.raw('excluded.long_desc_html'),
+        active: sql.raw('excluded.active'),
+        satProductKey: sql.raw('excluded.sat_product_key'),
+        satUnitKey: sql.raw('excluded.sat_unit_key'),
+        image: sql.raw('coalesce(excluded.image, products.image)'),
+        imageHash: sql.raw('coalesce(excluded.image_hash, products.image_hash)'),
+        datasheet: sql.raw('coalesce(excluded.datasheet, products.datasheet)'),
+        datasheetHash: sql.raw('coalesce(excluded.datasheet_hash, products.datasheet_hash)'),
+        updatedAt: sql.raw('excluded.updated_at'),
+      },
+    });
+  const ledger = changed
+    .map(({ merged, existing }) => ({
+      code: merged.code,
+      delta: merged.stock - (existing ? Number(existing.stock) : 0),
+    }))
+    .filter((m) => m.delta !== 0);
+  if (ledger.length > 0) {
+    await tx.insert(stockMovements).values(
+      ledger.map((m) => ({
+        productCode: m.code,
+        delta: m.delta,
+        reason: 'import',
+        note: options.filename.slice(0, 200),
+        actorUserId: options.actor.userId,
+      })),
+    );
+  }
+  await writeAudit(tx, options.actor, {
+    action: 'catalogue.import',
+    entityType: 'catalogue',
+    entityId: options.filename.slice(0, 200),
+    after: {
+      batch: info.index,
+      lines: [info.firstLine, info.lastLine],
+      created: plan.created.map((p) => p.merged.code),
+      updated: plan.updated.map((p) => ({ code: p.merged.code, fields: p.change.fields })),
+      brandsCreated: plan.newBrands,
+    },
+  });
+}

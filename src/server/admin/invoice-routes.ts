@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminInvoiceListSchema,
+  adminInvoicesQuerySchema,
+  messageSchema,
+  orderNumberParamsSchema,
+} from '../../shared/schemas/admin.ts';
+import { cancelInvoice, createInvoicingContext, getInvoicePdf, getInvoiceXml } from '../invoices/service.ts';
+import { staffActor } from './context.ts';
+import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-service.ts';
+
+const tags = ['administración'];
+
+/** Invoices: the list, downloads and cancellation, through the invoices service acting for the order's owner. */
+export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ctx = createInvoicingContext(app.config, app.db, { log: app.log });
+
+  app.get(
+    '/api/admin/invoices',
+    {
+      schema: {
+        tags,
+        summary: 'Facturas: estado, RFC, total; filtro por estado y búsqueda por pedido, RFC, UUID o correo',
+        querystring: adminInvoicesQuerySchema,
+        response: { 200: adminInvoiceListSchema },
+      },
+    },
+    async (request) => listAdminInvoices(app.db, request.query),
+  );
+
+  app.post(
+    '/api/admin/invoices/:number/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancela la factura vigente del pedido (motivo 02) ante el PAC',
+        params: orderNumberParamsSchema,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) =>
+      cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, (owner) =>
+        cancelInvoice(ctx, owner, request.params.number),
+      ),
+  );
+
+  app.get(
+    '/api/admin/invoices/:number/invoice.xml',
+    {
+      schema: {
+        tags,
+        summary: 'XML timbrado de la factura del pedido',
+        params: orderNumberParamsSchema,
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      const { xml, filename } = await getInvoiceXml(
+        ctx,
+        await ownerOf(app.db, request.params.number),
+        request.params.number,
+      );
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:number/invoice.pdf',
+    { schema: { tags, summary: 'PDF de la factura del pedido', params: orderNumberParamsSchema } },
+    async (request, reply) => {
+      const { pdf, filename } = await getInvoicePdf(
+        ctx,
+        await ownerOf(app.db, request.params.number),
+        request.params.number,
+      );
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(pdf);
+    },
+  );
+};

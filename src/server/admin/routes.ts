@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
+import { listAudit } from './audit.ts';
+import { customerRoutes } from './customer-routes.ts';
+import { requireStaff } from './guard.ts';
+import { importRoutes } from './import-routes.ts';
+import { invoiceAdminRoutes } from './invoice-routes.ts';
+import { orderAdminRoutes } from './order-routes.ts';
+import { productAdminRoutes } from './product-routes.ts';
+
+/**
+ * The back-office API, /api/admin/*. One hook guards every route registered in here (401 visitor,
+ * 403 shopper) before anything else runs, so a route added later cannot forget the check.
+ */
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', async (request, reply) => {
+    await requireStaff(request);
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  await app.register(orderAdminRoutes);
+  await app.register(productAdminRoutes);
+  await app.register(customerRoutes);
+  await app.register(invoiceAdminRoutes);
+  await app.register(importRoutes);
+
+  app.get(
+    '/api/admin/audit',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Bitácora de acciones del personal',
+        querystring: auditQuerySchema,
+        response: { 200: auditListSchema },
+      },
+    },
+    async (request) => listAudit(app.db, request.query),
+  );
+};

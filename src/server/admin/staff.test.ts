@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.ts';
+import { rows } from './sql.ts';
+import { createOrPromoteStaff, staffAccountSchema } from './staff.ts';
+import { type CheckoutTestApp, createCheckoutApp, createShopper } from './test-support.ts';
+
+let t: CheckoutTestApp;
+beforeAll(async () => {
+  t = await createCheckoutApp();
+});
+afterAll(() => t.close());
+
+const login = (username: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+
+describe('staff accounts', () => {
+  it('creates a staff account that signs in and reaches /api/admin; audited as command-line work', async () => {
+    const input = staffAccountSchema.parse({
+      email: 'Almacen@Ciencia-Occidente.mx',
+      nombre: 'Laura',
+      password: 'Bodega#2025x',
+    });
+    const { created, id } = await createOrPromoteStaff(t.db, input);
+    expect(created).toBe(true);
+    const res = await login('almacen@ciencia-occidente.mx', 'Bodega#2025x');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.role).toBe('staff');
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    expect((await t.app.inject({ url: '/api/admin/orders', headers: { cookie } })).statusCode).toBe(200);
+    const [audit] = await rows<{ action: string; actor_label: string }>(
+      t.db,
+      sql`select action, actor_label from audit_log where entity_type = 'user' and entity_id = ${String(id)}`,
+    );
+    expect(audit).toEqual({ action: 'staff.create', actor_label: 'línea de comandos' });
+  });
+
+  it('promotes an existing shopper, sets the new password and ends their sessions', async () => {
+    const shopper = await createShopper(t);
+    const { created } = await createOrPromoteStaff(
+      t.db,
+      staffAccountSchema.parse({ email: shopper.email, password: 'Promovida#2025' }),
+    );
+    expect(created).toBe(false);
+    expect(
+      (await t.app.inject({ url: '/api/auth/session', headers: { cookie: shopper.cookie } })).json().user,
+    ).toBeNull();
+    expect((await login(shopper.email, 'Promovida#2025')).json().user.role).toBe('staff');
+  });
+
+  it('uses the registration password rule', () => {
+    const weak = staffAccountSchema.safeParse({ email: 'a@b.mx', password: 'corta' });
+    expect(weak.success).toBe(false);
+    expect(weak.error?.issues[0]?.message).toBe('Escriba por lo menos 8 caracteres');
+    expect(staffAccountSchema.safeParse({ email: 'a@b.mx', password: 'sinsimbolos123A' }).success).toBe(
+      false,
+    );
+  });
+});
+
+describe('npm run staff:create', () => {
+  it('reads the password from stdin and creates the account on the configured database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'staff-create-'));
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent', NODE_ENV: 'test' };
+    try {
+      // The test's own Node (24) runs tsx directly: quicker than npx and without npm's warnings.
+      const args = [
+        'node_modules/tsx/dist/cli.mjs',
+        'scripts/staff-create.ts',
+        '--email',
+        'jefa@ciencia-occidente.mx',
+        '--nombre',
+        'Rocío',
+      ];
+      const ok = spawnSync(process.execPath, args, { input: 'Segura#2025lab\n', env, encoding: 'utf8' });
+      expect(ok.stderr).not.toMatch(/error/i);
+      expect(ok.status).toBe(0);
+      expect(ok.stdout).toContain('Cuenta de personal creada: jefa@ciencia-occidente.mx');
+      const database = await openDatabase({ dataDir: dir });
+      const [user] = await rows<{ role: string; nombre: string; password_hash: string }>(
+        database.db,
+        sql`select role, nombre, password_hash from users where email = 'jefa@ciencia-occidente.mx'`,
+      );
+      await database.close();
+      expect(user).toMatchObject({ role: 'staff', nombre: 'Rocío' });
+      expect(user!.password_hash).toMatch(/^\$argon2id\$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { createSession, sessionCookieName } from '../auth/session.ts';
+import { users } from '../db/schema.ts';
+import {
+  type CheckoutTestApp,
+  createShopper,
+  placeOrderRequest,
+  productWithStock,
+  type Shopper,
+  sandboxToken,
+} from '../orders/test-support.ts';
+import { rows } from './sql.ts';
+
+export { createCheckoutApp, createShopper, productWithStock, stockOf } from '../orders/test-support.ts';
+export type { CheckoutTestApp, Shopper };
+
+/** A staff member with a live session. */
+export async function createStaff(t: CheckoutTestApp): Promise<Shopper> {
+  const email = `personal.${randomUUID().slice(0, 8)}@ciencia-occidente.mx`;
+  const [user] = await t.db
+    .insert(users)
+    .values({
+      email,
+      passwordHash: 'x',
+      nombre: 'Laura',
+      apellidoPat: 'Gómez',
+      telefono: '3311112222',
+      role: 'staff',
+    })
+    .returning({ id: users.id });
+  const session = await createSession(t.db, user!.id);
+  return { id: user!.id, email, cookie: `${sessionCookieName(t.app.config)}=${session.token}` };
+}
+
+/** A paid order of `shopper` (through the real checkout with an approved sandbox card). */
+export async function paidOrder(
+  t: CheckoutTestApp,
+  shopper: Shopper,
+  lines: { code: string; quantity: number }[],
+): Promise<number> {
+  const res = await placeOrderRequest(t, shopper, {
+    items: lines,
+    cardToken: await sandboxToken(t, '4111111111111111'),
+    deviceSessionId: 'admin-tests',
+  });
+  if (res.statusCode !== 201) throw new Error(`order: ${res.statusCode} ${res.body}`);
+  return (res.json() as { number: number }).number;
+}
+
+/** A paid order of one product with its own stock (index picks a different product per test). */
+export async function paidOrderOfNew(t: CheckoutTestApp, index: number, quantity = 2) {
+  const shopper = await createShopper(t);
+  const product = await productWithStock(t, 10, index);
+  const number = await paidOrder(t, shopper, [{ code: product.code, quantity }]);
+  return { shopper, product, number };
+}
+
+export async function auditRows(t: CheckoutTestApp, entityType: string, entityId: string) {
+  return rows<{
+    action: string;
+    actor_label: string;
+    actor_user_id: number | null;
+    before: unknown;
+    after: unknown;
+  }>(
+    t.db,
+    sql`select action, actor_label, actor_user_id, before, after from audit_log
+      where entity_type = ${entityType} and entity_id = ${entityId} order by id`,
+  );
+}
+
+export async function outbox(t: CheckoutTestApp, kind: string) {
+  return rows<{ to: string; subject: string; text: string }>(
+    t.db,
+    sql`select "to", subject, text from mail_outbox where kind = ${kind} order by id`,
+  );
+}
