@@ -81,6 +81,39 @@ describe('search (q)', () => {
     expect(all.facets.groups.map((g) => g.value)).toEqual(['VID-MAT']);
   });
 
+  it("counts each facet of a search under the search and the other facets' filters", async () => {
+    // Every match of 'matraz', read page by page, is the ground truth.
+    const matches: ProductsResponse['items'] = [];
+    for (let page = 1; ; page++) {
+      const r = await search('matraz', { pageSize: '60', page: String(page), sort: 'code' });
+      matches.push(...r.items);
+      if (page >= r.pages) break;
+    }
+    const sel = { brand: ['Cristalux', 'Metrion'], line: ['Línea Pro', 'Serie Industrial'] };
+    const body = await search('matraz', { brand: sel.brand, line: sel.line } as unknown as Record<
+      string,
+      string
+    >);
+    const count = (rows: typeof matches, key: 'brand' | 'line' | 'type') => {
+      const m = new Map<string, number>();
+      for (const r of rows) if (r[key]) m.set(r[key]!, (m.get(r[key]!) ?? 0) + 1);
+      return m;
+    };
+    const asMap = (f: { value: string; count: number }[]) =>
+      new Map(f.filter((x) => x.count > 0).map((x) => [x.value, x.count]));
+    const inBrand = (r: (typeof matches)[number]) => sel.brand.includes(r.brand ?? '');
+    const inLine = (r: (typeof matches)[number]) => sel.line.includes(r.line ?? '');
+    expect(asMap(body.facets.brands)).toEqual(count(matches.filter(inLine), 'brand'));
+    expect(asMap(body.facets.lines)).toEqual(count(matches.filter(inBrand), 'line'));
+    expect(asMap(body.facets.types)).toEqual(
+      count(
+        matches.filter((r) => inBrand(r) && inLine(r)),
+        'type',
+      ),
+    );
+    expect(body.total).toBe(matches.filter((r) => inBrand(r) && inLine(r)).length);
+  });
+
   it('never fails on hostile or odd input: SQL, HTML, tsquery syntax, emoji, 1,000 characters', async () => {
     const cases = [
       "'; drop table products; --",

@@ -1,0 +1,205 @@
+// npm run bench:catalog: the catalogue API at 200,000 products on PostgreSQL, measured with autocannon.
+//
+//   DATABASE_URL   PostgreSQL database to use (default postgres://postgres@127.0.0.1:5432/tienda_bench,
+//                  created when missing); the demo catalogue is filled up to BENCH_PRODUCTS (idempotent).
+//   BENCH_PRODUCTS products to generate (default 200000)
+//   BENCH_SECONDS  seconds per measured case (default 5); 10 connections each.
+//
+// The parent process prepares the database and drives autocannon; the server runs in a child process so
+// the load generator does not share the server's event loop. For each case it measures the real endpoint,
+// the same JSON bytes answered from memory (the framework's ceiling) and, for searches, the naive
+// ILIKE '%q%' plan behind the same endpoint code.
+import { fork } from 'node:child_process';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { or, type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/server/app.ts';
+import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
+import type { Search } from '../src/server/catalog/search.ts';
+import { listProducts } from '../src/server/catalog/service.ts';
+import { loadConfig } from '../src/server/config.ts';
+import type { Db } from '../src/server/db/client.ts';
+import { openDatabase } from '../src/server/db/client.ts';
+import { products } from '../src/server/db/schema.ts';
+import { productsQuerySchema } from '../src/shared/schemas/catalog.ts';
+import { createProgress } from './progress.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/tienda_bench';
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 200_000);
+const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const CONNECTIONS = 10;
+
+type Case = { name: string; path: string; search: boolean };
+const cases: Case[] = [
+  { name: 'grupo (VID-MAT)', path: '/api/products?group=VID-MAT', search: false },
+  { name: 'marca (Cristalux)', path: '/api/products?brand=Cristalux', search: false },
+  { name: "búsqueda 'matraz'", path: '/api/products?q=matraz', search: true },
+  { name: "búsqueda con error 'balansa'", path: '/api/products?q=balansa', search: true },
+  { name: "búsqueda por código 'crx-10000'", path: '/api/products?q=crx-10000', search: true },
+];
+
+/** The naive plan: every searchable column with ILIKE '%q%' (no index can serve it), code order. */
+async function ilikeSearch(_db: Db, q: string): Promise<Search | 'none'> {
+  const pattern = `%${q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = or(
+    sql`${products.code} ilike ${pattern}`,
+    sql`${products.name} ilike ${pattern}`,
+    sql`${products.brand} ilike ${pattern}`,
+    sql`${products.line} ilike ${pattern}`,
+    sql`${products.type} ilike ${pattern}`,
+    sql`${products.shortDesc} ilike ${pattern}`,
+    sql`${products.longDescHtml} ilike ${pattern}`,
+  ) as SQL;
+  return { where, rank: sql`0`, tsquery: '', corrected: false };
+}
+
+// ───────────────────────────── server (child process) ─────────────────────────────
+async function serve() {
+  const config = { ...loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }), clientDir: undefined };
+  const database = await openDatabase({ databaseUrl: DATABASE_URL, maxConnections: 10 });
+  const app = await buildApp(config, { database });
+  const memory = new Map<string, string>();
+  app.get('/bench/memory/:n', { schema: { hide: true } }, async (request, reply) => {
+    const body = memory.get((request.params as { n: string }).n);
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  app.get('/bench/ilike', { schema: { hide: true } }, async (request) => {
+    const query = productsQuerySchema.parse(request.query);
+    return listProducts(app.db, query, { explicitSort: true, buildSearch: ilikeSearch });
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  for (const [i, c] of cases.entries()) memory.set(String(i), (await app.inject(c.path)).body);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.send?.({ port });
+  process.on('message', async (m) => {
+    if (m === 'stop') {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    }
+  });
+}
+
+// ───────────────────────────── driver (parent process) ─────────────────────────────
+async function ensureDatabase() {
+  const url = new URL(DATABASE_URL);
+  const name = url.pathname.replace(/^\//, '');
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Nombre de base inválido: ${name}`);
+  const adminUrl = new URL(DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (exists.rowCount === 0) {
+    console.log(`Creando la base ${name}…`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  }
+  await admin.end();
+  const database = await openDatabase({ databaseUrl: DATABASE_URL });
+  await database.migrate();
+  const started = Date.now();
+  const { inserted } = await seedDemoCatalogue(database.db, {
+    products: PRODUCTS,
+    onProgress: createProgress('Catálogo'),
+  });
+  if (inserted > 0)
+    console.log(`${inserted} productos nuevos en ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // Fresh statistics and visibility map, as autovacuum would leave them on a live database.
+  await database.db.execute(sql`vacuum analyze products`);
+  await database.db.execute(sql`vacuum analyze search_words`);
+  const count = await database.db.execute(sql`select count(*)::int as n from products where active`);
+  await database.close();
+  return (count as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+type Figures = { p50: number; p95: number; p99: number; rps: number; errors: number; bytes: number };
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function measure(url: string, seconds: number): Promise<Figures> {
+  const times: number[] = [];
+  let bytes = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
+    instance.on('response', (_client, _status, resBytes, responseTime) => {
+      times.push(responseTime);
+      bytes = resBytes;
+    });
+  });
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: result.requests.average,
+    errors: result.errors + result.non2xx + result.timeouts,
+    bytes,
+  };
+}
+
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+
+async function main() {
+  console.log(
+    `Base: ${DATABASE_URL.replace(/\/\/[^@]*@/, '//…@')} · ${cpus().length} núcleos · ${CONNECTIONS} conexiones`,
+  );
+  const active = await ensureDatabase();
+  console.log(`${active.toLocaleString('es-MX')} productos activos`);
+
+  const child = fork(process.argv[1]!, ['--serve'], { execArgv: process.execArgv, env: process.env });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`el servidor terminó (${code})`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+
+  const rows: { case: string; plan: string; f: Figures }[] = [];
+  for (const [i, c] of cases.entries()) {
+    const plans: [string, string][] = [
+      ['API (PostgreSQL)', `${base}${c.path}`],
+      ['mismos bytes desde memoria', `${base}/bench/memory/${i}`],
+    ];
+    if (c.search) plans.push(["ILIKE '%q%' ingenuo", `${base}/bench/ilike?${c.path.split('?')[1]}`]);
+    for (const [plan, url] of plans) {
+      await measure(url, 1); // warm-up: connections, caches, JIT
+      const f = await measure(url, SECONDS);
+      rows.push({ case: c.name, plan, f });
+      console.log(
+        `${c.name.padEnd(32)} ${plan.padEnd(28)} p50 ${ms(f.p50).padStart(7)} ms  p95 ${ms(f.p95).padStart(7)} ms  ` +
+          `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}`,
+      );
+    }
+  }
+  child.send('stop');
+
+  console.log('\n| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes |');
+  console.log('|---|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.case} | ${r.plan} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} |`,
+    );
+  }
+  console.log('\nObjetivos: listados p99 ≤ 20 ms; búsqueda p95 ≤ 30 ms y ≥ 10× más rápida que ILIKE.');
+  for (const c of cases) {
+    const api = rows.find((r) => r.case === c.name && r.plan.startsWith('API'))!.f;
+    if (!c.search) {
+      console.log(`${c.name}: p99 ${ms(api.p99)} ms ${api.p99 <= 20 ? '✓' : '✗'}`);
+      continue;
+    }
+    const naive = rows.find((r) => r.case === c.name && r.plan.startsWith('ILIKE'))!.f;
+    const speedup = naive.p50 / api.p50;
+    console.log(
+      `${c.name}: p95 ${ms(api.p95)} ms ${api.p95 <= 30 ? '✓' : '✗'} · ${speedup.toFixed(1)}× más rápida que ILIKE (p50) ${speedup >= 10 ? '✓' : '✗'}`,
+    );
+  }
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
