@@ -6,7 +6,7 @@
  * attributes in the XSLT's order, each as "|" + normalize-space(value), optional ones only when
  * present, the whole wrapped in "||…||". Running the SAT XSLT needs an XSLT 2.0 processor (Saxon,
  * Java); a test checks our cadena against the output of SAT's stylesheet for a fixture instead.
- * See docs/decisions/0xx-cfdi-generation.md.
+ * See docs/decisions/007-cfdi-generation-and-signing.md.
  */
 import type { CfdiAmounts } from './amounts.ts';
 import { centsToDecimal } from './amounts.ts';

@@ -14,7 +14,26 @@ export type InvoicingConfig = {
    * test issuer (development, tests, sandbox).
    */
   csd?: { certificatePath: string; privateKeyPath: string; password: string };
+  /** CFDI_SANDBOX_IN_PRODUCTION: the sandbox PAC may run with NODE_ENV=production. */
+  sandboxInProduction: boolean;
 };
+
+/**
+ * Checked when the server starts (not in loadConfig, so migrations and scripts still run): production
+ * stamps real invoices with the shop's own CSD, never the sandbox by accident.
+ */
+export function assertInvoicingAllowed(config: { env: string; invoicing: InvoicingConfig }): void {
+  if (config.env !== 'production') return;
+  const { pac, csd, sandboxInProduction } = config.invoicing;
+  if (pac.kind === 'sandbox' && !sandboxInProduction) {
+    throw fail(
+      'CFDI_PAC: el PAC de prueba (sandbox) no timbra facturas reales con NODE_ENV=production; configure CFDI_PAC=sw o CFDI_SANDBOX_IN_PRODUCTION=true',
+    );
+  }
+  if (pac.kind === 'sw' && !csd) {
+    throw fail('CFDI_CSD_CER_PATH: con CFDI_PAC=sw en producción se requiere el CSD de la tienda');
+  }
+}
 
 const fail = (line: string) => new ConfigError(`Configuración inválida — ${line}`);
 
@@ -35,22 +54,16 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
         }
       : undefined;
 
+  const sandboxInProduction = env.CFDI_SANDBOX_IN_PRODUCTION === 'true';
   if (env.CFDI_PAC === 'sandbox') {
-    if (env.NODE_ENV === 'production' && env.CFDI_SANDBOX_IN_PRODUCTION !== 'true') {
-      throw fail(
-        'CFDI_PAC: el PAC de prueba (sandbox) no timbra facturas reales con NODE_ENV=production; configure CFDI_PAC=sw o CFDI_SANDBOX_IN_PRODUCTION=true',
-      );
-    }
-    return { pac: { kind: 'sandbox' }, ...(csd ? { csd } : {}) };
+    return { pac: { kind: 'sandbox' }, sandboxInProduction, ...(csd ? { csd } : {}) };
   }
 
   if (!env.CFDI_PAC_TOKEN && !(env.CFDI_PAC_USER && env.CFDI_PAC_PASSWORD)) {
     throw fail('CFDI_PAC_USER: con CFDI_PAC=sw configure CFDI_PAC_TOKEN o CFDI_PAC_USER y CFDI_PAC_PASSWORD');
   }
-  if (!csd && env.NODE_ENV === 'production') {
-    throw fail('CFDI_CSD_CER_PATH: con CFDI_PAC=sw en producción se requiere el CSD de la tienda');
-  }
   return {
+    sandboxInProduction,
     pac: {
       kind: 'sw',
       url: (env.CFDI_PAC_URL ?? 'https://services.test.sw.com.mx').replace(/\/$/, ''),

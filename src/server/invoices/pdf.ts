@@ -133,9 +133,10 @@ function header(w: Writer, input: InvoicePdfInput) {
   const a = shop.address;
   w.text(`${a.street}, ${a.neighbourhood}`, margin, w.y - 44, 8);
   w.text(`${a.postalCode} ${a.city}, ${a.state}, ${a.country}`, margin, w.y - 54, 8);
-  w.text(`Tel. ${shop.phones.join(' · ')}  ·  ${shop.email}`, margin, w.y - 64, 8);
+  w.text(`Tel. ${shop.phones.join(' · ')}`, margin, w.y - 64, 8);
+  w.text(shop.email, margin, w.y - 74, 8);
 
-  const boxW = 236;
+  const boxW = 250;
   const boxX = width - margin - boxW;
   const top = w.y;
   w.page.drawRectangle({ x: boxX, y: top - 92, width: boxW, height: 92, color: BRAND_LIGHT });
@@ -151,7 +152,8 @@ function header(w: Writer, input: InvoicePdfInput) {
   rows.forEach(([label, value], i) => {
     const yy = top - 42 - i * 10;
     w.text(label, boxX + 10, yy, 7, w.bold, MUTED);
-    w.text(value, boxX + 96, yy, 7.5, label.startsWith('Folio fiscal') ? w.mono : w.font);
+    const mono = label.startsWith('Folio fiscal');
+    w.text(value, boxX + 92, yy, mono ? 7 : 7.5, mono ? w.mono : w.font);
   });
   w.y = top - 104;
 }
@@ -227,12 +229,14 @@ function parties(w: Writer, input: InvoicePdfInput) {
     ['Moneda', 'MXN - Peso mexicano'],
     ['Exportación', '01 - No aplica'],
   ];
-  const factW = (width - 2 * margin) / facts.length;
+  // Column widths follow the texts: 532 pt across.
+  const widths = [62, 112, 142, 108, 108];
   w.page.drawRectangle({ x: margin, y: w.y - 30, width: width - 2 * margin, height: 30, color: BRAND_LIGHT });
+  let fx = margin + 8;
   facts.forEach(([label, value], i) => {
-    const x = margin + 8 + i * factW;
-    w.text(label, x, w.y - 11, 6.5, w.bold, MUTED);
-    w.text(value, x, w.y - 23, 7.5);
+    w.text(label, fx, w.y - 11, 6.5, w.bold, MUTED);
+    w.text(value, fx, w.y - 23, 7.5);
+    fx += widths[i] ?? 100;
   });
   w.y -= 42;
 }

@@ -25,7 +25,10 @@ beforeAll(async () => {
   replica = await startSwReplica(testCsd());
   t = await createTestApp({
     config: {
-      invoicing: { pac: { kind: 'sw', url: replica.url, user: REPLICA_USER, password: REPLICA_PASSWORD } },
+      invoicing: {
+        pac: { kind: 'sw', url: replica.url, user: REPLICA_USER, password: REPLICA_PASSWORD },
+        sandboxInProduction: false,
+      },
     },
   });
   shopper = await createTestShopper(t.database.db, 'Eduardo');

@@ -9,6 +9,7 @@ import { AppError, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
+import { assertInvoicingAllowed } from './config.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac } from './pac/sandbox.ts';
@@ -43,6 +44,7 @@ export function createInvoicingContext(
   db: Db,
   overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log'>> = {},
 ): InvoicingContext {
+  assertInvoicingAllowed(config);
   const own = config.invoicing.csd;
   const csd = loadCsd(own ?? TEST_CSD);
   const issuer: Issuer = own
