@@ -6,9 +6,12 @@ export type Crumb = { label: string; to?: string };
 export function Breadcrumb({ items }: { items: Crumb[] }) {
   return (
     <nav aria-label="Ruta de navegación" className="text-sm text-slate-600">
-      <ol className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <ol className="flex items-center gap-2">
         {items.map((c, i) => (
-          <li key={`${c.to ?? ''}|${c.label}`} className="flex min-w-0 items-center gap-2">
+          <li
+            key={`${c.to ?? ''}|${c.label}`}
+            className={`flex items-center gap-2 ${c.to ? 'shrink-0' : 'min-w-0'}`}
+          >
             {i > 0 && (
               <span aria-hidden="true" className="text-slate-400">
                 ›

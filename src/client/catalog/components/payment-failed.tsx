@@ -49,14 +49,14 @@ export function PaymentFailed() {
                 {i > 0 && (i === shop.phones.length - 1 ? ' o ' : ', ')}
                 <a
                   href={`tel:+52${p.replace(/\s/g, '')}`}
-                  className="whitespace-nowrap text-brand-700 hover:underline"
+                  className="whitespace-nowrap text-brand-700 underline underline-offset-2"
                 >
                   {p}
                 </a>
               </span>
             ))}{' '}
             ({shop.hours.charAt(0).toLowerCase() + shop.hours.slice(1)}) o escríbanos a{' '}
-            <a href={`mailto:${shop.email}`} className="text-brand-700 hover:underline">
+            <a href={`mailto:${shop.email}`} className="text-brand-700 underline underline-offset-2">
               {shop.email}
             </a>
             .

@@ -6,7 +6,10 @@ import { ProductImage } from './product-image.tsx';
 /** Card in a list: image or 'Sin imagen', name, brand, '$1,234.56 mxn'; the whole card links to the detail. */
 export function ProductCard({ product, lazy }: { product: Card; lazy: boolean }) {
   return (
-    <li className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition hover:border-brand-200 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500">
+    <li
+      data-testid="product-card"
+      className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition hover:border-brand-200 hover:shadow-md has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500"
+    >
       <div className="border-b border-slate-100 p-3">
         <ProductImage
           url={product.imageUrl}

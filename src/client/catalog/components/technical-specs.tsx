@@ -61,17 +61,27 @@ export function TechnicalSpecs({ product }: { product: ProductDetail }) {
                 href={product.datasheetUrl}
                 target="_blank"
                 rel="noopener"
-                className="text-sm font-medium text-brand-700 hover:underline"
+                className="hidden text-sm font-medium text-brand-700 hover:underline md:inline"
               >
                 Descargar PDF
               </a>
             </div>
+            {/* Phones rarely show a PDF inside a page: there, a button opens it instead. */}
             <iframe
               src={product.datasheetUrl}
               title={`Ficha técnica de ${product.name} (PDF)`}
               loading="lazy"
-              className="mt-3 h-[70vh] max-h-[48rem] min-h-96 w-full rounded-md border border-slate-200 bg-slate-50"
+              className="mt-3 hidden h-[70vh] max-h-[48rem] min-h-96 w-full rounded-md border border-slate-200 bg-slate-50 md:block"
             />
+            <a
+              href={product.datasheetUrl}
+              target="_blank"
+              rel="noopener"
+              className="mt-3 flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm font-medium text-brand-800 hover:border-brand-300 md:hidden"
+            >
+              <span className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-bold text-white">PDF</span>
+              Ver ficha técnica de {product.name}
+            </a>
           </div>
         )}
       </div>
