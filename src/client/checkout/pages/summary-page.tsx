@@ -1,6 +1,144 @@
-import { PageHeading } from '@/client/ui/page-heading.tsx';
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
+import { getCartItems, setCartItems } from '@/client/cart/cart-store.ts';
+import { ApiError } from '@/client/lib/api-client.ts';
+import { useOrder } from '@/client/orders/api/get-order.ts';
+import { Alert } from '@/client/ui/alert.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { formatMoney } from '@/shared/money.ts';
+import type { OrderDetail } from '@/shared/schemas/orders.ts';
+import { AddressLines } from '../components/address-card.tsx';
+import { PENDING_ORDER_KEY } from '../components/card-payment.tsx';
 
-// Built by its own issue; until then the screen shows its heading only.
+function Summary({ order }: { order: OrderDetail }) {
+  // Back from 3-D Secure: the cart is emptied only once the order is really paid.
+  useEffect(() => {
+    if (order.status !== 'paid' || sessionStorage.getItem(PENDING_ORDER_KEY) !== String(order.number)) return;
+    sessionStorage.removeItem(PENDING_ORDER_KEY);
+    const bought = new Set(order.lines.map((l) => l.code));
+    setCartItems(getCartItems().filter((i) => !bought.has(i.code)));
+  }, [order]);
+
+  const paid = order.status !== 'pending_payment' && order.status !== 'payment_failed';
+  const row = 'flex justify-between gap-4';
+  return (
+    <div className="space-y-6">
+      <div className="rounded-xl border border-green-200 bg-green-50 p-6 text-center">
+        <span className="mx-auto mb-3 flex size-14 items-center justify-center rounded-full bg-green-600 text-3xl text-white">
+          ✓
+        </span>
+        <h1 className="text-2xl font-bold text-green-900 sm:text-3xl">Pedido comprado con éxito!</h1>
+        <p className="mt-2 text-green-900">
+          Número de pedido <strong data-testid="order-number">#{order.number}</strong>
+        </p>
+        <p className="mt-1 text-sm text-green-800">Le enviamos la confirmación a su correo electrónico.</p>
+      </div>
+      {!paid && <Alert tone="warning">Estado del pedido: {order.statusLabel}</Alert>}
+
+      <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_320px]">
+        <section
+          aria-labelledby="productos"
+          className="rounded-xl border border-slate-200 bg-white shadow-sm"
+        >
+          <h2 id="productos" className="border-b border-slate-100 px-5 py-3 font-semibold text-slate-900">
+            Productos
+          </h2>
+          <ul className="divide-y divide-slate-100">
+            {order.lines.map((l) => (
+              <li key={l.code} className="flex items-center gap-4 px-5 py-3">
+                <div className="size-14 shrink-0 overflow-hidden rounded-md border border-slate-200 bg-slate-50">
+                  {l.imageUrl && (
+                    <img src={`${l.imageUrl}&w=160`} alt="" className="size-full object-contain" />
+                  )}
+                </div>
+                <div className="min-w-0 flex-1">
+                  <Link
+                    to={`/productos/${encodeURIComponent(l.code)}`}
+                    className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700"
+                  >
+                    {l.description}
+                  </Link>
+                  <p className="text-sm text-slate-600">
+                    {l.quantity} × {formatMoney(l.unitPriceCents)}
+                  </p>
+                </div>
+                <p className="shrink-0 font-semibold">{formatMoney(l.lineTotalCents)}</p>
+              </li>
+            ))}
+          </ul>
+          <dl className="space-y-2 border-t border-slate-100 px-5 py-4 text-sm">
+            <div className={row}>
+              <dt className="text-slate-600">Subtotal</dt>
+              <dd>{formatMoney(order.subtotalCents)}</dd>
+            </div>
+            <div className={row}>
+              <dt className="text-slate-600">IVA (incluido)</dt>
+              <dd>{formatMoney(order.ivaCents)}</dd>
+            </div>
+            <div className={row}>
+              <dt className="text-slate-600">Envío</dt>
+              <dd>{formatMoney(order.shippingCents)}</dd>
+            </div>
+            <div className={`${row} border-t border-slate-100 pt-2 text-base font-bold`}>
+              <dt>Total</dt>
+              <dd data-testid="summary-total">{formatMoney(order.totalCents)}</dd>
+            </div>
+          </dl>
+        </section>
+        <aside className="space-y-6">
+          <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+            <h2 className="mb-3 font-semibold text-slate-900">Dirección de envío</h2>
+            <AddressLines address={order.address} />
+          </section>
+          <div className="flex flex-col gap-3">
+            <Link
+              to="/historial"
+              className="rounded-lg bg-brand-700 px-5 py-3 text-center font-semibold text-white hover:bg-brand-800"
+            >
+              Ver historial de pedidos
+            </Link>
+            <Link
+              to="/"
+              className="rounded-lg border border-slate-300 bg-white px-5 py-3 text-center font-medium text-slate-700 hover:bg-slate-50"
+            >
+              Seguir comprando
+            </Link>
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function SummaryLoader() {
+  const { number } = useParams();
+  const order = useOrder(Number(number));
+  if (order.isPending && Number.isInteger(Number(number))) return <Spinner />;
+  if (order.data) return <Summary order={order.data} />;
+  const missing =
+    !(order.error instanceof ApiError) || order.error.status === 404 || order.error.status === 400;
+  return (
+    <div className="py-12 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">
+        {missing ? 'Pedido no encontrado' : 'Error de conexión'}
+      </h1>
+      <Link to="/historial" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
+        Ver historial de pedidos
+      </Link>
+    </div>
+  );
+}
+
+/** /resumen/{number} — the thank-you page (spec §2 Order confirmation). */
 export function Component() {
-  return <PageHeading title="Pedido comprado con éxito!" />;
+  useDocumentTitle('Pedido comprado con éxito!');
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8">
+      <RequireSignedIn>
+        <SummaryLoader />
+      </RequireSignedIn>
+    </div>
+  );
 }

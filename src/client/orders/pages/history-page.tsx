@@ -1,6 +1,176 @@
-import { PageHeading } from '@/client/ui/page-heading.tsx';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
+import { ApiError } from '@/client/lib/api-client.ts';
+import { Alert } from '@/client/ui/alert.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { formatMoney } from '@/shared/money.ts';
+import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
+import { useCancelOrder } from '../api/cancel-order.ts';
+import { useOrders } from '../api/get-orders.ts';
+import { Modal } from '../components/modal.tsx';
+import { formatDate, ReceiptDialog } from '../components/receipt-dialog.tsx';
 
-// Built by its own issue; until then the screen shows its heading only.
+const badge: Record<OrderStatus, string> = {
+  pending_payment: 'bg-amber-100 text-amber-900',
+  paid: 'bg-green-100 text-green-800',
+  preparing: 'bg-sky-100 text-sky-900',
+  shipped: 'bg-brand-100 text-brand-800',
+  delivered: 'bg-green-100 text-green-800',
+  payment_failed: 'bg-red-100 text-red-800',
+  cancelled: 'bg-slate-200 text-slate-700',
+};
+
+const button =
+  'inline-flex items-center justify-center rounded-md border px-3 py-1.5 text-sm font-medium transition';
+
+function CancelDialog({ order, onClose }: { order: OrderSummary; onClose: () => void }) {
+  const cancel = useCancelOrder();
+  const confirm = () =>
+    cancel.mutate(order.number, {
+      onSuccess: (data) => {
+        toast.success(data.message);
+        onClose();
+      },
+      onError: (error) => {
+        toast.error(error instanceof ApiError && error.status !== 0 ? error.message : 'Error de conexión');
+      },
+    });
+  return (
+    <Modal title={`Pedido #${order.number}`} onClose={onClose} size="sm">
+      <p className="text-slate-700">Está seguro que desea solicitar la cancelación del pedido?</p>
+      <p className="mt-2 text-sm text-slate-500">
+        Reembolsaremos {formatMoney(order.totalCents)} a la tarjeta con la que pagó.
+      </p>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button
+          type="button"
+          onClick={onClose}
+          className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
+        >
+          Volver
+        </button>
+        <button
+          type="button"
+          onClick={confirm}
+          disabled={cancel.isPending}
+          className={`${button} border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:cursor-wait disabled:opacity-70`}
+        >
+          {cancel.isPending ? 'Procesando...' : 'Cancelar pedido'}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function OrderCard({
+  order,
+  onReceipt,
+  onCancel,
+}: {
+  order: OrderSummary;
+  onReceipt: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" data-testid="order-card">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="font-semibold text-slate-900">Pedido #{order.number}</p>
+          <p className="text-sm text-slate-600">{formatDate(order.date)}</p>
+        </div>
+        <span
+          className={`rounded-full px-2.5 py-1 text-xs font-semibold ${badge[order.status]}`}
+          data-testid="order-status"
+        >
+          {order.statusLabel}
+        </span>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-500">Guía de rastreo</dt>
+          <dd className="text-slate-900">{order.trackingGuide}</dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-500">Total</dt>
+          <dd className="font-semibold text-slate-900">{formatMoney(order.totalCents)}</dd>
+        </div>
+      </dl>
+      <div className="mt-4 flex flex-wrap gap-2">
+        {order.canInvoice && (
+          <Link
+            to={`/factura/${order.number}`}
+            className={`${button} border-brand-700 bg-brand-700 text-white hover:bg-brand-800`}
+          >
+            Solicitar factura
+          </Link>
+        )}
+        <button
+          type="button"
+          onClick={onReceipt}
+          className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
+        >
+          Ver recibo
+        </button>
+        {order.canCancel && (
+          <button
+            type="button"
+            onClick={onCancel}
+            className={`${button} border-red-300 bg-white text-red-700 hover:bg-red-50`}
+          >
+            Cancelar pedido
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function History() {
+  const orders = useOrders();
+  const [receipt, setReceipt] = useState<number | null>(null);
+  const [cancelling, setCancelling] = useState<OrderSummary | null>(null);
+  if (orders.isPending) return <Spinner />;
+  if (orders.isError) return <Alert tone="danger">{orders.error.message}</Alert>;
+  const { orders: list, message } = orders.data;
+  return (
+    <>
+      {list.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
+          <p className="font-medium text-slate-800">{message}</p>
+          <Link to="/" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
+            Ir a la tienda
+          </Link>
+        </div>
+      ) : (
+        <ul className="space-y-4">
+          {list.map((o) => (
+            <OrderCard
+              key={o.number}
+              order={o}
+              onReceipt={() => setReceipt(o.number)}
+              onCancel={() => setCancelling(o)}
+            />
+          ))}
+        </ul>
+      )}
+      {receipt !== null && <ReceiptDialog number={receipt} onClose={() => setReceipt(null)} />}
+      {cancelling && <CancelDialog order={cancelling} onClose={() => setCancelling(null)} />}
+    </>
+  );
+}
+
+/** /historial — 'Historial de pedidos' (spec §2 Order history). */
 export function Component() {
-  return <PageHeading title="Historial de pedidos" />;
+  useDocumentTitle('Historial de pedidos');
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8">
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 sm:text-3xl">Historial de pedidos</h1>
+      <RequireSignedIn>
+        <History />
+      </RequireSignedIn>
+    </div>
+  );
 }

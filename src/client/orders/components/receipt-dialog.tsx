@@ -1,0 +1,134 @@
+import { Link } from 'react-router';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { formatMoney } from '@/shared/money.ts';
+import type { OrderDetail } from '@/shared/schemas/orders.ts';
+import { useOrder } from '../api/get-order.ts';
+import { Modal } from './modal.tsx';
+
+export const formatDate = (iso: string) =>
+  new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(
+    new Date(iso),
+  );
+
+function Receipt({ order }: { order: OrderDetail }) {
+  const cancelled = order.status === 'cancelled';
+  const a = order.address;
+  const field = (label: string, value: string, testId?: string) => (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 text-sm text-slate-900" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+  return (
+    <div className="space-y-5">
+      <div className="flex items-center gap-3">
+        {cancelled ? (
+          <span
+            className="flex size-11 items-center justify-center rounded-full bg-red-600 text-xl font-bold text-white"
+            role="img"
+            aria-label="Pedido cancelado"
+            data-testid="receipt-cross"
+          >
+            ✕
+          </span>
+        ) : (
+          <span
+            className="flex size-11 items-center justify-center rounded-full bg-green-600 text-xl font-bold text-white"
+            role="img"
+            aria-label="Pedido vigente"
+            data-testid="receipt-check"
+          >
+            ✓
+          </span>
+        )}
+        <div>
+          <p className="font-semibold">Pedido #{order.number}</p>
+          <p className="text-sm text-slate-600">
+            {cancelled ? 'Pedido cancelado' : `Fecha de compra: ${formatDate(order.date)}`}
+          </p>
+        </div>
+      </div>
+      <dl className="grid gap-4 sm:grid-cols-2">
+        {field(
+          'Dirección de envío',
+          `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
+        )}
+        {field('Facturar a', `${order.billingName} · ${order.billingNumber}`)}
+        {field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
+        {field('Estado', order.statusLabel, 'receipt-status')}
+        {field(
+          'Fecha de envío',
+          order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
+        )}
+        {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
+      </dl>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[28rem] text-sm">
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-500">
+              <th className="py-2 pr-3 font-medium">Producto</th>
+              <th className="py-2 pr-3 text-right font-medium">Precio</th>
+              <th className="py-2 pr-3 text-right font-medium">Cantidad</th>
+              <th className="py-2 text-right font-medium">Total</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {order.lines.map((l) => (
+              <tr key={l.code}>
+                <td className="py-2 pr-3">
+                  <Link
+                    to={`/productos/${encodeURIComponent(l.code)}`}
+                    className="text-brand-700 hover:underline"
+                  >
+                    {l.description}
+                  </Link>
+                </td>
+                <td className="py-2 pr-3 text-right">{formatMoney(l.unitPriceCents)}</td>
+                <td className="py-2 pr-3 text-right">{l.quantity}</td>
+                <td className="py-2 text-right">{formatMoney(l.lineTotalCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <dl className="ml-auto max-w-xs space-y-1.5 text-sm">
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Subtotal</dt>
+          <dd>{formatMoney(order.subtotalCents)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Envío</dt>
+          <dd data-testid="receipt-shipping">{formatMoney(order.shippingCents)}</dd>
+        </div>
+        <div className="flex justify-between border-t border-slate-200 pt-1.5 font-bold">
+          <dt>Total</dt>
+          <dd>{formatMoney(order.totalCents)}</dd>
+        </div>
+        {order.refundedCents > 0 && (
+          <div className="flex justify-between text-green-700">
+            <dt>Reembolsado</dt>
+            <dd>{formatMoney(order.refundedCents)}</dd>
+          </div>
+        )}
+      </dl>
+    </div>
+  );
+}
+
+/** 'Ver recibo' (spec §2 Receipt dialog): every field of the order, the shipping stored on it. */
+export function ReceiptDialog({ number, onClose }: { number: number; onClose: () => void }) {
+  const order = useOrder(number);
+  return (
+    <Modal title="Recibo de compra" onClose={onClose} size="lg">
+      {order.data ? (
+        <Receipt order={order.data} />
+      ) : order.isError ? (
+        <p className="text-sm text-red-700">{order.error.message}</p>
+      ) : (
+        <Spinner />
+      )}
+    </Modal>
+  );
+}
