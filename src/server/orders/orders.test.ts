@@ -386,4 +386,33 @@ describe('history, detail and cancellation', () => {
     expect(res.json().error.message).toBe('El pedido ya fue enviado y no se puede cancelar');
     expect((await stockOf(t, p.code)).stock).toBe(5);
   });
+
+  it('an invoiced order cannot be cancelled: "Cancelar factura" shows instead of "Cancelar pedido"', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 6, 2);
+    const { number } = (
+      await placeOrderRequest(t, shopper, await body([{ code: p.code, quantity: 1 }]))
+    ).json();
+    await t.db.execute(sql`insert into invoices (order_number, user_id, status, pac, rfc, nombre_fiscal, regimen_fiscal,
+        uso_cfdi, forma_pago, cp, subtotal_cents, iva_cents, total_cents)
+      values (${number}, ${shopper.id}, 'issued', 'sandbox', 'XAXX010101000', 'PUBLICO EN GENERAL', '616', 'S01',
+        '04', '44100', 100, 16, 116)`);
+    const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: shopper.cookie } })).json();
+    expect(list.orders[0]).toMatchObject({
+      number,
+      invoiceState: 'issued',
+      canCancel: false,
+      canCancelInvoice: true,
+      canInvoice: false,
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/cancel`,
+      headers: { cookie: shopper.cookie },
+      payload: {},
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe('Cancele primero la factura del pedido');
+    expect((await stockOf(t, p.code)).stock).toBe(5);
+  });
 });

@@ -190,6 +190,8 @@ export async function cancelOrder(
     sql`update orders set cancelled_at = now(), updated_at = now()
       where number = ${number} and user_id = ${userId} and status = 'paid' and cancelled_at is null
         and (tracking_guide is null or trim(tracking_guide) in ('', ${NO_GUIDE}))
+        and not exists (select 1 from invoices i where i.order_number = orders.number
+          and i.status in ('pending', 'issued'))
       returning number`,
   );
   if (claimed.length === 0) throw refusal({ ...o, cancelled_at: new Date() }, invoiceState);

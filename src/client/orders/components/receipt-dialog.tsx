@@ -65,12 +65,12 @@ function Receipt({ order }: { order: OrderDetail }) {
         {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
       </dl>
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[28rem] text-sm">
+        <table className="w-full text-sm">
           <thead>
             <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-500">
               <th className="py-2 pr-3 font-medium">Producto</th>
-              <th className="py-2 pr-3 text-right font-medium">Precio</th>
-              <th className="py-2 pr-3 text-right font-medium">Cantidad</th>
+              <th className="hidden py-2 pr-3 text-right font-medium sm:table-cell">Precio</th>
+              <th className="hidden py-2 pr-3 text-right font-medium sm:table-cell">Cantidad</th>
               <th className="py-2 text-right font-medium">Total</th>
             </tr>
           </thead>
@@ -84,9 +84,12 @@ function Receipt({ order }: { order: OrderDetail }) {
                   >
                     {l.description}
                   </Link>
+                  <span className="block text-xs text-slate-500 sm:hidden">
+                    {l.quantity} × {formatMoney(l.unitPriceCents)}
+                  </span>
                 </td>
-                <td className="py-2 pr-3 text-right">{formatMoney(l.unitPriceCents)}</td>
-                <td className="py-2 pr-3 text-right">{l.quantity}</td>
+                <td className="hidden py-2 pr-3 text-right sm:table-cell">{formatMoney(l.unitPriceCents)}</td>
+                <td className="hidden py-2 pr-3 text-right sm:table-cell">{l.quantity}</td>
                 <td className="py-2 text-right">{formatMoney(l.lineTotalCents)}</td>
               </tr>
             ))}

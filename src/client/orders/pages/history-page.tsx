@@ -107,6 +107,14 @@ function OrderCard({
             Solicitar factura
           </Link>
         )}
+        {order.canCancelInvoice && (
+          <Link
+            to={`/factura/${order.number}`}
+            className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
+          >
+            Cancelar factura
+          </Link>
+        )}
         <button
           type="button"
           onClick={onReceipt}
