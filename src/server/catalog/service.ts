@@ -283,7 +283,7 @@ async function listMatches(
       select ${products.code} as code, ${products.name} as name, ${products.brand} as brand,
         ${products.groupClas} as group_clas, ${products.line} as line, ${products.type} as type,
         ${products.priceCents} as price_cents, ${products.stock} as stock, ${products.imageHash} as image_hash,
-        ${search.rank} as rank,
+        ${byRank ? search.rank : sql`0`} as rank,
         ${ok('brand')} as b_ok, ${ok('group')} as g_ok, ${ok('line')} as l_ok, ${ok('type')} as t_ok
       from ${products}
       where ${products.active} and ${search.where}
