@@ -54,6 +54,7 @@ export const router = createBrowserRouter([
       { path: 'resumen/:number', lazy: () => import('../checkout/pages/summary-page.tsx') },
       { path: 'historial', lazy: () => import('../orders/pages/history-page.tsx') },
       { path: 'factura/:order', lazy: () => import('../invoices/pages/invoice-page.tsx') },
+      { path: 'admin/*', handle: { bare: true }, lazy: () => import('../admin/pages/admin-page.tsx') },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

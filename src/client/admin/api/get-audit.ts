@@ -1,0 +1,16 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AuditEntry } from '@/shared/schemas/admin.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+import { toQueryString } from './query-string.ts';
+
+type AuditList = { items: AuditEntry[]; total: number; page: number; pages: number };
+
+export const getAudit = (query: { page: number; entityType?: string; entityId?: string }) =>
+  apiFetch<AuditList>(`/api/admin/audit${toQueryString(query)}`);
+
+export const useAudit = (query: { page: number; entityType?: string; entityId?: string }) =>
+  useQuery({
+    queryKey: ['admin', 'audit', query],
+    queryFn: () => getAudit(query),
+    placeholderData: keepPreviousData,
+  });

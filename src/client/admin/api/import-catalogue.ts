@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ImportReport, ImportRequest } from '@/shared/schemas/admin.ts';
+import { apiFetch } from '../../lib/api-client.ts';
+
+/** POST /api/admin/import */
+export const importCatalogue = (body: ImportRequest) =>
+  apiFetch<ImportReport>('/api/admin/import', { method: 'POST', body, timeoutMs: 180_000 });
+
+export function useImportCatalogue() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: importCatalogue,
+    onSuccess: (report) => {
+      if (!report.dryRun) void client.invalidateQueries({ queryKey: ['admin'] });
+    },
+  });
+}

@@ -1,0 +1,347 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Alert } from '@/client/ui/alert.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { formatMoney } from '@/shared/money.ts';
+import type { AdminOrderDetail } from '@/shared/schemas/admin.ts';
+import { useAdminOrder } from '../api/get-order.ts';
+import { useOrderAction } from '../api/order-actions.ts';
+import {
+  Badge,
+  buttonClass,
+  fieldClass,
+  formatDateTime,
+  formatDay,
+  Panel,
+  ScreenTitle,
+} from '../components/admin-ui.tsx';
+import { AuditList } from './audit-screen.tsx';
+
+const PAYMENT_LABELS: Record<string, string> = {
+  completed: 'Cobrado',
+  refunded: 'Reembolsado',
+  failed: 'Rechazado',
+  in_progress: 'En proceso',
+  charge_pending: 'Esperando 3-D Secure',
+  unknown: 'Sin confirmar',
+};
+
+const PROVIDERS = ['Estafeta', 'DHL', 'FedEx', 'Paquetexpress', 'Redpack', 'Entrega propia'];
+
+function ShipForm({ order }: { order: AdminOrderDetail }) {
+  const action = useOrderAction(order.number);
+  const [form, setForm] = useState({ trackingGuide: '', deliveryProvider: '', deliveryDate: '' });
+  const fields = (action.error as { fields?: Record<string, string> } | null)?.fields ?? {};
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    action.mutate({ kind: 'ship', body: form });
+  };
+  return (
+    <form onSubmit={submit} className="grid gap-3" aria-label="Enviar pedido" noValidate>
+      <label className="text-sm font-medium text-slate-700">
+        Guía de rastreo
+        <input
+          className={`${fieldClass} mt-1`}
+          value={form.trackingGuide}
+          aria-invalid={Boolean(fields.trackingGuide)}
+          onChange={(e) => setForm({ ...form, trackingGuide: e.target.value })}
+        />
+        {fields.trackingGuide ? (
+          <span className="mt-1 block text-xs text-red-600">{fields.trackingGuide}</span>
+        ) : null}
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        Paquetería
+        <input
+          className={`${fieldClass} mt-1`}
+          list="paqueterias"
+          value={form.deliveryProvider}
+          aria-invalid={Boolean(fields.deliveryProvider)}
+          onChange={(e) => setForm({ ...form, deliveryProvider: e.target.value })}
+        />
+        <datalist id="paqueterias">
+          {PROVIDERS.map((p) => (
+            <option key={p} value={p} />
+          ))}
+        </datalist>
+        {fields.deliveryProvider ? (
+          <span className="mt-1 block text-xs text-red-600">{fields.deliveryProvider}</span>
+        ) : null}
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        Fecha de entrega estimada
+        <input
+          type="date"
+          className={`${fieldClass} mt-1`}
+          value={form.deliveryDate}
+          aria-invalid={Boolean(fields.deliveryDate)}
+          onChange={(e) => setForm({ ...form, deliveryDate: e.target.value })}
+        />
+        {fields.deliveryDate ? (
+          <span className="mt-1 block text-xs text-red-600">{fields.deliveryDate}</span>
+        ) : null}
+      </label>
+      {action.error && Object.keys(fields).length === 0 ? (
+        <Alert tone="danger">{action.error.message}</Alert>
+      ) : null}
+      <button type="submit" className={buttonClass.primary} disabled={action.isPending}>
+        {action.isPending ? 'Guardando…' : 'Marcar enviado y avisar al cliente'}
+      </button>
+    </form>
+  );
+}
+
+function CancelForm({ order }: { order: AdminOrderDetail }) {
+  const action = useOrderAction(order.number);
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const fieldError = (action.error as { fields?: Record<string, string> } | null)?.fields?.reason;
+  if (!order.actions.cancel) {
+    return order.status === 'cancelled' ? null : (
+      <p className="text-sm text-slate-500">
+        Cancelar con reembolso no disponible: {order.actions.cancelBlockedReason}
+      </p>
+    );
+  }
+  if (!open) {
+    return (
+      <button type="button" className={buttonClass.danger} onClick={() => setOpen(true)}>
+        Cancelar con reembolso…
+      </button>
+    );
+  }
+  return (
+    <form
+      className="grid gap-3 rounded-lg border border-red-200 bg-red-50/50 p-3"
+      aria-label="Cancelar pedido"
+      onSubmit={(e) => {
+        e.preventDefault();
+        action.mutate({ kind: 'cancel', body: { reason } });
+      }}
+    >
+      <p className="text-sm text-red-800">
+        Se reembolsarán {formatMoney(order.totalCents)} a la tarjeta del cliente, la existencia vuelve al
+        almacén y el cliente recibe un correo. No se puede deshacer.
+      </p>
+      <label className="text-sm font-medium text-slate-700">
+        Motivo de la cancelación
+        <textarea
+          className={`${fieldClass} mt-1`}
+          rows={2}
+          value={reason}
+          aria-invalid={Boolean(fieldError)}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        {fieldError ? <span className="mt-1 block text-xs text-red-600">{fieldError}</span> : null}
+      </label>
+      {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={buttonClass.danger} disabled={action.isPending}>
+          {action.isPending ? 'Reembolsando…' : 'Confirmar cancelación y reembolso'}
+        </button>
+        <button type="button" className={buttonClass.secondary} onClick={() => setOpen(false)}>
+          No cancelar
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Actions({ order }: { order: AdminOrderDetail }) {
+  const action = useOrderAction(order.number);
+  return (
+    <Panel title="Acciones">
+      <div className="grid gap-4">
+        {order.actions.prepare ? (
+          <button
+            type="button"
+            className={buttonClass.primary}
+            disabled={action.isPending}
+            onClick={() => action.mutate({ kind: 'prepare' })}
+          >
+            Marcar «En preparación»
+          </button>
+        ) : null}
+        {order.actions.ship ? <ShipForm order={order} /> : null}
+        {order.actions.deliver ? (
+          <button
+            type="button"
+            className={buttonClass.primary}
+            disabled={action.isPending}
+            onClick={() => action.mutate({ kind: 'deliver' })}
+          >
+            Marcar «Entregado»
+          </button>
+        ) : null}
+        {action.error ? <Alert tone="danger">{action.error.message}</Alert> : null}
+        {!order.actions.prepare && !order.actions.ship && !order.actions.deliver ? (
+          <p className="text-sm text-slate-500">
+            {order.status === 'delivered'
+              ? 'Pedido entregado: no hay más pasos.'
+              : order.status === 'cancelled'
+                ? 'Pedido cancelado.'
+                : order.status === 'pending_payment' || order.status === 'payment_failed'
+                  ? 'El pedido no está pagado.'
+                  : 'Sin pasos pendientes.'}
+          </p>
+        ) : null}
+        <CancelForm order={order} />
+      </div>
+    </Panel>
+  );
+}
+
+const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
+  <div className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-2 py-1 text-sm">
+    <dt className="text-slate-500">{label}</dt>
+    <dd className="min-w-0 break-words text-slate-900">{children}</dd>
+  </div>
+);
+
+export function OrderDetailScreen() {
+  const number = Number(useParams().number);
+  useDocumentTitle(`Pedido #${number} — Administración`);
+  const { data: order, isPending, error } = useAdminOrder(number);
+  if (isPending) return <Spinner />;
+  if (error || !order) return <Alert tone="danger">{error?.message ?? 'Pedido no encontrado'}</Alert>;
+  const a = order.address;
+  return (
+    <>
+      <Link to="/admin/pedidos" className="text-sm text-brand-700 hover:underline">
+        ← Pedidos
+      </Link>
+      <ScreenTitle
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            Pedido #{order.number} <Badge tone={order.status}>{order.statusLabel}</Badge>
+          </span>
+        }
+        subtitle={`Comprado el ${formatDateTime(order.date)}`}
+      />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-5">
+          <Panel title="Artículos">
+            <div className="overflow-x-auto">
+              <table className="min-w-full text-sm">
+                <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+                  <tr>
+                    <th className="py-2 pr-3">Código</th>
+                    <th className="py-2 pr-3">Descripción</th>
+                    <th className="py-2 pr-3 text-right">Cant.</th>
+                    <th className="py-2 pr-3 text-right">Precio</th>
+                    <th className="py-2 text-right">Importe</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {order.lines.map((l) => (
+                    <tr key={l.code}>
+                      <td className="py-2 pr-3 whitespace-nowrap">
+                        <Link
+                          to={`/admin/productos/${encodeURIComponent(l.code)}`}
+                          className="text-brand-700 hover:underline"
+                        >
+                          {l.code}
+                        </Link>
+                      </td>
+                      <td className="py-2 pr-3">{l.description}</td>
+                      <td className="py-2 pr-3 text-right tabular-nums">{l.quantity}</td>
+                      <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
+                        {formatMoney(l.unitPriceCents)}
+                      </td>
+                      <td className="py-2 text-right tabular-nums whitespace-nowrap">
+                        {formatMoney(l.lineTotalCents)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <dl className="ml-auto mt-3 max-w-xs text-sm">
+              <Row label="Subtotal">{formatMoney(order.subtotalCents)}</Row>
+              <Row label="Envío">{formatMoney(order.shippingCents)}</Row>
+              <Row label="IVA incluido">{formatMoney(order.ivaCents)}</Row>
+              <Row label="Total">
+                <strong>{formatMoney(order.totalCents)}</strong>
+              </Row>
+              {order.refundedCents > 0 ? (
+                <Row label="Reembolsado">{formatMoney(order.refundedCents)}</Row>
+              ) : null}
+            </dl>
+          </Panel>
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-5 md:grid-cols-2">
+            <Panel title="Cliente">
+              <dl>
+                <Row label="Nombre">
+                  <Link to={`/admin/clientes/${order.userId}`} className="text-brand-700 hover:underline">
+                    {order.customerName}
+                  </Link>
+                </Row>
+                <Row label="Correo">{order.email}</Row>
+                <Row label="Teléfono">{order.phone}</Row>
+                <Row label="Factura">
+                  {order.invoiceState === 'issued'
+                    ? `Facturado (${order.rfc})`
+                    : order.invoiceState === 'cancelled'
+                      ? 'Factura cancelada'
+                      : 'Sin factura'}
+                </Row>
+              </dl>
+            </Panel>
+            <Panel title="Envío">
+              <address className="text-sm not-italic leading-6 text-slate-800">
+                {a.nombreEnvio}
+                <br />
+                {a.calleEnvio} {a.numExtEnvio}
+                {a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, {a.coloniaEnvio}
+                <br />
+                {a.cpEnvio} {a.municipioEnvio}, {a.estadoEnvio}
+                <br />
+                Tel. {a.telefonoEnvio}
+              </address>
+              <dl className="mt-3 border-t border-slate-100 pt-2">
+                <Row label="Guía">{order.trackingGuide}</Row>
+                <Row label="Paquetería">{order.deliveryProvider ?? '—'}</Row>
+                <Row label="Entrega estimada">{formatDay(order.deliveryDate)}</Row>
+              </dl>
+            </Panel>
+          </div>
+          <Panel title="Pagos">
+            {order.payments.length === 0 ? (
+              <p className="text-sm text-slate-500">Sin intentos de pago.</p>
+            ) : (
+              <ul className="divide-y divide-slate-100 text-sm">
+                {order.payments.map((p) => (
+                  <li
+                    key={`${p.createdAt}-${p.chargeId}`}
+                    className="flex flex-wrap justify-between gap-2 py-2"
+                  >
+                    <span>
+                      {formatDateTime(p.createdAt)} · {p.gateway} ·{' '}
+                      <span className="font-mono text-xs">{p.chargeId ?? '—'}</span>
+                    </span>
+                    <span>
+                      {PAYMENT_LABELS[p.status] ?? p.status} · {formatMoney(p.amountCents)}
+                      {p.refundedCents ? ` (reembolsado ${formatMoney(p.refundedCents)})` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {order.cancelReason ? (
+              <p className="mt-3 text-sm text-slate-700">
+                <strong>Motivo de cancelación:</strong> {order.cancelReason}
+              </p>
+            ) : null}
+          </Panel>
+        </div>
+        <div className="order-first grid content-start gap-5 lg:order-none">
+          <Actions order={order} />
+          <Panel title="Historial">
+            <AuditList entries={order.history} empty="Sin acciones del personal todavía." />
+          </Panel>
+        </div>
+      </div>
+    </>
+  );
+}

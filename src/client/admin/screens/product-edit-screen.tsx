@@ -1,0 +1,326 @@
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { Alert } from '@/client/ui/alert.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { formatAmount } from '@/shared/money.ts';
+import type { AdminProduct } from '@/shared/schemas/admin.ts';
+import { useCatalogOptions } from '../api/get-catalog-options.ts';
+import { useAdminProduct } from '../api/get-product.ts';
+import { saveProduct, setProductActive, useProductMutation } from '../api/save-product.ts';
+import { buttonClass, fieldClass, Panel, ScreenTitle } from '../components/admin-ui.tsx';
+import { ProductMediaPanel } from './product-media-panel.tsx';
+import { ProductStockPanel } from './product-stock-panel.tsx';
+
+type Form = {
+  code: string;
+  name: string;
+  brand: string;
+  groupClas: string;
+  line: string;
+  type: string;
+  price: string;
+  weightKg: string;
+  shortDesc: string;
+  longDescHtml: string;
+  satProductKey: string;
+  satUnitKey: string;
+  active: boolean;
+  stock: string;
+};
+
+const EMPTY: Form = {
+  code: '',
+  name: '',
+  brand: '',
+  groupClas: '',
+  line: '',
+  type: '',
+  price: '',
+  weightKg: '',
+  shortDesc: '',
+  longDescHtml: '',
+  satProductKey: '',
+  satUnitKey: '',
+  active: true,
+  stock: '0',
+};
+
+const toForm = (p: AdminProduct): Form => ({
+  code: p.code,
+  name: p.name,
+  brand: p.brand ?? '',
+  groupClas: p.groupClas ?? '',
+  line: p.line ?? '',
+  type: p.type ?? '',
+  price: formatAmount(p.priceCents).replace(/,/g, ''),
+  weightKg: String(p.weightKg),
+  shortDesc: p.shortDesc,
+  longDescHtml: p.longDescHtml,
+  satProductKey: p.satProductKey ?? '',
+  satUnitKey: p.satUnitKey ?? '',
+  active: p.active,
+  stock: String(p.stock),
+});
+
+function Field({
+  label,
+  error,
+  hint,
+  children,
+  className = '',
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the input, select or textarea comes in as children
+    <label className={`block text-sm font-medium text-slate-700 ${className}`}>
+      {label}
+      <span className="mt-1 block">{children}</span>
+      {error ? (
+        <span className="mt-1 block text-xs text-red-600">{error}</span>
+      ) : hint ? (
+        <span className="mt-1 block text-xs font-normal text-slate-500">{hint}</span>
+      ) : null}
+    </label>
+  );
+}
+
+export function ProductEditScreen() {
+  const params = useParams();
+  const code = params.code ?? null;
+  const navigate = useNavigate();
+  useDocumentTitle(code ? `Producto ${code} — Administración` : 'Nuevo producto — Administración');
+  const product = useAdminProduct(code ?? '', code !== null);
+  const options = useCatalogOptions();
+  const [form, setForm] = useState<Form>(EMPTY);
+  useEffect(() => {
+    setForm(product.data ? toForm(product.data) : EMPTY);
+  }, [product.data]);
+  const save = useProductMutation((f: Form) => {
+    const { code: c, stock, ...fields } = f;
+    return code
+      ? saveProduct(code, fields)
+      : saveProduct(null, { ...fields, code: c, stock: Number(stock || 0) });
+  });
+  const toggle = useProductMutation((active: boolean) => setProductActive(code ?? '', active));
+  const fields = (save.error as { fields?: Record<string, string> } | null)?.fields ?? {};
+  const set = (key: keyof Form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [key]: e.target.value });
+
+  if (code && product.isPending) return <Spinner />;
+  if (code && product.error) return <Alert tone="danger">{product.error.message}</Alert>;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(form, {
+      onSuccess: (data) => {
+        toast.success(data.message);
+        if (!code) navigate(`/admin/productos/${encodeURIComponent(data.product.code)}`, { replace: true });
+      },
+    });
+  };
+  const top = (options.data?.groups ?? []).filter((g) => g.parentClas === null);
+
+  return (
+    <>
+      <Link to="/admin/productos" className="text-sm text-brand-700 hover:underline">
+        ← Productos
+      </Link>
+      <ScreenTitle
+        title={code ? `${code} · ${product.data?.name ?? ''}` : 'Nuevo producto'}
+        actions={
+          code && product.data ? (
+            <div className="flex flex-wrap gap-2">
+              {product.data.active ? (
+                <a
+                  href={`/productos/${encodeURIComponent(code)}`}
+                  target="_blank"
+                  rel="noreferrer"
+                  className={buttonClass.secondary}
+                >
+                  Ver en la tienda ↗
+                </a>
+              ) : null}
+              <button
+                type="button"
+                className={product.data.active ? buttonClass.danger : buttonClass.primary}
+                disabled={toggle.isPending}
+                onClick={() =>
+                  toggle.mutate(!product.data.active, {
+                    onSuccess: (d) => toast.success(d.message),
+                    onError: (e) => toast.error(e.message),
+                  })
+                }
+              >
+                {product.data.active ? 'Desactivar' : 'Activar'}
+              </button>
+            </div>
+          ) : null
+        }
+      />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-5 xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <Panel title="Datos del producto">
+          <form
+            onSubmit={submit}
+            noValidate
+            className="grid gap-4 sm:grid-cols-2"
+            aria-label="Datos del producto"
+          >
+            {code ? null : (
+              <Field
+                label="Código"
+                error={fields.code}
+                hint="Letras, números y - . _ /; no se puede cambiar después"
+              >
+                <input
+                  className={fieldClass}
+                  value={form.code}
+                  onChange={set('code')}
+                  aria-invalid={Boolean(fields.code)}
+                />
+              </Field>
+            )}
+            <Field label="Nombre" error={fields.name} className={code ? 'sm:col-span-2' : ''}>
+              <input
+                className={fieldClass}
+                value={form.name}
+                onChange={set('name')}
+                aria-invalid={Boolean(fields.name)}
+              />
+            </Field>
+            <Field label="Marca" error={fields.brand} hint="Una marca nueva se crea al guardar">
+              <input className={fieldClass} list="marcas" value={form.brand} onChange={set('brand')} />
+              <datalist id="marcas">
+                {options.data?.brands.map((b) => (
+                  <option key={b} value={b} />
+                ))}
+              </datalist>
+            </Field>
+            <Field label="Grupo" error={fields.groupClas}>
+              <select
+                className={fieldClass}
+                value={form.groupClas}
+                onChange={set('groupClas')}
+                aria-invalid={Boolean(fields.groupClas)}
+              >
+                <option value="">Elija un grupo</option>
+                {top.map((g) => (
+                  <optgroup key={g.clas} label={g.name}>
+                    <option value={g.clas}>{g.name} (general)</option>
+                    {options.data?.groups
+                      .filter((s) => s.parentClas === g.clas)
+                      .map((s) => (
+                        <option key={s.clas} value={s.clas}>
+                          {s.name}
+                        </option>
+                      ))}
+                  </optgroup>
+                ))}
+              </select>
+            </Field>
+            <Field label="Línea" error={fields.line}>
+              <input className={fieldClass} value={form.line} onChange={set('line')} />
+            </Field>
+            <Field label="Tipo" error={fields.type}>
+              <input className={fieldClass} value={form.type} onChange={set('type')} />
+            </Field>
+            <Field
+              label="Precio con IVA (MXN)"
+              error={fields.price}
+              hint="Con punto o coma decimal: 1234.50 o 1234,50"
+            >
+              <input
+                className={fieldClass}
+                inputMode="decimal"
+                value={form.price}
+                onChange={set('price')}
+                aria-invalid={Boolean(fields.price)}
+              />
+            </Field>
+            <Field label="Peso (kg)" error={fields.weightKg} hint="Para calcular el envío">
+              <input
+                className={fieldClass}
+                inputMode="decimal"
+                value={form.weightKg}
+                onChange={set('weightKg')}
+                aria-invalid={Boolean(fields.weightKg)}
+              />
+            </Field>
+            {code ? null : (
+              <Field label="Existencia inicial" error={fields.stock}>
+                <input
+                  className={fieldClass}
+                  inputMode="numeric"
+                  value={form.stock}
+                  onChange={set('stock')}
+                />
+              </Field>
+            )}
+            <Field
+              label="Clave de producto SAT"
+              error={fields.satProductKey}
+              hint="8 dígitos; vacío = la de la tienda"
+            >
+              <input
+                className={fieldClass}
+                inputMode="numeric"
+                value={form.satProductKey}
+                onChange={set('satProductKey')}
+              />
+            </Field>
+            <Field label="Clave de unidad SAT" error={fields.satUnitKey} hint="p. ej. H87 (pieza)">
+              <input className={fieldClass} value={form.satUnitKey} onChange={set('satUnitKey')} />
+            </Field>
+            <Field label="Descripción corta" error={fields.shortDesc} className="sm:col-span-2">
+              <textarea className={fieldClass} rows={2} value={form.shortDesc} onChange={set('shortDesc')} />
+            </Field>
+            <Field
+              label="Descripción larga (HTML)"
+              error={fields.longDescHtml}
+              hint="Se guarda saneada: se quitan scripts, estilos y atributos no permitidos"
+              className="sm:col-span-2"
+            >
+              <textarea
+                className={`${fieldClass} font-mono text-xs`}
+                rows={8}
+                value={form.longDescHtml}
+                onChange={set('longDescHtml')}
+              />
+            </Field>
+            <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+              <input
+                type="checkbox"
+                className="size-4 accent-brand-700"
+                checked={form.active}
+                onChange={(e) => setForm({ ...form, active: e.target.checked })}
+              />
+              Activo (visible en la tienda)
+            </label>
+            {save.error && Object.keys(fields).length === 0 ? (
+              <div className="sm:col-span-2">
+                <Alert tone="danger">{save.error.message}</Alert>
+              </div>
+            ) : null}
+            <div className="sm:col-span-2">
+              <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+                {save.isPending ? 'Guardando…' : code ? 'Guardar cambios' : 'Crear producto'}
+              </button>
+            </div>
+          </form>
+        </Panel>
+        {code && product.data ? (
+          <div className="grid content-start gap-5">
+            <ProductMediaPanel product={product.data} />
+            <ProductStockPanel product={product.data} />
+          </div>
+        ) : null}
+      </div>
+    </>
+  );
+}
