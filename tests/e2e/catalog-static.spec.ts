@@ -105,6 +105,7 @@ for (const p of pages) {
 
 test('the FAQ is an accordion of real questions', async ({ page }) => {
   await page.goto('/preguntas_frecuentes');
+  await expect(page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' })).toBeVisible();
   const questions = page.locator('details');
   expect(await questions.count()).toBeGreaterThanOrEqual(6);
   const answer = page.getByText('Sí. Todos los precios de la tienda están en pesos mexicanos');

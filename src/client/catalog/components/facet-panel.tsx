@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { FacetCount } from '@/shared/schemas/catalog.ts';
 import type { FacetKey } from '../lib/list-url.ts';
@@ -68,6 +68,13 @@ function CheckboxSection({
 }) {
   const id = useId();
   const [all, setAll] = useState(false);
+  // The tick shows at once; the URL (the source of truth) catches up a moment later and replaces it.
+  const [optimistic, setOptimistic] = useState<Record<string, boolean>>({});
+  const selectedKey = group.selected.join('\u0000');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the URL's selection changes
+  useEffect(() => {
+    setOptimistic({});
+  }, [selectedKey]);
   const options = withSelected(group.options, group.selected);
   if (options.length === 0) return null;
   const shown = all ? options : options.slice(0, SHOWN);
@@ -77,14 +84,17 @@ function CheckboxSection({
       <ul className="mt-3 space-y-0.5">
         {shown.map((o, i) => {
           const inputId = `${id}-${i}`;
-          const checked = group.selected.includes(o.value);
+          const checked = optimistic[o.value] ?? group.selected.includes(o.value);
           return (
             <li key={o.value} className="flex items-center gap-1 rounded hover:bg-slate-50">
               <input
                 id={inputId}
                 type="checkbox"
                 checked={checked}
-                onChange={() => onToggle(group.key, o.value)}
+                onChange={() => {
+                  setOptimistic((m) => ({ ...m, [o.value]: !checked }));
+                  onToggle(group.key, o.value);
+                }}
                 className="ml-2 size-4 shrink-0 rounded border-slate-400 accent-brand-700"
               />
               <label

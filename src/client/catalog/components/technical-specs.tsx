@@ -80,7 +80,7 @@ export function TechnicalSpecs({ product }: { product: ProductDetail }) {
               className="mt-3 flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm font-medium text-brand-800 hover:border-brand-300 md:hidden"
             >
               <span className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-bold text-white">PDF</span>
-              Ver ficha técnica de {product.name}
+              Ver ficha técnica (PDF)
             </a>
           </div>
         )}
