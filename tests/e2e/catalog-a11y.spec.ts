@@ -59,7 +59,9 @@ for (const path of statics) {
   });
 }
 
-test('axe: phone layout with the filter drawer open and an FAQ answer open', async ({ page }) => {
+test('axe: phone layout (filter drawer open, an FAQ answer open, a product with its PDF button)', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/grupos/VID');
   await page.getByRole('button', { name: 'Filtros' }).click();
@@ -67,5 +69,8 @@ test('axe: phone layout with the filter drawer open and an FAQ answer open', asy
   await expectNoViolations(page);
   await page.goto('/preguntas_frecuentes');
   await page.locator('summary').first().click();
+  await expectNoViolations(page);
+  await page.goto('/productos/CRX-10072');
+  await expect(page.getByRole('link', { name: 'Ver ficha técnica (PDF)' })).toBeVisible();
   await expectNoViolations(page);
 });
