@@ -8,7 +8,7 @@ import { BrandTile } from '../components/brand-tile.tsx';
 
 /** /todas_las_marcas — a grid of brand tiles, each → /marcas/{name}. */
 export function Component() {
-  useDocumentTitle(`Nuestras marcas | ${shop.tradeName}`);
+  useDocumentTitle(`Todas las marcas | ${shop.tradeName}`);
   const brands = useBrands();
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">

@@ -10,7 +10,8 @@ const resultsText = (n: number) =>
 /** /busqueda/:name — 'Resultados de búsqueda por' TERM, 'Se encontraron N resultados', category and brand filters. */
 export function Component() {
   const term = (useParams().name ?? '').trim();
-  useDocumentTitle(`Búsqueda: ${term} | ${shop.tradeName}`);
+  // Same title as the server writes for the first load (src/server/seo/page-meta.ts).
+  useDocumentTitle(`Resultados de búsqueda por ${term.toUpperCase()} | ${shop.tradeName}`);
 
   return (
     <ProductListing
