@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+
+/**
+ * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
+ * 'Cancelar pedido' is gone. The first staff account is made with `npm run staff:create`, which needs
+ * the database before the server opens it (the embedded database allows one process), so this journey
+ * starts its own server on a fresh database: E2E_PORT + 7.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100) + 7;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = `test-results/e2e-admin-data-${port}`;
+const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Envios2025' };
+const tsx = ['node_modules/tsx/dist/cli.mjs'];
+let server: ChildProcess | undefined;
+
+test.use({ baseURL: base });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  rmSync(dataDir, { recursive: true, force: true });
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+  };
+  const created = spawnSync(
+    process.execPath,
+    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Almacén'],
+    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
+  );
+  expect(created.status, created.stderr).toBe(0);
+  expect(created.stdout).toContain('Cuenta de personal creada');
+  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
+    stdio: 'inherit',
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
+  });
+  for (let i = 0; i < 200; i += 1) {
+    const ready = await fetch(`${base}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('the admin journey server did not start');
+});
+
+test.afterAll(() => {
+  server?.kill('SIGTERM');
+});
+
+/** A shopper with a paid order, set up through the shop's API (register, address, card token, order). */
+async function shopperWithPaidOrder(request: APIRequestContext) {
+  const products = (await (await request.get('/api/products?pageSize=60')).json()) as {
+    items: { code: string; stock: number }[];
+  };
+  const product = products.items.find((p) => p.stock >= 3);
+  if (!product) throw new Error('no product in stock');
+  const email = `envio.${Date.now()}@example.mx`;
+  const reg = await request.post('/api/auth/register', {
+    data: {
+      username: email,
+      nombre: 'Rosa',
+      apellidoPat: 'Hernández',
+      apellidoMat: 'Vega',
+      telefono: '3331234567',
+      password: 'Bureta.Graduada2024!',
+    },
+  });
+  expect(reg.status()).toBeLessThan(300);
+  const address = await request.put('/api/account/shipping-address', {
+    data: {
+      nombreEnvio: 'Rosa Hernández Vega',
+      telefonoEnvio: '3331234567',
+      cpEnvio: '45040',
+      calleEnvio: 'Av. Guadalupe',
+      numExtEnvio: '6400',
+      numIntEnvio: '',
+      coloniaEnvio: 'Chapalita Inn',
+      municipioEnvio: 'Zapopan',
+      ciudadEnvio: 'Zapopan',
+      estadoEnvio: 'Jalisco',
+    },
+  });
+  expect(address.status()).toBe(200);
+  const token = await request.post('/api/payments/sandbox/tokens', {
+    data: {
+      holder_name: 'Rosa Hernández',
+      card_number: '4111111111111111',
+      expiration_month: '12',
+      expiration_year: String((new Date().getFullYear() + 2) % 100),
+      cvv2: '123',
+    },
+  });
+  expect(token.status()).toBe(201);
+  const order = await request.post('/api/orders', {
+    headers: { 'Idempotency-Key': randomUUID() },
+    data: {
+      items: [{ code: product.code, quantity: 1 }],
+      cardToken: ((await token.json()) as { id: string }).id,
+      deviceSessionId: 'admin-journey',
+    },
+  });
+  expect(order.status()).toBe(201);
+  return { email, number: ((await order.json()) as { number: number }).number };
+}
+
+test('staff ship an order with a guide; the shopper sees it in /historial and can no longer cancel', async ({
+  page,
+  browser,
+}) => {
+  const { number } = await shopperWithPaidOrder(page.request);
+
+  // Before shipping, the shopper may still cancel.
+  await page.goto('/historial');
+  const card = page.getByRole('listitem').filter({ hasText: `Pedido #${number}` });
+  await expect(card.getByTestId('order-status')).toHaveText('Pagado');
+  await expect(card.getByRole('button', { name: 'Cancelar pedido' })).toBeVisible();
+
+  // A shopper's session does not open the back office.
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'No tiene permiso para esta acción' })).toBeVisible();
+
+  const staffContext = await browser.newContext({
+    baseURL: base,
+    locale: 'es-MX',
+    viewport: { width: 1280, height: 900 },
+  });
+  const staff = await staffContext.newPage();
+  await staff.goto('/admin');
+  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
+  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
+  await staff.getByRole('button', { name: 'Entrar' }).click();
+  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+
+  await staff.getByLabel('Buscar').fill(String(number));
+  await staff.getByRole('button', { name: 'Filtrar' }).click();
+  await staff.getByRole('link', { name: `#${number}` }).click();
+  await expect(staff.getByRole('heading', { name: `Pedido #${number}` })).toBeVisible();
+
+  await staff.getByRole('button', { name: 'Marcar «En preparación»' }).click();
+  await expect(staff.getByText(`Pedido #${number} en preparación`, { exact: true })).toBeVisible();
+
+  const ship = staff.getByRole('form', { name: 'Enviar pedido' });
+  await ship.getByRole('button', { name: 'Marcar enviado y avisar al cliente' }).click();
+  await expect(ship.getByText('Escriba la guía de rastreo')).toBeVisible();
+  await expect(ship.getByText('Escriba la paquetería')).toBeVisible();
+
+  await ship.getByLabel('Guía de rastreo').fill('EST-4471902231');
+  await ship.getByLabel('Paquetería').fill('Estafeta');
+  const nextWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  await ship.getByLabel('Fecha de entrega estimada').fill(nextWeek);
+  await ship.getByRole('button', { name: 'Marcar enviado y avisar al cliente' }).click();
+  await expect(staff.getByText(`Pedido #${number} enviado; avisamos al cliente por correo`)).toBeVisible();
+  await expect(staff.getByRole('heading', { name: `Pedido #${number}` }).getByText('Enviado')).toBeVisible();
+  await expect(staff.getByText('Pedido enviado', { exact: true })).toBeVisible();
+  await staff.screenshot({ path: 'test-results/admin-order-shipped.png', fullPage: true });
+
+  // The shopper's history now shows the guide and no 'Cancelar pedido'.
+  await page.goto('/historial');
+  const shipped = page.getByRole('listitem').filter({ hasText: `Pedido #${number}` });
+  await expect(shipped.getByTestId('order-status')).toHaveText('Enviado');
+  await expect(shipped.getByText('EST-4471902231')).toBeVisible();
+  await expect(shipped.getByRole('button', { name: 'Cancelar pedido' })).toHaveCount(0);
+
+  // The shipping mail with the guide is in the outbox (readable at /dev/correo in development).
+  const mails = await page.request.get('/dev/correo');
+  expect(await mails.text()).toContain(`Su pedido #${number} va en camino`);
+  await staffContext.close();
+});
