@@ -6,8 +6,9 @@ import { shop } from '../shared/shop.ts';
 import { shopConfigSchema } from '../shared/shop-schema.ts';
 import { buildApp } from './app.ts';
 import { seedDemoCatalogue } from './catalog/demo/seed.ts';
+import { isClusterWorker, primaryLogger, runPrimary, webConcurrency } from './cluster.ts';
 import { assertPaymentsAllowed, ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { type Db, openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
 import { startBackgroundJobs } from './mail/jobs.ts';
 
@@ -26,16 +27,27 @@ async function main() {
   const clientDir = resolve(root, process.env.CLIENT_DIR ?? 'dist/client');
   config.clientDir = existsSync(resolve(clientDir, 'index.html')) ? clientDir : undefined;
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
-  const app = await buildApp(config, { database });
-
-  const [row] = await database.db.select({ n: count() }).from(products);
-  if (config.seedDemo && (row?.n ?? 0) === 0) {
-    app.log.info('catálogo vacío: cargando el catálogo demo');
-    const { inserted } = await seedDemoCatalogue(database.db);
-    app.log.info({ inserted }, 'catálogo demo cargado');
+  // WEB_CONCURRENCY=N (PostgreSQL only): this process migrates and seeds once, then forks N workers.
+  const workers = webConcurrency(process.env, config.databaseUrl);
+  const worker = isClusterWorker();
+  if (workers > 1 && !worker) {
+    const log = primaryLogger(config.logLevel);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, maxConnections: 2 });
+    await database.migrate();
+    await seedIfEmpty(database.db, config.seedDemo, log);
+    await database.close();
+    runPrimary({
+      workers,
+      log,
+      onReady: () => log.info({ url: config.publicUrl, workers, ms: Date.now() - started }, 'tienda lista'),
+    });
+    return;
   }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (!worker) await database.migrate();
+  const app = await buildApp(config, { database });
+  if (!worker) await seedIfEmpty(database.db, config.seedDemo, app.log);
 
   const stopBackgroundJobs = startBackgroundJobs(app);
 
@@ -73,6 +85,19 @@ async function main() {
     },
     'tienda lista',
   );
+}
+
+async function seedIfEmpty(
+  db: Db,
+  seedDemo: boolean,
+  log: { info(obj: Record<string, unknown>, msg: string): void },
+) {
+  const [row] = await db.select({ n: count() }).from(products);
+  if (seedDemo && (row?.n ?? 0) === 0) {
+    log.info({}, 'catálogo vacío: cargando el catálogo demo');
+    const { inserted } = await seedDemoCatalogue(db);
+    log.info({ inserted }, 'catálogo demo cargado');
+  }
 }
 
 const causeText = (error: unknown): string =>

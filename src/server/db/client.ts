@@ -28,6 +28,9 @@ export type Database = {
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/** Key of the PostgreSQL advisory lock held while migrating (any constant shared by all instances). */
+const MIGRATION_LOCK = 7_310_001;
+
 export type DatabaseOptions = {
   /** postgres://… for a real server; otherwise PGlite. */
   databaseUrl?: string | undefined;
@@ -50,7 +53,18 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    migrate: async () => {
+      // Several instances may start at once on a new database or release: one migrates, the others
+      // wait on the advisory lock and then find nothing to do (without it they race and fail).
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg(client), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        client.release();
+      }
+    },
     ping: async () => {
       await pool.query('select 1');
     },
