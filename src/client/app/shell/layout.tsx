@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigationType } from 'react-router';
 import { Toaster } from 'sonner';
 import { CartSync } from '@/client/cart/cart-sync.tsx';
 import { shop } from '@/shared/shop.ts';
@@ -12,10 +12,12 @@ export function Layout() {
   const matches = useMatches();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
   const { pathname } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the top on every navigation
+  const navigationType = useNavigationType();
+  // Spec: the screen scrolls to the top on navigation. Back/forward (POP) keeps ScrollRestoration's position.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run on every new page
   useEffect(() => {
     // Braces matter: recent Chromium returns a Promise from scrollTo, which React would call as the cleanup.
-    window.scrollTo(0, 0);
+    if (navigationType !== 'POP') window.scrollTo(0, 0);
   }, [pathname]);
 
   return (
@@ -42,7 +44,10 @@ export function Layout() {
       </a>
       <CartSync />
       <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
-      <ScrollRestoration />
+      <ScrollRestoration
+        // A full page load has the key 'default'; keying it by path stops one page inheriting another's position.
+        getKey={(location) => (location.key === 'default' ? location.pathname : location.key)}
+      />
     </div>
   );
 }
