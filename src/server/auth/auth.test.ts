@@ -197,9 +197,10 @@ describe('sign-in and sessions', () => {
     const known = Math.min(await time(email), await time(email), await time(email));
     await t.database.db.execute(sql`delete from auth_attempts`);
     const unknown = Math.min(await time(newEmail()), await time(newEmail()), await time(newEmail()));
-    // Without the dummy hash an unknown e-mail answers in a fraction of the time.
-    expect(unknown).toBeGreaterThan(known * 0.4);
-    expect(unknown).toBeLessThan(known * 2.5);
+    // Without the dummy hash an unknown e-mail answers in about 1/50 of the time (no argon2 run); the band is
+    // wide on purpose so a busy CI machine cannot make it flake, and still fails if the dummy hash is skipped.
+    expect(unknown).toBeGreaterThan(known * 0.25);
+    expect(unknown).toBeLessThan(known * 4);
     await t.database.db.execute(sql`delete from auth_attempts`);
   });
 
