@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrder, createTestShopper } from '../invoices/fixtures/orders.ts';
+import { rows } from './sql.ts';
+import {
+  auditRows,
+  type CheckoutTestApp,
+  createCheckoutApp,
+  createStaff,
+  outbox,
+  type Shopper,
+} from './test-support.ts';
+
+let t: CheckoutTestApp;
+let staff: Shopper;
+beforeAll(async () => {
+  t = await createCheckoutApp();
+  staff = await createStaff(t);
+});
+afterAll(() => t.close());
+
+const form = {
+  nombreFiscal: 'Laboratorios Químicos del Bajío',
+  rfc: 'LQB150101AB1',
+  regimenFiscal: '601',
+  usoCfdi: 'G03',
+  formaPago: '04',
+  cp: '44100',
+};
+
+describe('invoices in the back office', () => {
+  it('lists an issued invoice, downloads it, cancels it through the invoices service and audits it; an order blocked by it cannot be cancelled', async () => {
+    const shopper = await createTestShopper(t.db, 'Ana');
+    const number = await createTestOrder(t.db, shopper.id);
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/invoice`,
+      payload: form,
+      cookies: shopper.cookie,
+    });
+    expect(issued.statusCode).toBe(201);
+
+    const staffGet = (url: string) => t.app.inject({ url, headers: { cookie: staff.cookie } });
+    const list = (await staffGet('/api/admin/invoices?q=LQB150101')).json();
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({
+      orderNumber: number,
+      status: 'issued',
+      statusLabel: 'Vigente',
+      rfc: 'LQB150101AB1',
+    });
+    const orders = (await staffGet(`/api/admin/orders?q=LQB150101AB1`)).json();
+    expect(orders.items.map((o: { number: number }) => o.number)).toEqual([number]);
+
+    const xml = await staffGet(`/api/admin/invoices/${number}/invoice.xml`);
+    expect(xml.statusCode).toBe(200);
+    expect(xml.body).toContain('cfdi:Comprobante');
+    const pdf = await staffGet(`/api/admin/invoices/${number}/invoice.pdf`);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const blocked = (await staffGet(`/api/admin/orders/${number}`)).json();
+    expect(blocked.actions).toMatchObject({
+      cancel: false,
+      cancelBlockedReason: 'El pedido tiene una factura vigente: cancele primero la factura',
+    });
+
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/invoices/${number}/cancel`,
+      headers: { cookie: staff.cookie },
+    });
+    expect(cancel.statusCode).toBe(200);
+    const [row] = await rows<{ status: string }>(
+      t.db,
+      sql`select status from invoices where order_number = ${number}`,
+    );
+    expect(row!.status).toBe('cancelled');
+    // The owner, not the staff member, gets the cancellation mail.
+    expect((await outbox(t, 'invoice-cancelled')).map((m) => m.to)).toEqual([shopper.email]);
+    expect((await auditRows(t, 'invoice', String(number))).map((a) => a.action)).toEqual(['invoice.cancel']);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/invoices/${number}/cancel`,
+      headers: { cookie: staff.cookie },
+    });
+    expect(again.statusCode).toBe(409);
+    expect((await auditRows(t, 'invoice', String(number))).length).toBe(1);
+  });
+});
