@@ -1,14 +1,44 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiPort = process.env.API_PORT ?? '3001';
+
+/**
+ * Writes .vite/chunk-modules.json next to the manifest: for each JavaScript chunk, the source modules
+ * inside it (project paths, or `npm:<package>`). scripts/check-budgets.mjs reads it to prove that no
+ * chunk a catalogue page loads carries admin or checkout code.
+ */
+function chunkModules(): Plugin {
+  return {
+    name: 'tienda-chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const map: Record<string, string[]> = {};
+      for (const [fileName, chunk] of Object.entries(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const ids = new Set<string>();
+        for (const id of chunk.moduleIds) {
+          const clean = id.replace(/\?.*$/, '');
+          const pkg = clean.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+          ids.add(pkg ? `npm:${pkg[1]}` : relative(import.meta.dirname, clean));
+        }
+        map[fileName] = [...ids].sort();
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/chunk-modules.json',
+        source: `${JSON.stringify(map, null, 1)}\n`,
+      });
+    },
+  };
+}
 
 export default defineConfig({
   root: resolve(import.meta.dirname, 'src/client'),
   publicDir: resolve(import.meta.dirname, 'src/client/public'),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), chunkModules()],
   resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
   build: {
     // CLIENT_OUT_DIR lets parallel work build into its own folder (the server reads CLIENT_DIR).
@@ -16,6 +46,24 @@ export default defineConfig({
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: false,
+    // .vite/manifest.json: entry, static imports and lazy chunks of every route (scripts/check-budgets.mjs).
+    manifest: true,
+    // Every browser the shop supports knows <link rel="modulepreload">; the polyfill is dead weight.
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The framework every page needs, in one long-cached file that changes only with the
+            // dependencies (a deployment of the shop's own code does not invalidate it).
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),

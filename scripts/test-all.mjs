@@ -16,6 +16,11 @@ const steps = [
   ['Lint (biome)', 'npx', ['biome', 'check', '.']],
   ['Pruebas unitarias y de API (vitest)', 'npx', ['vitest', 'run']],
   ['Compilación del cliente (vite)', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  [
+    'Presupuestos del cliente (JavaScript inicial, código por área, fuentes, imágenes)',
+    'node',
+    ['scripts/check-budgets.mjs'],
+  ],
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];
 

@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import { setCartItems } from '../../cart/cart-store.ts';
 import { apiFetch } from '../../lib/api-client.ts';
 
@@ -27,6 +26,7 @@ export function useLogout() {
       }
       window.location.assign('/ingresar');
     },
-    onError: (error) => toast.error(error.message),
+    // sonner is imported on demand: this hook is in the header, which must not carry the toaster's code.
+    onError: (error) => void import('sonner').then(({ toast }) => toast.error(error.message)),
   });
 }

@@ -1,7 +1,14 @@
-import { toast } from 'sonner';
 import { CartIcon } from '@/client/ui/icons.tsx';
 import { addToCart, MESSAGES, type ProductForCart, quantityInCart } from '../cart-rules.ts';
 import { getCartItems, setCartItems, useCartItems } from '../cart-store.ts';
+
+// sonner is imported on first use, so the product page's initial JavaScript does not carry it (the layout's
+// lazy Toaster has usually loaded it by the time anyone clicks).
+const toast = {
+  warning: (message: string) => void import('sonner').then((m) => m.toast.warning(message)),
+  success: (message: string, options: { duration: number; position: 'bottom-left' }) =>
+    void import('sonner').then((m) => m.toast.success(message, options)),
+};
 
 /**
  * 'Agregar a carrito' on the product detail. Adds one unit per click under the stock rule (spec §4), and shows in a

@@ -43,6 +43,8 @@ export function ProductImage({
       height={fallbackWidth}
       alt={alt}
       loading={lazy ? 'lazy' : 'eager'}
+      // An eager image is above the fold: the product photo (the LCP element) or a first listing card.
+      fetchPriority={lazy ? 'auto' : 'high'}
       decoding="async"
       className={`aspect-square w-full bg-white object-contain ${className}`}
     />

@@ -58,6 +58,7 @@ export function Component() {
                 alt={`Logotipo de ${brand.name}`}
                 width={160}
                 height={64}
+                loading="eager"
                 className="h-12 w-auto shrink-0 object-contain sm:h-16"
               />
             ) : null

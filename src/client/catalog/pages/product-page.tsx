@@ -153,6 +153,7 @@ function BrandLink({ product: p }: { product: ProductDetail }) {
         alt={`Marca ${p.brand}`}
         width={140}
         height={56}
+        loading="lazy"
         className="h-12 w-auto object-contain"
       />
     </Link>
