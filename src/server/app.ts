@@ -19,7 +19,8 @@ import { catalogRoutes } from './catalog/routes.ts';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
-import { installErrorHandler, sendNotFound } from './http/errors.ts';
+import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFound } from './http/errors.ts';
+import { rejectNulCharacters } from './http/input-guard.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
@@ -80,6 +81,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -88,6 +91,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.decorate('database', deps.database);
   app.decorate('db', deps.database.db);
   installErrorHandler(app);
+  app.addHook('preValidation', rejectNulCharacters);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 export type FieldErrors = Record<string, string>;
@@ -26,6 +27,9 @@ export const forbidden = (message = 'No tiene permiso para esta acción') =>
 
 const INVALID = 'La solicitud contiene datos inválidos';
 
+/** Zod's built-in messages are English ('Invalid input: expected object, received null', 'Too big: …'). */
+const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected|Required)\b/;
+
 /** Messages for Fastify's own 4xx errors (body parsing, limits, content types). */
 const fastifyCodes: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'La solicitud es demasiado grande' },
@@ -46,7 +50,10 @@ function zodFieldErrors(error: FastifyError): FieldErrors {
     const message = params?.issue?.message ?? issue.message ?? INVALID;
     // Zod's built-in English messages never reach a shopper: schemas in src/shared set Spanish ones.
     if (!(path in fields))
-      fields[path] = /^[\x20-\x7e]*$/.test(message) && !message.includes(' ') ? INVALID : message;
+      fields[path] =
+        (/^[\x20-\x7e]*$/.test(message) && !message.includes(' ')) || ZOD_DEFAULT.test(message)
+          ? INVALID
+          : message;
   }
   return fields;
 }
@@ -93,4 +100,39 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 export function sendNotFound(reply: FastifyReply) {
   return reply.code(404).send({ error: { code: 'not_found', message: 'Recurso no encontrado' } });
+}
+
+/**
+ * Fastify's answers before routing (`frameworkErrors`): a malformed percent-encoding or a path
+ * parameter longer than maxParamLength, in the shop's error shape and in Spanish.
+ */
+export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return reply.code(tooLong ? 414 : 400).send({
+    error: {
+      code: 'invalid_request',
+      message: tooLong ? 'La dirección es demasiado larga' : 'La dirección de la solicitud no es válida',
+    },
+  });
+}
+
+/**
+ * Node's HTTP parser errors (`clientErrorHandler`): headers too large (431), a request not received
+ * within requestTimeout (408), anything unparsable (400); answered in Spanish, then the socket closes.
+ */
+export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Los encabezados de la solicitud son demasiado grandes']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'La solicitud tardó demasiado en llegar']
+        : [400, 'Bad Request', 'La solicitud no es válida'];
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -63,6 +63,14 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:14px;margi
 <p class="note">Simulador de pagos: ninguna tarjeta real se cobra.</p></main></body></html>`;
 }
 
+const shopErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+
 /** The offline simulator's own endpoints: tokenization and the 3-D Secure page. */
 const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async (app, { gateway }) => {
   // The 3-D Secure page posts plain forms without fields; their (empty) body is not read.
@@ -83,7 +91,8 @@ const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async 
         }),
         response: {
           201: sandboxTokenResponseSchema,
-          400: openpayErrorSchema,
+          // Openpay's error object for card checks; the shop's error shape when the body itself is invalid.
+          400: z.union([openpayErrorSchema, shopErrorSchema]),
           412: openpayErrorSchema,
           422: openpayErrorSchema,
         },
