@@ -10,6 +10,7 @@ import { isClusterWorker, primaryLogger, runPrimary, webConcurrency } from './cl
 import { assertPaymentsAllowed, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
+import { assertInvoicingAllowed } from './invoices/config.ts';
 import { startBackgroundJobs } from './mail/jobs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,6 +19,7 @@ async function main() {
   const started = Date.now();
   const config = loadConfig();
   assertPaymentsAllowed(config);
+  assertInvoicingAllowed(config);
   const shopCheck = shopConfigSchema.safeParse(shop);
   if (!shopCheck.success) {
     throw new ConfigError(

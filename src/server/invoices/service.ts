@@ -9,7 +9,6 @@ import { AppError, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
-import { assertInvoicingAllowed } from './config.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac } from './pac/sandbox.ts';
@@ -44,7 +43,8 @@ export function createInvoicingContext(
   db: Db,
   overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log'>> = {},
 ): InvoicingContext {
-  assertInvoicingAllowed(config);
+  // The production guard (assertInvoicingAllowed) runs in main.ts at start, beside the payments one, so tests
+  // can build a production app to check headers and cookies.
   const own = config.invoicing.csd;
   const csd = loadCsd(own ?? TEST_CSD);
   const issuer: Issuer = own
