@@ -1,0 +1,802 @@
+/**
+ * npm run test:chaos — crash consistency on PostgreSQL.
+ *
+ * A real server process (src/server/main.ts, sandbox card gateway, mail through a local SMTP listener)
+ * takes a steady load of checkouts from a few simulated shoppers, and is killed with SIGKILL 20 times
+ * and started again; then PostgreSQL itself is stopped and started under load while the server keeps
+ * running (it must report 503 on /readyz during the outage and recover without a restart). Afterwards,
+ * once the timers that would run later anyway have run (leases and reservations expire, the sweeper and
+ * the mail worker go round), the database must hold:
+ *
+ *  - every order with its lines, its stock ledger rows and a payment record matching its status;
+ *  - products.stock = Σ stock_movements.delta for every product (the ledger starts with the seed rows);
+ *  - no sandbox charge without an order, and no money kept for an order that is not paid;
+ *  - every paid order's confirmation mail sent (received by the SMTP listener);
+ *  - what the shoppers were told (201 paid, 402 declined, cancellation done) is what the database says.
+ *
+ * Bounded: 20 kills, at most CHAOS_TIME_LIMIT_S (default 280) seconds in all; traffic only to 127.0.0.1.
+ * Leaves PostgreSQL running. Environment:
+ *   CHAOS_DATABASE_URL  admin URL of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
+ *                       a fresh database is created on it and dropped at the end
+ *   CHAOS_PG_CLUSTER    the Debian cluster to stop/start (default main; version from /etc/postgresql)
+ *   CHAOS_PG_RESTART    0 skips the database outage (for a shared server other people are using)
+ *   CHAOS_PORT          server port (default 3180); CHAOS_SMTP_PORT (default 3181)
+ *   CHAOS_KILLS         default 20; CHAOS_SEED for the random choices
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { createSession } from '../src/server/auth/session.ts';
+import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
+import { type Database, type Db, openDatabase } from '../src/server/db/client.ts';
+import { shippingAddresses, users } from '../src/server/db/schema.ts';
+import type { CheckoutContext } from '../src/server/orders/settle.ts';
+import { rows } from '../src/server/orders/sql.ts';
+import { sweepOnce } from '../src/server/orders/sweeper.ts';
+import { SandboxGateway } from '../src/server/payments/sandbox.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const ADMIN_URL = env.CHAOS_DATABASE_URL ?? env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PORT = Number(env.CHAOS_PORT ?? 3180);
+const SMTP_PORT = Number(env.CHAOS_SMTP_PORT ?? 3181);
+const KILLS = Number(env.CHAOS_KILLS ?? 20);
+const TIME_LIMIT_MS = Number(env.CHAOS_TIME_LIMIT_S ?? 280) * 1000;
+const PG_RESTART = env.CHAOS_PG_RESTART !== '0';
+const PG_CLUSTER = env.CHAOS_PG_CLUSTER ?? 'main';
+const BUYERS = 6;
+const BASE = `http://127.0.0.1:${PORT}`;
+const LOG_DIR = resolve(root, 'test-results/chaos');
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[caos ${elapsed().padStart(7)}] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A small seeded PRNG (mulberry32) so a run can be repeated.
+let seed = Number(env.CHAOS_SEED ?? 20_250_610) >>> 0;
+function random() {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let x = seed;
+  x = Math.imul(x ^ (x >>> 15), x | 1);
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+
+// ---- The database -------------------------------------------------------------------------------
+
+const dbName = `tienda_chaos_${Date.now()}_${process.pid}`;
+const dbUrl = (() => {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+
+async function admin(query: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+type Shopper = { id: number; email: string; cookie: string };
+
+async function prepare(database: Database) {
+  await database.migrate();
+  await seedDemoCatalogue(database.db, { products: 40 });
+  const db = database.db;
+  // Eight products with little stock, so buyers compete and some checkouts find it sold out.
+  const products = await rows<{ code: string; stock: number; price_cents: number }>(
+    db,
+    sql`select code, stock, price_cents from products where active order by price_cents limit 8`,
+  );
+  for (const p of products) {
+    const target = 150;
+    await db.execute(sql`update products set stock = ${target} where code = ${p.code}`);
+    await db.execute(sql`insert into stock_movements (product_code, delta, reason, note)
+      values (${p.code}, ${target - Number(p.stock)}, 'adjustment', 'caos: existencia inicial')`);
+  }
+  const shoppers: Shopper[] = [];
+  for (let i = 0; i < BUYERS * 2; i++) {
+    const email = `caos.${i}.${randomUUID().slice(0, 6)}@example.com`;
+    const [user] = await db
+      .insert(users)
+      .values({
+        email,
+        passwordHash: 'x',
+        nombre: 'Comprador',
+        apellidoPat: 'Caos',
+        apellidoMat: String.fromCharCode(65 + i),
+        telefono: '3312345678',
+      })
+      .returning({ id: users.id });
+    await db.insert(shippingAddresses).values({
+      userId: user!.id,
+      nombreEnvio: 'Comprador de Caos',
+      telefonoEnvio: '3312345678',
+      cpEnvio: '44100',
+      calleEnvio: 'Avenida Vallarta',
+      numExtEnvio: '100',
+      numIntEnvio: '',
+      coloniaEnvio: 'Americana',
+      municipioEnvio: 'Guadalajara',
+      ciudadEnvio: 'Guadalajara',
+      estadoEnvio: 'Jalisco',
+      paisEnvio: 'México',
+    });
+    const session = await createSession(db, user!.id);
+    shoppers.push({ id: user!.id, email, cookie: `sid=${session.token}` });
+  }
+  return { codes: products.map((p) => p.code), shoppers };
+}
+
+// ---- The SMTP listener -------------------------------------------------------------------------
+
+type Received = { to: string[]; subject: string };
+const received: Received[] = [];
+
+function decodeSubject(raw: string): string {
+  const header = /^Subject:(.*(?:\r?\n[ \t].*)*)/im.exec(raw)?.[1] ?? '';
+  return header
+    .replace(/\r?\n[ \t]/g, ' ')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .trim();
+}
+
+async function startSmtp(): Promise<SMTPServer> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    // No reverse DNS of 127.0.0.1: without a resolver every connection would wait for its timeout.
+    disableReverseLookup: true,
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: decodeSubject(raw) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r, reject) => {
+    server.server.once('error', reject);
+    server.listen(SMTP_PORT, '127.0.0.1', () => r());
+  });
+  return server;
+}
+
+// ---- The server process ------------------------------------------------------------------------
+
+let child: ChildProcess | undefined;
+let serverLog: ReturnType<typeof createWriteStream>;
+let starts = 0;
+/** Resolves while the server answers; replaced by a pending promise while it is down. */
+let up: Promise<void> = Promise.resolve();
+let markUp: () => void = () => {};
+
+async function readyz(timeoutMs = 2000): Promise<number> {
+  try {
+    const res = await fetch(`${BASE}/readyz`, { signal: AbortSignal.timeout(timeoutMs) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+async function startServer() {
+  starts += 1;
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: BASE,
+      DATABASE_URL: dbUrl,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      PAYMENT_GATEWAY: 'sandbox',
+      CLIENT_DIR: 'test-results/chaos/no-client',
+      WEB_CONCURRENCY: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.pipe(serverLog, { end: false });
+  proc.stderr?.pipe(serverLog, { end: false });
+  child = proc;
+  const deadline = Date.now() + 90_000;
+  while ((await readyz()) !== 200) {
+    if (proc.exitCode !== null)
+      throw new Error(`el servidor terminó al iniciar (código ${proc.exitCode}); ver ${LOG_DIR}/server.log`);
+    if (Date.now() > deadline) throw new Error('el servidor no estuvo listo en 90 s');
+    await sleep(100);
+  }
+  markUp();
+}
+
+async function killServer() {
+  const proc = child;
+  if (!proc || proc.exitCode !== null) return;
+  up = new Promise<void>((r) => {
+    markUp = r;
+  });
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  proc.kill('SIGKILL');
+  await exited;
+}
+
+// ---- The shoppers ------------------------------------------------------------------------------
+
+type Attempt = {
+  key: string;
+  shopper: Shopper;
+  body: { items: { code: string; quantity: number }[]; cardToken: string; deviceSessionId: string };
+  card: string;
+  /** The last definite answer the shopper saw, if any. */
+  status?: number;
+  number?: number;
+};
+
+const attempts: Attempt[] = [];
+const cancels: { number: number; shopper: Shopper; status?: number }[] = [];
+const seen = new Map<string, number>();
+let loadRunning = true;
+let networkErrors = 0;
+
+const count = (status: number, json: unknown) => {
+  const code = (json as { error?: { code?: string } } | null)?.error?.code;
+  const label = code ? `${status} ${code}` : String(status);
+  seen.set(label, (seen.get(label) ?? 0) + 1);
+};
+
+async function call(
+  path: string,
+  init: RequestInit & { shopper?: Shopper; key?: string },
+): Promise<Response> {
+  const headers: Record<string, string> = init.body ? { 'content-type': 'application/json' } : {};
+  if (init.shopper) headers.cookie = init.shopper.cookie;
+  if (init.key) headers['idempotency-key'] = init.key;
+  return fetch(`${BASE}${path}`, { ...init, headers, signal: AbortSignal.timeout(20_000) });
+}
+
+/** Tries a request a few times across crashes; undefined when it never got a definite answer. */
+async function withRetries(
+  send: () => Promise<Response>,
+): Promise<{ status: number; json: unknown } | undefined> {
+  for (let i = 0; i < 4 && loadRunning; i++) {
+    await up;
+    try {
+      const res = await send();
+      const json = await res.json().catch(() => null);
+      count(res.status, json);
+      // Busy (the key's lease is held by a request that died with the process) or the database is
+      // down: try again later; the final phase resumes what is still open.
+      if (
+        (res.status === 409 &&
+          (json as { error?: { code?: string } })?.error?.code === 'idempotency_in_progress') ||
+        res.status >= 500
+      ) {
+        await sleep(300);
+        continue;
+      }
+      return { status: res.status, json };
+    } catch {
+      networkErrors += 1;
+      await sleep(100);
+    }
+  }
+  return undefined;
+}
+
+async function cardToken(card: string): Promise<string | undefined> {
+  const answer = await withRetries(() =>
+    call('/api/payments/sandbox/tokens', {
+      method: 'POST',
+      body: JSON.stringify({
+        holder_name: 'Comprador Caos',
+        card_number: card,
+        expiration_month: '12',
+        expiration_year: String((new Date().getFullYear() + 3) % 100),
+        cvv2: '123',
+      }),
+    }),
+  );
+  return answer?.status === 201 ? (answer.json as { id: string }).id : undefined;
+}
+
+async function checkout(a: Attempt) {
+  const answer = await withRetries(() =>
+    call('/api/orders', { method: 'POST', shopper: a.shopper, key: a.key, body: JSON.stringify(a.body) }),
+  );
+  if (!answer) return;
+  a.status = answer.status;
+  const number = (answer.json as { number?: number })?.number;
+  if (typeof number === 'number') a.number = number;
+}
+
+async function buyer(index: number, codes: string[], shoppers: Shopper[]) {
+  while (loadRunning) {
+    const shopper = shoppers[(index + attempts.length) % shoppers.length]!;
+    const card = pick([
+      '4111111111111111',
+      '4111111111111111',
+      '4111111111111111',
+      '5555555555554444',
+      '4000000000000002',
+      '4000000000003220',
+    ]);
+    const token = await cardToken(card);
+    if (!token) continue;
+    const chosen = [...new Set([pick(codes), pick(codes)])];
+    const a: Attempt = {
+      key: `caos-${randomUUID()}`,
+      shopper,
+      card,
+      body: {
+        items: chosen.map((code) => ({ code, quantity: between(1, 3) })),
+        cardToken: token,
+        deviceSessionId: `caos-${index}`,
+      },
+    };
+    attempts.push(a);
+    await checkout(a);
+    // A shopper's pace, not a flood: a few hundred orders over the run keep the mail backlog small.
+    await sleep(between(700, 1800));
+    if (a.status === 201 && a.number && random() < 0.2) {
+      const c: (typeof cancels)[number] = { number: a.number, shopper };
+      cancels.push(c);
+      const answer = await withRetries(() =>
+        call(`/api/orders/${a.number}/cancel`, { method: 'POST', shopper }),
+      );
+      if (answer) c.status = answer.status;
+    }
+  }
+}
+
+// ---- PostgreSQL outage --------------------------------------------------------------------------
+
+const pgVersion = () => readdirSync('/etc/postgresql').sort().at(-1)!;
+const pgctl = (action: 'start' | 'stop') =>
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion(), PG_CLUSTER, action], {
+    stdio: 'pipe',
+  });
+let pgStopped = false;
+
+async function databaseOutage(): Promise<string[]> {
+  const problems: string[] = [];
+  const pid = child?.pid;
+  say(`PostgreSQL (${pgVersion()}/${PG_CLUSTER}) se detiene con la tienda en marcha`);
+  pgStopped = true;
+  pgctl('stop');
+  let saw503 = false;
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const status = await readyz(3000);
+    if (status === 503) {
+      saw503 = true;
+      break;
+    }
+    await sleep(100);
+  }
+  if (!saw503) problems.push('/readyz no respondió 503 con la base de datos detenida');
+  await sleep(1000);
+  say('PostgreSQL arranca de nuevo');
+  pgctl('start');
+  pgStopped = false;
+  const back = Date.now() + 60_000;
+  let ready = false;
+  while (Date.now() < back) {
+    if ((await readyz(3000)) === 200) {
+      ready = true;
+      break;
+    }
+    await sleep(200);
+  }
+  if (!ready) problems.push('/readyz no volvió a 200 en 60 s tras arrancar PostgreSQL');
+  if (child?.pid !== pid || child?.exitCode !== null)
+    problems.push('el servidor se reinició o terminó durante la caída de la base de datos');
+  // A purchase goes through again, on the same process.
+  const shopper = { ...attempts[0]!.shopper };
+  const token = await cardToken('4111111111111111');
+  const probe: Attempt = {
+    key: `caos-${randomUUID()}`,
+    shopper,
+    card: '4111111111111111',
+    body: {
+      items: [{ code: attempts[0]!.body.items[0]!.code, quantity: 1 }],
+      cardToken: token ?? 'x',
+      deviceSessionId: 'caos-pg',
+    },
+  };
+  attempts.push(probe);
+  await checkout(probe);
+  if (probe.status !== 201 && probe.status !== 409)
+    problems.push(`tras la caída, una compra respondió ${probe.status ?? 'nada'} en lugar de 201`);
+  say(`la tienda siguió viva (pid ${pid}) y reportó 503 durante la caída: ${saw503 ? 'sí' : 'NO'}`);
+  return problems;
+}
+
+// ---- The checks ---------------------------------------------------------------------------------
+
+async function settle(db: Db) {
+  // What would happen later anyway, now: leases of requests that died expire, clients retry.
+  await db.execute(
+    sql`update idempotency_keys set locked_until = now() - interval '1 second' where state = 'in_progress'`,
+  );
+  const open = attempts.filter((a) => a.status === undefined || a.status >= 500 || a.status === 409);
+  loadRunning = true;
+  for (const a of open) await checkout(a);
+  loadRunning = false;
+  say(`reintentos finales de ${open.length} compras sin respuesta definitiva`);
+  // Reservations and half-done cancellations reach their deadlines; the sweeper goes round.
+  await db.execute(
+    sql`update orders set reserved_until = now() - interval '1 second' where status = 'pending_payment'`,
+  );
+  await db.execute(
+    sql`update orders set cancelled_at = now() - interval '6 minutes' where status = 'paid' and cancelled_at is not null`,
+  );
+  const log = {
+    info() {},
+    warn() {},
+    error: (o: unknown, m?: string) => say(`barrido: ${m ?? ''} ${JSON.stringify(o).slice(0, 200)}`),
+  };
+  const ctx = { db, gateway: new SandboxGateway(db), publicUrl: BASE, log } as unknown as CheckoutContext;
+  for (let round = 0; round < 10; round++) {
+    const r = await sweepOnce(ctx);
+    const [left] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from orders
+      where status = 'pending_payment' or (status = 'paid' and cancelled_at is not null)`,
+    );
+    if (r.paid + r.released === 0 && Number(left!.n) === 0) break;
+    await db.execute(
+      sql`update orders set reserved_until = now() - interval '1 second' where status = 'pending_payment'`,
+    );
+  }
+  // Mails claimed by a killed worker: their lock runs out; the running server's worker sends them.
+  await db.execute(
+    sql`update mail_outbox set locked_until = null, next_attempt_at = now() where status = 'pending'`,
+  );
+  const until = Date.now() + 100_000;
+  while (Date.now() < until) {
+    const [p] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from mail_outbox where status = 'pending'`,
+    );
+    if (Number(p!.n) === 0) break;
+    await sleep(500);
+  }
+}
+
+/** CHAOS_SABOTAGE=1: break the state on purpose before checking, to see every check fire. */
+async function sabotage(db: Db) {
+  say('CHAOS_SABOTAGE=1: se corrompe el estado a propósito; la revisión debe fallar');
+  const [paid] = await rows<{ number: number }>(
+    db,
+    sql`select number from orders where status = 'paid' limit 1`,
+  );
+  const [failed] = await rows<{ number: number }>(
+    db,
+    sql`select number from orders where status = 'payment_failed' limit 1`,
+  );
+  await db.execute(sql`update products set stock = stock + 1 where code = (select min(code) from products)`);
+  await db.execute(sql`delete from order_lines where order_number = ${failed!.number}`);
+  await db.execute(
+    sql`update mail_outbox set status = 'pending' where dedupe_key = ${`order-paid:${paid!.number}`}`,
+  );
+  await db.execute(sql`update orders set status = 'paid' where number = ${failed!.number}`);
+  await db.execute(sql`insert into sandbox_charges (id, order_id, token_id, amount_cents, status, description, masked_number)
+    values ('trsabotaje', '999999', 'k', 100, 'completed', 'x', '411111XXXXXX1111')`);
+}
+
+async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
+  const problems: string[] = [];
+  const fail = (what: string, list: unknown[]) => {
+    if (list.length > 0) problems.push(`${what}: ${list.length} — ${JSON.stringify(list.slice(0, 5))}`);
+  };
+
+  const orders = await rows<{ number: number; status: string; total_cents: number; paid_at: Date | null }>(
+    db,
+    sql`select number, status, total_cents, paid_at from orders order by number`,
+  );
+  fail(
+    'pedidos en un estado no final tras el barrido',
+    orders
+      .filter((o) => !['paid', 'payment_failed', 'cancelled'].includes(o.status))
+      .map((o) => [o.number, o.status]),
+  );
+  fail(
+    'pedidos sin partidas',
+    await rows(
+      db,
+      sql`select number from orders o where not exists (select 1 from order_lines l where l.order_number = o.number)`,
+    ),
+  );
+  // The ledger of each order: its reserve rows mirror its lines; release/cancel rows only as the status says.
+  fail(
+    'pedidos cuyo libro de existencias no corresponde a su estado',
+    await rows(
+      db,
+      sql`with l as (select order_number, product_code, sum(quantity)::int as q from order_lines group by 1, 2),
+        m as (select order_number, product_code,
+                coalesce(sum(delta) filter (where reason = 'order_reserve'), 0)::int as reserved,
+                coalesce(sum(delta) filter (where reason = 'order_release'), 0)::int as released,
+                coalesce(sum(delta) filter (where reason = 'order_cancel'), 0)::int as cancelled
+              from stock_movements where order_number is not null group by 1, 2)
+      select o.number, o.status, l.product_code, l.q, m.reserved, m.released, m.cancelled
+      from orders o join l on l.order_number = o.number
+      left join m on m.order_number = o.number and m.product_code = l.product_code
+      where coalesce(m.reserved, 0) <> -l.q
+         or (o.status = 'paid' and (m.released <> 0 or m.cancelled <> 0))
+         or (o.status = 'payment_failed' and (m.released <> l.q or m.cancelled <> 0))
+         or (o.status = 'cancelled' and (m.cancelled <> l.q or m.released <> 0))`,
+    ),
+  );
+  fail(
+    'movimientos de pedido que no pertenecen a ninguna partida',
+    await rows(
+      db,
+      sql`select m.id, m.order_number, m.product_code from stock_movements m
+      where m.order_number is not null and not exists (select 1 from order_lines l
+        where l.order_number = m.order_number and l.product_code = m.product_code)`,
+    ),
+  );
+  fail(
+    'productos con existencia distinta de la suma de su libro (o negativa)',
+    await rows(
+      db,
+      sql`select p.code, p.stock, coalesce(sum(m.delta), 0)::int as ledger from products p
+      left join stock_movements m on m.product_code = p.code group by p.code, p.stock
+      having p.stock <> coalesce(sum(m.delta), 0) or p.stock < 0`,
+    ),
+  );
+  // Payments against statuses and the gateway.
+  fail(
+    'pedidos pagados sin un pago completado con su cargo completado por el total',
+    await rows(
+      db,
+      sql`select o.number from orders o where o.status = 'paid' and not exists (
+      select 1 from payments p join sandbox_charges c on c.id = p.charge_id
+      where p.order_number = o.number and p.status = 'completed' and c.status = 'completed'
+        and c.order_id = o.number::text and c.amount_cents = o.total_cents and p.amount_cents = o.total_cents)`,
+    ),
+  );
+  fail(
+    'pedidos cancelados sin pago y cargo reembolsados',
+    await rows(
+      db,
+      sql`select o.number from orders o where o.status = 'cancelled' and not exists (
+      select 1 from payments p join sandbox_charges c on c.id = p.charge_id
+      where p.order_number = o.number and p.status = 'refunded' and c.status = 'refunded')`,
+    ),
+  );
+  fail(
+    'pedidos fallidos cuyo último pago no dice fallido',
+    await rows(
+      db,
+      sql`select o.number, p.status from orders o
+      join lateral (select status from payments where order_number = o.number order by id desc limit 1) p on true
+      where o.status = 'payment_failed' and p.status <> 'failed'`,
+    ),
+  );
+  fail(
+    'pedidos sin registro de pago',
+    await rows(
+      db,
+      sql`select number from orders o where not exists (select 1 from payments p where p.order_number = o.number)`,
+    ),
+  );
+  fail(
+    'cargos del simulador sin pedido',
+    await rows(
+      db,
+      sql`select id, order_id from sandbox_charges c where c.order_id is null
+      or not exists (select 1 from orders o where o.number::text = c.order_id)`,
+    ),
+  );
+  fail(
+    'dinero cobrado (cargo completado) de un pedido que no está pagado',
+    await rows(
+      db,
+      sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = c.order_id
+      where c.status = 'completed' and o.status <> 'paid'`,
+    ),
+  );
+  fail(
+    'cargos completados cuyo pago no lo registra',
+    await rows(
+      db,
+      sql`select c.id from sandbox_charges c where c.status = 'completed'
+      and not exists (select 1 from payments p where p.charge_id = c.id and p.status = 'completed')`,
+    ),
+  );
+  // Mail: one confirmation per order that was ever paid, sent, and received by the SMTP listener.
+  fail(
+    'pedidos pagados sin su correo de confirmación enviado',
+    await rows(
+      db,
+      sql`select o.number from orders o where o.paid_at is not null and not exists (
+      select 1 from mail_outbox m where m.dedupe_key = 'order-paid:' || o.number and m.status = 'sent')`,
+    ),
+  );
+  const paidPerShopper = await rows<{ email: string; n: number }>(
+    db,
+    sql`select u.email, count(*)::int as n from orders o join users u on u.id = o.user_id
+      where o.paid_at is not null group by u.email`,
+  );
+  const deliveredTo = (email: string) =>
+    received.filter((r) => r.to.includes(email) && r.subject === 'Compra realizada con éxito').length;
+  fail(
+    'compradores que recibieron menos confirmaciones que pedidos pagados',
+    paidPerShopper
+      .filter((s) => deliveredTo(s.email) < Number(s.n))
+      .map((s) => [s.email, s.n, deliveredTo(s.email)]),
+  );
+  // What each shopper was told.
+  const status = new Map(orders.map((o) => [Number(o.number), o.status]));
+  fail(
+    'compras respondidas 201 que no están pagadas (o canceladas por el comprador)',
+    attempts
+      .filter((a) => a.status === 201 && !['paid', 'cancelled'].includes(status.get(a.number!) ?? ''))
+      .map((a) => [a.number, status.get(a.number!)]),
+  );
+  const failedCount = orders.filter((o) => o.status === 'payment_failed').length;
+  fail(
+    'compras respondidas 402 cuyo pedido no quedó fallido',
+    attempts.filter(
+      (a) => a.status === 402 && a.number !== undefined && status.get(a.number) !== 'payment_failed',
+    ),
+  );
+  fail(
+    'cancelaciones respondidas 200 cuyo pedido no quedó cancelado',
+    cancels.filter((c) => c.status === 200 && status.get(c.number) !== 'cancelled').map((c) => c.number),
+  );
+  const declinedAsPaid = attempts.filter(
+    (a) => a.card === '4000000000000002' && a.number !== undefined && status.get(a.number) === 'paid',
+  );
+  fail(
+    'pedidos pagados con la tarjeta declinada',
+    declinedAsPaid.map((a) => a.number),
+  );
+
+  const totals = {
+    pedidos: orders.length,
+    pagados: orders.filter((o) => o.status === 'paid').length,
+    cancelados: orders.filter((o) => o.status === 'cancelled').length,
+    fallidos: failedCount,
+    correosRecibidos: received.length,
+    correosDuplicados: paidPerShopper.reduce(
+      (n, s) => n + Math.max(0, deliveredTo(s.email) - Number(s.n)),
+      0,
+    ),
+    compradores: shoppers.length,
+  };
+  say(`resultado: ${JSON.stringify(totals)}`);
+  if (totals.pagados === 0) problems.push('ningún pedido pagado: la carga no llegó a comprar');
+  return problems;
+}
+
+// ---- The run ------------------------------------------------------------------------------------
+
+async function main() {
+  mkdirSync(LOG_DIR, { recursive: true });
+  serverLog = createWriteStream(resolve(LOG_DIR, 'server.log'));
+  const limit = setTimeout(() => {
+    console.error(`✗ caos: se excedió el límite de ${TIME_LIMIT_MS / 1000} s`);
+    void cleanup().finally(() => process.exit(1));
+  }, TIME_LIMIT_MS);
+  limit.unref();
+
+  say(
+    `base de datos ${dbName} en ${new URL(ADMIN_URL).host}; servidor en ${BASE}; SMTP en 127.0.0.1:${SMTP_PORT}`,
+  );
+  await admin(`CREATE DATABASE ${dbName}`);
+  database = await openDatabase({ databaseUrl: dbUrl, maxConnections: 4 });
+  const { codes, shoppers } = await prepare(database);
+  smtp = await startSmtp();
+  await startServer();
+  say('servidor listo; empieza la carga');
+
+  const buyers = Array.from({ length: BUYERS }, (_, i) => buyer(i, codes, shoppers));
+  for (let k = 1; k <= KILLS; k++) {
+    await sleep(between(700, 2200));
+    await killServer();
+    const before = attempts.length;
+    await startServer();
+    say(`SIGKILL ${k}/${KILLS} y reinicio (compras iniciadas hasta ahora: ${before})`);
+  }
+  const problems: string[] = [];
+  if (PG_RESTART) {
+    await sleep(1000);
+    problems.push(...(await databaseOutage()));
+  } else {
+    say('CHAOS_PG_RESTART=0: se omite la caída de PostgreSQL');
+  }
+  await sleep(1000);
+  loadRunning = false;
+  await Promise.all(buyers);
+  say(
+    `carga detenida: ${attempts.length} compras, respuestas ${JSON.stringify(Object.fromEntries(seen))}, ${networkErrors} errores de red`,
+  );
+
+  // One more crash with nothing running, then a clean start: the state at rest is what counts.
+  await killServer();
+  await startServer();
+  await settle(database.db);
+  if (env.CHAOS_SABOTAGE === '1') await sabotage(database.db);
+  problems.push(...(await check(database.db, shoppers)));
+  await cleanup();
+  if (problems.length > 0) {
+    console.error(`\n✗ caos: ${problems.length} problema(s)\n  - ${problems.join('\n  - ')}`);
+    process.exit(1);
+  }
+  console.log(
+    `\n✓ caos: ${KILLS} SIGKILL${PG_RESTART ? ' y una caída de PostgreSQL' : ''} sin pedidos a medias, existencias = libro, ningún cargo sin pedido, correos enviados (${elapsed()}, ${starts} arranques)`,
+  );
+  process.exit(0);
+}
+
+let database: Database | undefined;
+let smtp: SMTPServer | undefined;
+let cleaned = false;
+
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  loadRunning = false;
+  if (pgStopped) {
+    try {
+      pgctl('start');
+    } catch (error) {
+      console.error(`no se pudo arrancar PostgreSQL: ${String(error)}`);
+    }
+  }
+  if (child && child.exitCode === null) {
+    const exited = new Promise<void>((r) => child!.once('exit', () => r()));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(10_000)]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  await database?.close().catch(() => {});
+  await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
+  if (env.CHAOS_KEEP_DB !== '1')
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  serverLog?.end();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main().catch(async (error: unknown) => {
+  console.error('✗ caos:', error);
+  await cleanup();
+  process.exit(1);
+});
