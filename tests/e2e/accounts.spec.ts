@@ -96,16 +96,15 @@ test('register → signed in → save an address → sign out → recover by cod
   });
 
   // Something in the cart, then sign out: the server session ends, the cart is emptied.
+  // (Saved on the server: a signed-in shopper's page replaces its local copy with the saved cart, so a cart
+  // written only into localStorage would show for a moment and then go.)
+  const listed = await page.request.get('/api/products?pageSize=1');
+  const [product] = (await listed.json()).items as { code: string }[];
+  const put = await page.request.put('/api/cart', {
+    data: { items: [{ code: product!.code, quantity: 2 }] },
+  });
+  expect(put.status()).toBe(200);
   await page.goto('/');
-  await page.evaluate(() =>
-    localStorage.setItem(
-      'cartItems',
-      JSON.stringify([
-        { code: 'X-1', name: 'Matraz', priceCents: 10000, quantity: 2, stock: 5, imageUrl: null },
-      ]),
-    ),
-  );
-  await page.reload();
   await expect(page.getByTestId('cart-count')).toHaveText('2');
   const [session] = (await page.context().cookies()).filter((c) => c.name === 'sid');
   expect(session?.httpOnly).toBe(true);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendNotFound } from '../http/errors.ts';
 import { type PageMeta, resolvePageMeta } from '../seo/page-meta.ts';
+import { createPreloadHints } from './preload-hints.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -13,8 +14,9 @@ const escapeHtml = (s: string) =>
 const safeJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
-export function renderIndexHtml(template: string, meta: PageMeta): string {
+export function renderIndexHtml(template: string, meta: PageMeta, hints: string[] = []): string {
   const tags = [
+    ...hints,
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
     `<link rel="canonical" href="${escapeHtml(meta.canonical)}">`,
@@ -46,6 +48,7 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
     return;
   }
   const template = readFileSync(indexPath, 'utf8');
+  const preloadHints = createPreloadHints(opts.clientDir, (message) => app.log.warn(message));
 
   await app.register(fastifyStatic, {
     root: opts.clientDir,
@@ -73,6 +76,6 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
       .code(meta.status ?? 200)
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(renderIndexHtml(template, meta));
+      .send(renderIndexHtml(template, meta, preloadHints(url, meta)));
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigationType } from 'react-router';
 import { CartSync } from '@/client/cart/cart-sync.tsx';
 import { shop } from '@/shared/shop.ts';
@@ -6,9 +6,26 @@ import { WhatsAppIcon } from '../../ui/icons.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
-// The toaster loads after the first paint, outside the initial JavaScript (it is ~10 KB gzip). A toast
-// raised before it arrives is not lost: sonner replays the active toasts to a Toaster that subscribes late.
+// The toaster (~10 KB gzip) loads at the shopper's first interaction, or 8 s after the page loaded: never
+// during the page load itself. Toasts come from actions, and one raised before the Toaster arrives is not
+// lost: sonner replays the active toasts to a Toaster that subscribes late.
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+
+const INTERACTIONS = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+
+function useToasterWanted() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    const want = () => setWanted(true);
+    for (const type of INTERACTIONS) window.addEventListener(type, want, { once: true, passive: true });
+    const timer = window.setTimeout(want, 8000);
+    return () => {
+      for (const type of INTERACTIONS) window.removeEventListener(type, want);
+      window.clearTimeout(timer);
+    };
+  }, []);
+  return wanted;
+}
 
 /** The global shell; header and footer are hidden on the sign-in screens (routes with handle.bare). */
 export function Layout() {
@@ -16,11 +33,14 @@ export function Layout() {
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
   const { pathname } = useLocation();
   const navigationType = useNavigationType();
+  const toasterWanted = useToasterWanted();
   // Spec: the screen scrolls to the top on navigation. Back/forward (POP) keeps ScrollRestoration's position.
   // biome-ignore lint/correctness/useExhaustiveDependencies: run on every new page
   useEffect(() => {
     // Braces matter: recent Chromium returns a Promise from scrollTo, which React would call as the cleanup.
-    if (navigationType !== 'POP') window.scrollTo(0, 0);
+    // 'instant': a new page starts at the top at once, not after html's smooth scrolling has run through the
+    // previous page's height (which depends on how tall the new page's loading state is).
+    if (navigationType !== 'POP') window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [pathname]);
 
   return (
@@ -48,9 +68,11 @@ export function Layout() {
         </a>
       )}
       <CartSync />
-      <Suspense fallback={null}>
-        <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
-      </Suspense>
+      {toasterWanted && (
+        <Suspense fallback={null}>
+          <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
+        </Suspense>
+      )}
       <ScrollRestoration
         // A full page load has the key 'default'; keying it by path stops one page inheriting another's position.
         getKey={(location) => (location.key === 'default' ? location.pathname : location.key)}

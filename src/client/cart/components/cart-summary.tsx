@@ -55,12 +55,16 @@ export function CartSummary({
             {formatMoney(amounts.totalCents)}
           </dd>
         </div>
-        {amounts.ivaCents !== null && (
-          <p className="text-right text-xs text-slate-500" data-testid="summary-iva">
-            Incluye IVA por {formatMoney(amounts.ivaCents)}
-          </p>
-        )}
       </dl>
+      {/* Outside the <dl>: a definition list may only hold dt/dd groups (axe 'definition-list'). */}
+      {amounts.ivaCents !== null && (
+        <p
+          className={`mt-2 text-right text-xs text-slate-500 transition-opacity ${busy ? 'opacity-60' : ''}`}
+          data-testid="summary-iva"
+        >
+          Incluye IVA por {formatMoney(amounts.ivaCents)}
+        </p>
+      )}
       <div className="mt-5 flex flex-col gap-3">{children}</div>
     </section>
   );

@@ -88,7 +88,13 @@ export function ProductListing({
     top.current?.scrollIntoView({ block: 'start' });
   }, [state.page]);
 
-  if (query.isPending) return <Spinner label="Cargando productos…" />;
+  // A screen tall while loading: the footer stays below the fold, so the content arriving does not shift it (CLS).
+  if (query.isPending)
+    return (
+      <div className="min-h-svh">
+        <Spinner label="Cargando productos…" />
+      </div>
+    );
   if (query.isError) {
     return (
       <div className="mx-auto max-w-7xl px-4 py-10">
@@ -127,7 +133,8 @@ export function ProductListing({
           {panel}
         </aside>
         <FilterDrawer open={drawer} onClose={() => setDrawer(false)} total={data.total}>
-          {panel}
+          {/* Rendered only while open: the sidebar already renders the panel (hidden on phones). */}
+          {drawer ? panel : null}
         </FilterDrawer>
 
         <div aria-busy={query.isPlaceholderData}>

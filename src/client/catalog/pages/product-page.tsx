@@ -20,7 +20,13 @@ export function Component() {
   const code = useParams().code ?? '';
   const query = useProduct(code);
 
-  if (query.isPending) return <Spinner label="Cargando producto…" />;
+  // A screen tall while loading: the footer stays below the fold, so the content arriving does not shift it (CLS).
+  if (query.isPending)
+    return (
+      <div className="min-h-svh">
+        <Spinner label="Cargando producto…" />
+      </div>
+    );
   if (query.isError) {
     const { error } = query;
     if (error instanceof ApiError && error.status === 404) {

@@ -1,0 +1,287 @@
+// npm run bench:lighthouse: Lighthouse (mobile: Moto G Power emulation, simulated slow 4G and 4× CPU
+// slowdown) against the production build with the demo catalogue, in Debian's Chromium.
+//
+//   CHROME_PATH          Chromium to drive (default /usr/bin/chromium)
+//   LIGHTHOUSE_RUNS      runs per page; the median run by performance score is reported (default 3)
+//   LIGHTHOUSE_PORT      the shop's port (default 3195; Chromium's debugging port is this + 1)
+//   LIGHTHOUSE_SKIP_BUILD=1  reuse dist/client-lighthouse instead of building it again
+//   LIGHTHOUSE_PAGES     only these pages, e.g. "producto,carrito" (inicio, grupo, producto, carrito)
+//   LIGHTHOUSE_REPORTS   folder where each run's full JSON report is written (to read the diagnostics)
+//
+// The server runs on its own port with a fresh embedded database in a temporary folder, so the
+// figures never depend on ./data. Prints performance, accessibility, best practices and SEO with
+// LCP, TBT and CLS for the home page, a group page, a product page and the cart (with two products
+// in it), the audits that cost points, and exits 1 when a page misses performance ≥ 95 or
+// accessibility 100.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import lighthouse from 'lighthouse';
+
+const root = resolve(import.meta.dirname, '..');
+const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3195);
+const DEBUG_PORT = PORT + 1;
+const base = `http://127.0.0.1:${PORT}`;
+const clientOut = 'dist/client-lighthouse';
+const TARGET = { performance: 95, accessibility: 100 };
+
+type Figures = {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  fcp: number;
+  misses: string[];
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM') {
+  try {
+    if (child?.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function waitFor(url: string, timeoutMs: number, child?: ChildProcess) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`el proceso terminó (${child.exitCode})`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return res;
+    } catch {
+      // not yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} no respondió en ${timeoutMs / 1000} s`);
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(`${base}${path}`);
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** A fresh Chromium (empty profile and cache) with its DevTools port open. */
+async function launchChromium(): Promise<{ child: ChildProcess; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'tienda-lh-chrome-'));
+  const child = spawn(
+    chrome,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--no-default-browser-check',
+      `--remote-debugging-port=${DEBUG_PORT}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  await waitFor(`http://127.0.0.1:${DEBUG_PORT}/json/version`, 30_000, child);
+  return {
+    child,
+    close: async () => {
+      killGroup(child);
+      for (let i = 0; i < 40 && child.exitCode === null && child.signalCode === null; i += 1)
+        await sleep(100);
+      killGroup(child, 'SIGKILL');
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Puts the cart into the shop origin's localStorage through the DevTools protocol. */
+async function seedLocalStorage(key: string, value: string) {
+  const res = await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/new?${base}/robots.txt`, { method: 'PUT' });
+  const target = (await res.json()) as { id: string; webSocketDebuggerUrl: string };
+  await sleep(500);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise<void>((ok, ko) => {
+    ws.onopen = () => ok();
+    ws.onerror = () => ko(new Error('DevTools: no se pudo conectar'));
+  });
+  const answer = new Promise<void>((ok) => {
+    ws.onmessage = () => ok();
+  });
+  ws.send(
+    JSON.stringify({
+      id: 1,
+      method: 'Runtime.evaluate',
+      params: { expression: `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)})` },
+    }),
+  );
+  await answer;
+  ws.close();
+  await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/close/${target.id}`);
+}
+
+async function audit(url: string, setup?: () => Promise<void>): Promise<Figures> {
+  const browser = await launchChromium();
+  try {
+    if (setup) await setup();
+    const result = await lighthouse(url, {
+      port: DEBUG_PORT,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      // The cart's lines live in localStorage, put there by setup(); keep them.
+      disableStorageReset: Boolean(setup),
+    });
+    if (!result) throw new Error(`Lighthouse no devolvió resultado para ${url}`);
+    const { lhr } = result;
+    if (process.env.LIGHTHOUSE_REPORTS) {
+      mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_')}-${Date.now()}.json`;
+      writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, name), JSON.stringify(lhr));
+    }
+    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const misses: string[] = [];
+    for (const [id, category] of Object.entries(lhr.categories)) {
+      for (const ref of category.auditRefs) {
+        const a = lhr.audits[ref.id];
+        if (!a || ref.weight === 0 || a.score === null || a.score >= 0.9) continue;
+        misses.push(`${id}: ${a.id} (${a.displayValue ?? Math.round((a.score ?? 0) * 100)}) — ${a.title}`);
+      }
+    }
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      seo: score('seo'),
+      lcp: value('largest-contentful-paint'),
+      tbt: value('total-blocking-time'),
+      cls: value('cumulative-layout-shift'),
+      fcp: value('first-contentful-paint'),
+      misses,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  if (!existsSync(chrome)) {
+    console.error(`No se encontró Chromium en ${chrome} (apt-get install chromium, o CHROME_PATH).`);
+    process.exit(1);
+  }
+  const started = Date.now();
+  if (process.env.LIGHTHOUSE_SKIP_BUILD !== '1' || !existsSync(join(root, clientOut, 'index.html'))) {
+    console.log(`Compilando el cliente en ${clientOut}…`);
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, CLIENT_OUT_DIR: clientOut },
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'tienda-lh-data-'));
+  const server = spawn('npx', ['tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      // The production server: compression, caching headers and CSP as deployed. Sandbox gateway and
+      // PAC are allowed explicitly (nothing is charged or stamped here).
+      NODE_ENV: 'production',
+      PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      CFDI_SANDBOX_IN_PRODUCTION: 'true',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      CLIENT_DIR: clientOut,
+      LOG_LEVEL: 'warn',
+      WEB_CONCURRENCY: '',
+    },
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = () => killGroup(server);
+  process.on('exit', stop);
+  process.on('SIGINT', () => process.exit(130));
+
+  try {
+    await waitFor(`${base}/readyz`, 180_000, server);
+    const { groups } = await getJson<{ groups: { clas: string; name: string }[] }>('/api/groups');
+    const group = groups.find((g) => g.clas === 'VID-MAT') ?? groups[0];
+    const list = await getJson<{
+      items: { code: string; name: string; priceCents: number; stock: number; imageUrl: string | null }[];
+    }>(`/api/products?group=${encodeURIComponent(group!.clas)}`);
+    const [p1, p2] = list.items.filter((p) => p.imageUrl && p.stock > 2);
+    const cart = [p1!, p2!].map((p) => ({ ...p, quantity: 1 }));
+
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((s) => s.trim());
+    const pages: { key: string; name: string; path: string; setup?: () => Promise<void> }[] = [
+      { key: 'inicio', name: 'Inicio', path: '/' },
+      { key: 'grupo', name: `Grupo (${group!.name})`, path: `/grupos/${encodeURIComponent(group!.clas)}` },
+      { key: 'producto', name: `Producto (${p1!.code})`, path: `/productos/${encodeURIComponent(p1!.code)}` },
+      {
+        key: 'carrito',
+        name: 'Carrito (2 productos)',
+        path: '/carrito',
+        setup: () => seedLocalStorage('cartItems', JSON.stringify(cart)),
+      },
+    ];
+
+    console.log(
+      `\nLighthouse ${RUNS} ${RUNS === 1 ? 'vez' : 'veces'} por página, móvil (simulado: 4G lento, CPU 4×), ` +
+        `${cpus().length} núcleos, carga ${loadavg()[0]!.toFixed(1)}\n`,
+    );
+    const results: { name: string; path: string; f: Figures; all: number[] }[] = [];
+    for (const page of pages.filter((p) => !only || only.includes(p.key))) {
+      const runs: Figures[] = [];
+      for (let i = 0; i < RUNS; i += 1) runs.push(await audit(`${base}${page.path}`, page.setup));
+      runs.sort((a, b) => a.performance - b.performance);
+      const median = runs[Math.floor(runs.length / 2)]!;
+      results.push({ name: page.name, path: page.path, f: median, all: runs.map((r) => r.performance) });
+      console.log(
+        `${page.name.padEnd(34)} rendimiento ${median.performance} (${runs.map((r) => r.performance).join('/')}) · ` +
+          `accesibilidad ${median.accessibility} · buenas prácticas ${median.bestPractices} · SEO ${median.seo} · ` +
+          `LCP ${(median.lcp / 1000).toFixed(2)} s · TBT ${Math.round(median.tbt)} ms · CLS ${median.cls.toFixed(3)}`,
+      );
+    }
+
+    console.log(
+      '\n| Página | Rendimiento | Accesibilidad | Buenas prácticas | SEO | FCP | LCP | TBT | CLS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const r of results) {
+      console.log(
+        `| ${r.name} (\`${r.path}\`) | ${r.f.performance} | ${r.f.accessibility} | ${r.f.bestPractices} | ${r.f.seo} | ` +
+          `${(r.f.fcp / 1000).toFixed(2)} s | ${(r.f.lcp / 1000).toFixed(2)} s | ${Math.round(r.f.tbt)} ms | ${r.f.cls.toFixed(3)} |`,
+      );
+    }
+
+    let ok = true;
+    console.log(`\nObjetivos: rendimiento ≥ ${TARGET.performance}, accesibilidad ${TARGET.accessibility}`);
+    for (const r of results) {
+      const pass = r.f.performance >= TARGET.performance && r.f.accessibility >= TARGET.accessibility;
+      ok &&= pass;
+      console.log(`${pass ? '✓' : '✗'} ${r.name}`);
+      for (const m of r.f.misses) console.log(`    ${m}`);
+    }
+    console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s en total`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    stop();
+    await sleep(1000);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

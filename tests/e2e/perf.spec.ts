@@ -1,0 +1,143 @@
+import { expect, type Page, test } from '@playwright/test';
+
+/**
+ * Front-end budgets that need a real browser: images sized and prioritised as laid out on a phone,
+ * nothing fetched from another origin (fonts are the system's), the page's hints used, no layout
+ * shift while a listing loads. (Byte budgets are checked on the build by scripts/check-budgets.mjs.)
+ */
+test.use({ viewport: { width: 390, height: 844 } });
+
+type Img = {
+  src: string;
+  width: string | null;
+  height: string | null;
+  loading: string | null;
+  fetchpriority: string | null;
+  top: number;
+};
+
+/** Every <img> of the page, once the listing or the product has rendered. */
+async function images(page: Page): Promise<Img[]> {
+  return page.locator('main img').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const img = n as HTMLImageElement;
+      return {
+        src: img.currentSrc || img.src,
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+        loading: img.getAttribute('loading'),
+        fetchpriority: img.getAttribute('fetchpriority'),
+        top: img.getBoundingClientRect().top + window.scrollY,
+      };
+    }),
+  );
+}
+
+async function firstProductCode(page: Page): Promise<string> {
+  const res = await page.request.get('/api/products?group=VID');
+  const body = (await res.json()) as { items: { code: string; imageUrl: string | null }[] };
+  return body.items.find((p) => p.imageUrl)!.code;
+}
+
+/** Records every request the page makes; asserts they all go to the shop's own origin. */
+function sameOriginOnly(page: Page, base: string) {
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol.startsWith('http') && url.origin !== new URL(base).origin) foreign.push(r.url());
+  });
+  return foreign;
+}
+
+test('group page on a phone: every image sized, those below the fold lazy, the first ones eager and prioritised', async ({
+  page,
+  baseURL,
+}) => {
+  const foreign = sameOriginOnly(page, baseURL!);
+  await page.goto('/grupos/VID');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  const list = await images(page);
+  expect(list.length).toBeGreaterThanOrEqual(6);
+  for (const img of list) {
+    expect(img.width, img.src).toMatch(/^\d+$/);
+    expect(img.height, img.src).toMatch(/^\d+$/);
+    if (img.top > 844) expect(img.loading, `${img.src} is below the fold`).toBe('lazy');
+  }
+  const first = list[0]!;
+  expect(first.top).toBeLessThan(844);
+  expect(first.loading).toBe('eager');
+  expect(first.fetchpriority).toBe('high');
+  // Phones get the small renditions (srcset + sizes), never the 640 px file for a 46vw card… at 1× or 2×.
+  expect(list.filter((i) => /[?&]w=640\b/.test(i.src)).length).toBeLessThan(list.length);
+  expect(foreign).toEqual([]);
+});
+
+test('product page: the photo is the prioritised LCP image, preloaded from the HTML with the same URL', async ({
+  page,
+  baseURL,
+}) => {
+  const foreign = sameOriginOnly(page, baseURL!);
+  const code = await firstProductCode(page);
+  const photoRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(`/api/products/${code}/image`)) photoRequests.push(r.url());
+  });
+  const apiRequests: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === `/api/products/${code}`) apiRequests.push(r.url());
+  });
+  const response = await page.goto(`/productos/${code}`);
+  const html = await response!.text();
+  expect(html).toMatch(new RegExp(`<link rel="preload" as="image" href="/api/products/${code}/image\\?v=`));
+  expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/products/${code}">`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const photo = page.locator('main img').first();
+  await expect(photo).toHaveAttribute('fetchpriority', 'high');
+  await expect(photo).toHaveAttribute('loading', 'eager');
+  await expect(photo).toHaveAttribute('width', /^\d+$/);
+  await expect(photo).toHaveAttribute('height', /^\d+$/);
+  await expect
+    .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
+  // The preloads were used: one request for the photo and one for the product's data, not two.
+  expect(new Set(photoRequests).size).toBe(1);
+  expect(apiRequests).toHaveLength(1);
+  expect(foreign).toEqual([]);
+});
+
+test('no layout shift while a listing loads on a phone (the footer stays below the fold)', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    (window as unknown as { __cls: number }).__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[])
+        if (!entry.hadRecentInput) (window as unknown as { __cls: number }).__cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // Slow the listing's answer so the loading state is certainly painted first.
+  await page.route('**/api/products?group=VID', async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  await page.goto('/grupos/VID');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await page.waitForTimeout(500);
+  const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+  expect(cls).toBeLessThan(0.1);
+});
+
+test('fonts are the system’s: no @font-face is downloaded', async ({ page }) => {
+  const fonts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'font') fonts.push(r.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  expect(fonts).toEqual([]);
+  const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+  expect(family).toMatch(/system-ui|ui-sans-serif|sans-serif/);
+});
