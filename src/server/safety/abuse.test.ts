@@ -201,6 +201,26 @@ describe('size limits', () => {
   });
 });
 
+describe('request smuggling', () => {
+  it('ambiguous message lengths (Content-Length with Transfer-Encoding, two lengths) are refused with 400', async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const body = '{"items":[]}';
+    for (const head of [
+      `Content-Length: ${body.length}\r\nTransfer-Encoding: chunked`,
+      `Content-Length: ${body.length}\r\nContent-Length: 3`,
+      'Transfer-Encoding: chunked\r\nTransfer-Encoding: identity',
+      'Transfer-Encoding: xchunked',
+    ]) {
+      const answer = await rawExchange(
+        port,
+        `POST /api/cart/quote HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${head}\r\n\r\n${body}`,
+      );
+      expect(answer.text, head).toMatch(/^HTTP\/1\.1 400 /);
+    }
+  });
+});
+
 describe('slow clients', () => {
   it('the shipped server closes requests that take longer than 30 s (Node checks requestTimeout)', () => {
     const server = t.app.server;

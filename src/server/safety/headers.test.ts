@@ -105,7 +105,7 @@ describe('headers in production', () => {
       const res = await production.app.inject({ url, headers: { 'x-forwarded-proto': 'https' } });
       expectStrictHeaders(res, url);
       const hsts = String(res.headers['strict-transport-security'] ?? '');
-      expect(Number(/max-age=(\d+)/.exec(hsts)?.[1]), `${url}: HSTS`).toBeGreaterThanOrEqual(15_552_000);
+      expect(Number(/max-age=(\d+)/.exec(hsts)?.[1]), `${url}: HSTS`).toBeGreaterThanOrEqual(31_536_000);
       expect(hsts).toContain('includeSubDomains');
       expect(csp(res).has('upgrade-insecure-requests'), url).toBe(true);
     }
@@ -160,6 +160,21 @@ describe('headers in production', () => {
     expect(asHost.json().user.email).toBe(body.username);
   });
 
+  it('no CORS: a foreign Origin gets no Access-Control-Allow-* headers, and preflights are not granted', async () => {
+    for (const url of ['/api/auth/session', '/api/orders', '/api/groups']) {
+      const res = await production.app.inject({ url, headers: { origin: 'https://evil.example' } });
+      expect(res.headers['access-control-allow-origin'], url).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials'], url).toBeUndefined();
+      const preflight = await production.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+      });
+      expect(preflight.headers['access-control-allow-origin'], url).toBeUndefined();
+      expect(preflight.headers['access-control-allow-methods'], url).toBeUndefined();
+    }
+  });
+
   it('answers with personal data are not cached', async () => {
     for (const url of ['/api/auth/session', '/api/orders']) {
       const res = await production.app.inject({ url });
@@ -196,5 +211,28 @@ describe('headers in development', () => {
     expect(cookie.toLowerCase()).toContain('httponly');
     expect(cookie.toLowerCase()).toContain('samesite=lax');
     expect(cookie.toLowerCase()).not.toContain('secure');
+  });
+});
+
+describe('page paths with junk (the server renders each page’s metadata from the path)', () => {
+  it('never answer 5xx', async () => {
+    const junk = [
+      '%00',
+      'a%00b',
+      '%ff',
+      '%E0%A4%A',
+      '..%2f..%2fetc%2fpasswd',
+      encodeURIComponent('<script>x</script>'),
+      'a'.repeat(3000),
+      '%C0%AF',
+      encodeURIComponent("' or 1=1 --"),
+    ];
+    for (const page of ['productos', 'marcas', 'grupos', 'busqueda', 'resumen', 'factura']) {
+      for (const j of junk) {
+        const res = await development.app.inject({ url: `/${page}/${j}` });
+        expect(res.statusCode, `/${page}/${j.slice(0, 30)}`).toBeLessThan(500);
+        expect(res.body).not.toContain('<script>x</script>');
+      }
+    }
   });
 });
