@@ -1,0 +1,549 @@
+// npm run bench: the server's speed, measured with autocannon on 127.0.0.1 (each case bounded in time).
+//
+//   1. The catalogue listings and searches at 200,000 products: scripts/bench-catalog.ts (run as is).
+//   2. On the same database, the real server (`npx tsx src/server/main.ts`, NODE_ENV=production) with 1
+//      and with 2 worker processes (WEB_CONCURRENCY): product detail (random products among the
+//      200,000), cart quote (3 lines) and order placement with the sandbox gateway (many shoppers with
+//      an address and a session made up front, one card token and one Idempotency-Key per request,
+//      stock big enough) — p50/p95/p99 and requests/s; then the orders are checked against the answers.
+//   3. The embedded database: first start (migrations + demo catalogue) and restarts, until /readyz.
+//
+//   DATABASE_URL        PostgreSQL database (default postgres://postgres@127.0.0.1:5432/tienda_bench)
+//   BENCH_PRODUCTS      catalogue size (default 200000)
+//   BENCH_SECONDS       seconds per measured case (default 8; 1 s of warm-up before each)
+//   BENCH_CONNECTIONS   concurrent connections (default 10)
+//   BENCH_WORKERS       worker counts to measure, e.g. "1" or "1,2" (default "1,2")
+//   BENCH_PORT          first port used (default 3191; the startup runs use the next one)
+//   BENCH_SKIP=catalog,server,startup   parts to skip
+//   BENCH_CPU_PROF      a folder: run the server under node --cpu-prof (open the .cpuprofile in DevTools)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createSession } from '../src/server/auth/session.ts';
+import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
+import { type Database, type Db, openDatabase } from '../src/server/db/client.ts';
+import {
+  orders,
+  products,
+  sandboxTokens,
+  shippingAddresses,
+  stockMovements,
+  users,
+} from '../src/server/db/schema.ts';
+import { rows } from '../src/server/orders/sql.ts';
+import { createProgress } from './progress.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/tienda_bench';
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 200_000);
+const SECONDS = Number(process.env.BENCH_SECONDS || 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const WORKERS = (process.env.BENCH_WORKERS || '1,2').split(',').map((n) => Number(n.trim()));
+const PORT = Number(process.env.BENCH_PORT || 3191);
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()));
+const SHOPPERS = 400;
+const HOT_PRODUCTS = 50;
+const ORDER_TARGET_P95 = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+
+// ───────────────────────────── processes ─────────────────────────────
+
+type Server = { child: ChildProcess; output: () => string; stop: () => Promise<void> };
+
+function startServer(env: Record<string, string>): Server {
+  // BENCH_CPU_PROF=<dir>: the server runs under `node --cpu-prof` (one .cpuprofile per process, at exit).
+  const profile = process.env.BENCH_CPU_PROF;
+  const [command, args] = profile
+    ? [
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`, '--import', 'tsx', 'src/server/main.ts'],
+      ]
+    : ['npx', ['tsx', 'src/server/main.ts']];
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', CLIENT_DIR: 'none', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {}
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {}
+      }, 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitReady(base: string, server: Server, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`el servidor terminó:\n${server.output()}`);
+    try {
+      const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {}
+    await sleep(25);
+  }
+  throw new Error(`el servidor no estuvo listo en ${timeoutMs / 1000} s:\n${server.output()}`);
+}
+
+function runCatalogueBenchmark(): Promise<void> {
+  return new Promise((ok, ko) => {
+    const child = spawn('npx', ['tsx', 'scripts/bench-catalog.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL, BENCH_PRODUCTS: String(PRODUCTS) },
+      stdio: 'inherit',
+    });
+    child.on('exit', (code) => (code === 0 ? ok() : ko(new Error(`bench-catalog terminó con ${code}`))));
+  });
+}
+
+// ───────────────────────────── database and fixtures ─────────────────────────────
+
+async function ensureDatabase(): Promise<Database> {
+  const url = new URL(DATABASE_URL);
+  const name = url.pathname.replace(/^\//, '');
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Nombre de base inválido: ${name}`);
+  const adminUrl = new URL(DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const database = await openDatabase({ databaseUrl: DATABASE_URL, maxConnections: 4 });
+  await database.migrate();
+  const [{ n } = { n: 0 }] = await rows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from products`,
+  );
+  if (Number(n) < PRODUCTS)
+    await seedDemoCatalogue(database.db, { products: PRODUCTS, onProgress: createProgress('Catálogo') });
+  return database;
+}
+
+type Fixtures = { cookies: string[]; hot: string[]; detailCodes: string[]; runTag: string };
+
+/** Shoppers with an address and a live session; hot products with a big stock (the ledger says so). */
+async function prepareFixtures(db: Db): Promise<Fixtures> {
+  const runTag = randomBytes(4).toString('hex');
+  const created = await db
+    .insert(users)
+    .values(
+      Array.from({ length: SHOPPERS }, (_, i) => ({
+        email: `bench.${runTag}.${i}@example.com`,
+        passwordHash: 'x',
+        nombre: 'Comprador',
+        apellidoPat: 'De Prueba',
+        apellidoMat: 'Carga',
+        telefono: '3312345678',
+      })),
+    )
+    .returning({ id: users.id });
+  await db.insert(shippingAddresses).values(
+    created.map((u) => ({
+      userId: u.id,
+      nombreEnvio: 'Comprador De Prueba',
+      telefonoEnvio: '3312345678',
+      cpEnvio: '44100',
+      calleEnvio: 'Avenida Juárez',
+      numExtEnvio: '120',
+      numIntEnvio: '',
+      coloniaEnvio: 'Centro',
+      municipioEnvio: 'Guadalajara',
+      ciudadEnvio: 'Guadalajara',
+      estadoEnvio: 'Jalisco',
+      paisEnvio: 'México',
+    })),
+  );
+  const cookies: string[] = [];
+  for (const u of created) cookies.push(`__Host-sid=${(await createSession(db, u.id)).token}`);
+
+  // Hot products: active, with a weight, stock raised to 10 million through a ledger adjustment.
+  const hot = await rows<{ code: string; stock: number }>(
+    db,
+    sql`select code, stock from products where active and price_cents > 0 order by code limit ${HOT_PRODUCTS}`,
+  );
+  for (const p of hot) {
+    const delta = 10_000_000 - Number(p.stock);
+    if (delta === 0) continue;
+    await db.transaction(async (tx) => {
+      await tx.update(products).set({ stock: 10_000_000 }).where(eq(products.code, p.code));
+      await tx.insert(stockMovements).values({ productCode: p.code, delta, reason: 'adjustment' });
+    });
+  }
+  const detail = await rows<{ code: string }>(
+    db,
+    sql`select code from products where active order by random() limit 2000`,
+  );
+  return { cookies, hot: hot.map((p) => p.code), detailCodes: detail.map((d) => d.code), runTag };
+}
+
+/** Single-use card tokens of the sandbox gateway (what the card form gets from tokenization). */
+async function makeTokens(db: Db, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => `kbench${randomBytes(8).toString('hex')}`);
+  const expiresAt = new Date(Date.now() + 60 * 60_000);
+  for (let i = 0; i < ids.length; i += 1000) {
+    await db.insert(sandboxTokens).values(
+      ids.slice(i, i + 1000).map((id) => ({
+        id,
+        holderName: 'Comprador De Prueba',
+        brand: 'visa',
+        maskedNumber: '411111XXXXXX1111',
+        outcome: 'approve',
+        expiresAt,
+      })),
+    );
+  }
+  return ids;
+}
+
+// ───────────────────────────── measuring ─────────────────────────────
+
+type Figures = {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  requests: number;
+  statuses: Record<number, number>;
+  errors: number;
+};
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+type RequestSpec = {
+  method: 'GET' | 'POST';
+  path: string;
+  setup?: () => { path?: string; headers?: Record<string, string>; body?: string };
+};
+
+async function measure(
+  base: string,
+  spec: RequestSpec,
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<Figures> {
+  const times: number[] = [];
+  const statuses: Record<number, number> = {};
+  const result = await new Promise<autocannon.Result>((ok, ko) => {
+    const instance = autocannon(
+      {
+        url: base,
+        connections,
+        duration: seconds,
+        requests: [
+          {
+            method: spec.method,
+            path: spec.path,
+            setupRequest: (req) => {
+              const extra = spec.setup?.() ?? {};
+              return {
+                ...req,
+                ...(extra.path ? { path: extra.path } : {}),
+                ...(extra.body !== undefined ? { body: extra.body } : {}),
+                headers: { ...req.headers, ...extra.headers },
+              };
+            },
+          },
+        ],
+      },
+      (err, res) => (err ? ko(err) : ok(res)),
+    );
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      times.push(responseTime);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: result.requests.average,
+    requests: times.length,
+    statuses,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+
+function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec; ok: number }[] {
+  let shopper = 0;
+  return [
+    {
+      name: 'detalle de producto',
+      ok: 200,
+      spec: {
+        method: 'GET',
+        path: '/api/products/x',
+        setup: () => ({ path: `/api/products/${pick(f.detailCodes)}` }),
+      },
+    },
+    {
+      name: 'cotización del carrito (3 líneas)',
+      ok: 200,
+      spec: {
+        method: 'POST',
+        path: '/api/cart/quote',
+        setup: () => ({
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            items: [...new Set([pick(f.detailCodes), pick(f.detailCodes), pick(f.hot)])].map((code, i) => ({
+              code,
+              quantity: i + 1,
+            })),
+            postalCode: '44100',
+          }),
+        }),
+      },
+    },
+    {
+      name: 'compra (sandbox)',
+      ok: 201,
+      spec: {
+        method: 'POST',
+        path: '/api/orders',
+        setup: () => {
+          const token = tokens.pop();
+          if (!token) throw new Error('se acabaron los tokens de tarjeta');
+          shopper = (shopper + 1) % f.cookies.length;
+          const lines = Math.random() < 0.5 ? 1 : 2;
+          const codes = new Set<string>();
+          while (codes.size < lines) codes.add(pick(f.hot));
+          return {
+            headers: {
+              'content-type': 'application/json',
+              cookie: f.cookies[shopper]!,
+              'idempotency-key': randomUUID(),
+            },
+            body: JSON.stringify({
+              items: [...codes].map((code) => ({ code, quantity: 1 + Math.floor(Math.random() * 3) })),
+              cardToken: token,
+              deviceSessionId: `bench-${shopper}`,
+            }),
+          };
+        },
+      },
+    },
+  ];
+}
+
+type Row = { workers: number; connections: number; name: string; f: Figures; ok: number; warm: number };
+
+async function serverBenchmarks(database: Database): Promise<Row[]> {
+  console.log('\nPreparando compradores, existencias y tokens…');
+  const fixtures = await prepareFixtures(database.db);
+  const out: Row[] = [];
+  for (const workers of WORKERS) {
+    const base = `http://127.0.0.1:${PORT}`;
+    const server = startServer({
+      NODE_ENV: 'production',
+      PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      CFDI_SANDBOX_IN_PRODUCTION: 'true',
+      PORT: String(PORT),
+      PUBLIC_URL: base,
+      DATABASE_URL,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      WEB_CONCURRENCY: String(workers),
+    });
+    try {
+      await waitReady(base, server);
+      // Every worker listening (the primary logs nothing at warn; give the second one its start).
+      if (workers > 1) await sleep(3000);
+      console.log(
+        `\nServidor con ${workers} ${workers === 1 ? 'proceso' : 'procesos de trabajo'} (${SECONDS} s por caso)`,
+      );
+      // Enough single-use tokens for the warm-up and the measured seconds at a generous rate.
+      const tokens = await makeTokens(database.db, (SECONDS + 1) * 1500 * workers);
+      // With the first worker count, each case also one request at a time: the latency without queueing.
+      const runs = workers === WORKERS[0] ? [CONNECTIONS, 1] : [CONNECTIONS];
+      for (const c of cases(fixtures, tokens)) {
+        for (const connections of runs) {
+          const warm = await measure(base, c.spec, 1, connections);
+          const f = await measure(base, c.spec, SECONDS, connections);
+          out.push({ workers, connections, name: c.name, f, ok: c.ok, warm: warm.statuses[c.ok] ?? 0 });
+          const bad = Object.entries(f.statuses)
+            .filter(([st]) => Number(st) !== c.ok)
+            .map(([st, n]) => `${n}×${st}`)
+            .join(' ');
+          console.log(
+            `  ${c.name.padEnd(34)} ${String(connections).padStart(2)} con.  p50 ${ms(f.p50).padStart(6)} ms  p95 ${ms(f.p95).padStart(6)} ms  p99 ${ms(f.p99).padStart(6)} ms  ${f.rps.toFixed(0).padStart(5)} req/s${bad ? `  otras respuestas: ${bad}` : ''}${f.errors ? `  ${f.errors} errores` : ''}`,
+          );
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // The orders the bench made: one per 201, paid, and the hot products' ledgers still balance.
+  const db = database.db;
+  const shopperIds = db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`${users.email} like ${`bench.${fixtures.runTag}.%`}`);
+  const [made] = await rows<{ n: number; paid: number }>(
+    db,
+    sql`select count(*)::int as n, count(*) filter (where status = 'paid')::int as paid from ${orders}
+        where user_id in (${shopperIds})`,
+  );
+  const buys = out.filter((r) => r.name.startsWith('compra'));
+  const created = buys.reduce((a, r) => a + (r.f.statuses[201] ?? 0) + r.warm, 0);
+  const unbalanced = await rows<{ code: string }>(
+    db,
+    sql`select p.code from products p where p.code in ${fixtures.hot}
+        and p.stock <> (select coalesce(sum(delta), 0) from stock_movements m where m.product_code = p.code)`,
+  );
+  // autocannon ends each run by dropping its connections: a purchase in flight at that moment has no
+  // counted answer (at most one per connection); it ends paid or, if the server stopped under it, stays
+  // pending until the sweeper releases it.
+  console.log(
+    `\nComprobación: ${created} respuestas 201 (con el calentamiento) → ${made!.paid} pedidos pagados de ` +
+      `${made!.n} creados (cortados al terminar cada corrida: ${made!.n - created}, máximo ${buys.reduce((a, r) => a + r.connections * 2, 0)}); ` +
+      `existencias = libro en los ${fixtures.hot.length} productos: ${unbalanced.length === 0 ? 'sí' : `NO (${unbalanced.map((u) => u.code).join(', ')})`}`,
+  );
+  // Leave the bench database as it was: the bench shoppers' sessions go; orders stay as history.
+  await db.execute(sql`delete from sessions where user_id in (${shopperIds})`);
+  await db
+    .delete(sandboxTokens)
+    .where(and(sql`${sandboxTokens.id} like 'kbench%'`, sql`${sandboxTokens.usedAt} is null`));
+  return out;
+}
+
+// ───────────────────────────── embedded start ─────────────────────────────
+
+async function startupBenchmarks() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tienda-bench-start-'));
+  const port = PORT + 1;
+  const base = `http://127.0.0.1:${port}`;
+  const results: { name: string; wall: number; own: number | null }[] = [];
+  try {
+    for (const name of ['primer arranque (migraciones + catálogo demo de 600)', 'reinicio', 'reinicio']) {
+      const started = Date.now();
+      const server = startServer({
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'development',
+        WEB_CONCURRENCY: '',
+      });
+      await waitReady(base, server);
+      const wall = Date.now() - started;
+      const ready = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; ms?: number })
+        .find((l) => l.msg === 'tienda lista');
+      results.push({ name, wall, own: ready?.ms ?? null });
+      console.log(
+        `  ${name.padEnd(54)} ${(wall / 1000).toFixed(1)} s hasta /readyz (el servidor: ${ready?.ms ?? '—'} ms)`,
+      );
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+// ───────────────────────────── main ─────────────────────────────
+
+async function main() {
+  const cpu = cpus();
+  console.log(
+    `Máquina: ${cpu.length} núcleos (${cpu[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ` +
+      `carga ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}, Node ${process.version}`,
+  );
+
+  if (!SKIP.has('catalog')) {
+    console.log('\n━━ 1. Catálogo (scripts/bench-catalog.ts) ━━');
+    await runCatalogueBenchmark();
+  }
+
+  let rowsOut: Row[] = [];
+  if (!SKIP.has('server')) {
+    console.log('\n━━ 2. Detalle, cotización y compra ━━');
+    const database = await ensureDatabase();
+    const [{ v } = { v: '?' }] = await rows<{ v: string }>(
+      database.db,
+      sql`select current_setting('server_version') as v`,
+    );
+    const [{ n } = { n: 0 }] = await rows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from products where active`,
+    );
+    console.log(`PostgreSQL ${v}, ${Number(n).toLocaleString('es-MX')} productos activos`);
+    try {
+      rowsOut = await serverBenchmarks(database);
+    } finally {
+      await database.close();
+    }
+  }
+
+  let starts: Awaited<ReturnType<typeof startupBenchmarks>> = [];
+  if (!SKIP.has('startup')) {
+    console.log('\n━━ 3. Arranque con la base embebida (PGlite) ━━');
+    starts = await startupBenchmarks();
+  }
+
+  if (rowsOut.length > 0) {
+    console.log(
+      '\n| Procesos | Conexiones | Caso | p50 ms | p95 ms | p99 ms | req/s | respuestas |\n|---:|---:|---|---:|---:|---:|---:|---|',
+    );
+    for (const r of rowsOut) {
+      const answers = Object.entries(r.f.statuses)
+        .map(([s, c]) => `${c}×${s}`)
+        .join(', ');
+      console.log(
+        `| ${r.workers} | ${r.connections} | ${r.name} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${answers} |`,
+      );
+    }
+    for (const r of rowsOut.filter((x) => x.name.startsWith('compra'))) {
+      console.log(
+        `Compra con ${r.workers} proceso(s) y ${r.connections} conexión(es): p95 ${ms(r.f.p95)} ms ${r.f.p95 <= ORDER_TARGET_P95 ? '✓' : '✗'} (objetivo ≤ ${ORDER_TARGET_P95} ms)`,
+      );
+    }
+  }
+  if (starts.length > 0) {
+    console.log('\n| Arranque (PGlite) | hasta /readyz | el servidor |\n|---|---:|---:|');
+    for (const s of starts)
+      console.log(`| ${s.name} | ${(s.wall / 1000).toFixed(1)} s | ${s.own ?? '—'} ms |`);
+  }
+}
+
+await main();
