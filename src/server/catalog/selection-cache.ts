@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { queryRows } from './search.ts';
+
+/**
+ * What a listing needs besides its page of products — the total, the facet counts, the search plan and the
+ * first codes in each order — kept per selection (filters and search words, not page or page size) while
+ * the catalogue's version holds. The version (migration 0007_catalogue-version) changes at the commit of
+ * anything that could alter those facts, on whichever instance made it; every listing reads it (one
+ * primary-key row), so a cached fact is never older than the catalogue. Stock and the card's fields are not
+ * cached: the page's products are always read fresh.
+ */
+export const TOP_CODES = 1000;
+const MAX_ENTRIES = 500;
+
+/** Reads the catalogue version (a bigint, kept as text). */
+export async function catalogueVersion(db: Db): Promise<string> {
+  const [row] = await queryRows<{ v: string }>(db, sql`select version::text as v from catalogue_state`);
+  return row?.v ?? '0';
+}
+
+/**
+ * A small LRU of computations keyed by selection and version. Concurrent requests for the same missing key
+ * share one computation; a failed computation is not kept.
+ */
+export class SelectionCache<T> {
+  private readonly entries = new Map<string, { version: string; value: Promise<T> }>();
+
+  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async get(key: string, version: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) {
+      // Refresh its place in the LRU order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    const value = compute();
+    this.entries.delete(key);
+    this.entries.set(key, { version, value });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    return value;
+  }
+}
+
+/** One cache per database handle (tests open many databases in one process). */
+export function cacheFor<T>(store: WeakMap<Db, SelectionCache<T>>, db: Db): SelectionCache<T> {
+  let cache = store.get(db);
+  if (!cache) {
+    cache = new SelectionCache<T>();
+    store.set(db, cache);
+  }
+  return cache;
+}
