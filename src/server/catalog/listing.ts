@@ -127,13 +127,15 @@ async function selectionFacts(
   query: ProductsQuery,
   options: Pick<ListOptions, 'buildSearch' | 'cache'>,
 ): Promise<Facts> {
-  const cacheable = options.cache ?? !options.buildSearch;
-  if (!cacheable) return computeFacts(db, query, options.buildSearch ?? buildSearch, null);
+  if (!cacheable(options)) return computeFacts(db, query, options.buildSearch ?? buildSearch, null);
   const version = await catalogueVersion(db);
   return cacheFor(factsCaches, db).get(selectionKey(query), version, () =>
     computeFacts(db, query, buildSearch, version),
   );
 }
+
+const cacheable = (options: Pick<ListOptions, 'buildSearch' | 'cache'>) =>
+  options.cache ?? !options.buildSearch;
 
 /** Whole-catalogue facet counts of active products (the brand list, and listings filtered by one facet). */
 export async function globalFacets(db: Db): Promise<RawFacets> {
@@ -145,28 +147,55 @@ export async function listProducts(
   query: ProductsQuery,
   options: ListOptions = { explicitSort: true },
 ): Promise<ProductsResponse> {
-  const { page, pageSize } = query;
-  const facts = await selectionFacts(db, query, options);
-  const cached = options.cache ?? !options.buildSearch;
-  const orderKey: OrderKey = facts.search && !options.explicitSort ? 'rank' : query.sort;
-  const offset = (page - 1) * pageSize;
-  const top = options.topCodes ?? TOP_CODES;
-  let codes: string[] = [];
-  if (facts.search !== 'none' && offset < facts.total) {
-    codes =
-      cached && (offset + pageSize <= top || facts.total <= top)
-        ? (await topCodes(db, facts, orderKey, top)).slice(offset, offset + pageSize)
-        : await orderedCodes(db, facts, orderKey, pageSize, offset);
+  let facts: Facts;
+  let items: ProductCard[];
+  if (cacheable(options)) {
+    // The page is read while the version is checked, from the facts kept for the selection; if the
+    // version moved meanwhile, that read is thrown away and the page read again from fresh facts.
+    const cache = cacheFor(factsCaches, db);
+    const key = selectionKey(query);
+    const guess = cache.peek(key);
+    const early = guess?.value.then((f) => pageItems(db, f, query, options));
+    early?.catch(() => {});
+    const version = await catalogueVersion(db);
+    if (guess && early && guess.version === version) {
+      [facts, items] = await Promise.all([guess.value, early]);
+    } else {
+      facts = await cache.get(key, version, () => computeFacts(db, query, buildSearch, version));
+      items = await pageItems(db, facts, query, options);
+    }
+  } else {
+    facts = await computeFacts(db, query, options.buildSearch ?? buildSearch, null);
+    items = await pageItems(db, facts, query, options);
   }
   return {
-    items: await cardsInOrder(db, codes),
+    items,
     total: facts.total,
-    pages: Math.ceil(facts.total / pageSize),
-    page,
-    pageSize,
+    pages: Math.ceil(facts.total / query.pageSize),
+    page: query.page,
+    pageSize: query.pageSize,
     facets: facts.facets,
     group: facts.group,
   };
+}
+
+/** The page's products: codes sliced from the kept order when the page lies within it, else read. */
+async function pageItems(
+  db: Db,
+  facts: Facts,
+  query: ProductsQuery,
+  options: ListOptions,
+): Promise<ProductCard[]> {
+  const { page, pageSize } = query;
+  const orderKey: OrderKey = facts.search && !options.explicitSort ? 'rank' : query.sort;
+  const offset = (page - 1) * pageSize;
+  const top = options.topCodes ?? TOP_CODES;
+  if (facts.search === 'none' || offset >= facts.total) return [];
+  const codes =
+    cacheable(options) && (offset + pageSize <= top || facts.total <= top)
+      ? (await topCodes(db, facts, orderKey, top)).slice(offset, offset + pageSize)
+      : await orderedCodes(db, facts, orderKey, pageSize, offset);
+  return cardsInOrder(db, codes);
 }
 
 /** The first `top` codes of an order, kept with the selection's facts. */

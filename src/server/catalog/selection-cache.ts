@@ -13,10 +13,22 @@ import { queryRows } from './search.ts';
 export const TOP_CODES = 1000;
 const MAX_ENTRIES = 500;
 
-/** Reads the catalogue version (a bigint, kept as text). */
-export async function catalogueVersion(db: Db): Promise<string> {
-  const [row] = await queryRows<{ v: string }>(db, sql`select version::text as v from catalogue_state`);
-  return row?.v ?? '0';
+const versionReads = new WeakMap<Db, Promise<string>>();
+
+/**
+ * Reads the catalogue version (a bigint, kept as text). Requests that arrive while a read is on its way
+ * share it: the answer is then at most one round trip older than the request, never older than a change
+ * the same client saw committed before asking.
+ */
+export function catalogueVersion(db: Db): Promise<string> {
+  let read = versionReads.get(db);
+  if (!read) {
+    read = queryRows<{ v: string }>(db, sql`select version::text as v from catalogue_state`)
+      .then(([row]) => row?.v ?? '0')
+      .finally(() => versionReads.delete(db));
+    versionReads.set(db, read);
+  }
+  return read;
 }
 
 /**
@@ -30,6 +42,11 @@ export class SelectionCache<T> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entry of a key whatever its version (to start work optimistically), without touching the LRU. */
+  peek(key: string): { version: string; value: Promise<T> } | undefined {
+    return this.entries.get(key);
   }
 
   async get(key: string, version: string, compute: () => Promise<T>): Promise<T> {

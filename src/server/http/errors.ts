@@ -58,6 +58,39 @@ function zodFieldErrors(error: FastifyError): FieldErrors {
   return fields;
 }
 
+/** Network errors of the connection to PostgreSQL, and PostgreSQL's own 'not now' classes. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|the database system is (starting up|shutting down)/i;
+
+/**
+ * True when an error (or any error it wraps: Drizzle wraps the driver's) says the database cannot be
+ * reached right now, as opposed to a query that failed: the shopper gets a 503 and may try again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}
+
+export const UNAVAILABLE_MESSAGE =
+  'El servicio no está disponible por el momento. Intente de nuevo en unos minutos.';
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -92,6 +125,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: { code: 'invalid_request', message: INVALID } });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'base de datos no disponible');
+      return reply
+        .code(503)
+        .header('Retry-After', '5')
+        .send({ error: { code: 'unavailable', message: UNAVAILABLE_MESSAGE } });
     }
     request.log.error({ err: error }, 'error no controlado');
     return reply.code(500).send({ error: { code: 'internal', message: 'Error interno del servidor' } });

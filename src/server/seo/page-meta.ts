@@ -35,7 +35,7 @@ const fixedPages: Record<string, string> = {
   '/politica_de_privacidad': `Aviso de privacidad${suffix}`,
   '/politica_de_envios': `Política de envíos${suffix}`,
   '/facturacion': `Facturación${suffix}`,
-  '/politica_de_venta': `Condiciones de venta${suffix}`,
+  '/politica_de_venta': `Política de venta${suffix}`,
   '/politica_de_devoluciones': `Política de devoluciones${suffix}`,
   '/sucursales': `Sucursales${suffix}`,
   '/carrito': `Carrito${suffix}`,
