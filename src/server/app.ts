@@ -77,7 +77,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
             redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
           },
     bodyLimit: 1024 * 1024,
-    trustProxy: config.env === 'production',
+    // A hop count (0 = the socket's address) or the proxies' addresses: never every X-Forwarded-For.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? config.trustProxy > 0 && ((_address: string, hop: number) => hop < (config.trustProxy as number))
+        : config.trustProxy,
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     return503OnClosing: true,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { type InvoicingConfig, invoicingConfig } from './invoices/config.ts';
 import { invoicingEnvShape } from './invoices/env.ts';
@@ -28,6 +29,13 @@ export const envSchema = z.object({
   DATABASE_URL: databaseUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_URL: z.url('debe ser una URL http(s)://…').optional(),
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      (v) => /^\d{1,2}$/.test(v) || v.split(',').every((a) => isIP(a.trim().split('/')[0] ?? '') !== 0),
+      'debe ser un número de proxies (0, 1, 2…) o una lista de direcciones IP o CIDR separadas por comas',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Fill the demo catalogue on first start when the catalogue is empty. */
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
@@ -65,6 +73,11 @@ export type AppConfig = {
   dataDir: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (per-address limits, logs): a hop
+   * count or the proxies' addresses. 1 in production (one load balancer in front), 0 otherwise.
+   */
+  trustProxy: number | string[];
   seedDemo: boolean;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
@@ -106,6 +119,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: env.DATA_DIR,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY
+      ? /^\d+$/.test(env.TRUST_PROXY)
+        ? Number(env.TRUST_PROXY)
+        : env.TRUST_PROXY.split(',').map((a) => a.trim())
+      : env.NODE_ENV === 'production'
+        ? 1
+        : 0,
     seedDemo: env.SEED_DEMO === 'true',
     clientDir: undefined,
     payments,
