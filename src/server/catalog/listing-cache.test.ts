@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { listProducts } from './listing.ts';
 import { queryRows } from './search.ts';
 import { catalogueVersion, SelectionCache } from './selection-cache.ts';
+import { listVia } from './test-list.ts';
 
 // Listings keep their totals, facet counts and orders per selection while the catalogue version holds.
 // These tests change the catalogue the way another instance, an import or an administrator would — by
@@ -18,11 +19,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-async function list(query: Record<string, string | string[]>): Promise<ProductsResponse> {
-  const res = await t.app.inject({ url: '/api/products', query });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const list = (query: Record<string, string | string[]>) => listVia(t.app, query);
 const count = (r: ProductsResponse, facet: keyof ProductsResponse['facets'], value: string) =>
   r.facets[facet].find((f) => f.value === value)?.count ?? 0;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductCard, ProductsResponse } from '../../shared/schemas/catalog.ts';
 import { groups, products } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { listVia } from './test-list.ts';
 
 let t: TestApp;
 type Row = {
@@ -34,11 +35,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-async function list(query: Record<string, string | string[]>): Promise<ProductsResponse> {
-  const res = await t.app.inject({ url: '/api/products', query });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const list = (query: Record<string, string | string[]>) => listVia(t.app, query);
 
 /** The expected facet counts, computed independently from the raw rows. */
 function expectedCounts(
