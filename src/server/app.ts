@@ -21,6 +21,7 @@ import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFound } from './http/errors.ts';
 import { rejectNulCharacters } from './http/input-guard.ts';
+import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.decorate('db', deps.database.db);
   installErrorHandler(app);
   app.addHook('preValidation', rejectNulCharacters);
+  await registerRateLimits(app, config.rateLimit);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),

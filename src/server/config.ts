@@ -36,6 +36,16 @@ export const envSchema = z.object({
       'debe ser un número de proxies (0, 1, 2…) o una lista de direcciones IP o CIDR separadas por comas',
     )
     .optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: 'debe ser un número entero (0 desactiva los límites)' })
+    .int('debe ser un número entero (0 desactiva los límites)')
+    .min(0, 'debe ser un número entero (0 desactiva los límites)')
+    .default(1200),
+  RATE_LIMIT_SENSITIVE_PER_MINUTE: z.coerce
+    .number({ error: 'debe ser un número entero mayor que 0' })
+    .int('debe ser un número entero mayor que 0')
+    .min(1, 'debe ser un número entero mayor que 0')
+    .default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Fill the demo catalogue on first start when the catalogue is empty. */
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
@@ -78,6 +88,8 @@ export type AppConfig = {
    * count or the proxies' addresses. 1 in production (one load balancer in front), 0 otherwise.
    */
   trustProxy: number | string[];
+  /** Per-address limits on /api requests per minute (http/rate-limit.ts); perMinute 0 turns them off. */
+  rateLimit: { perMinute: number; sensitivePerMinute: number };
   seedDemo: boolean;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
@@ -126,6 +138,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : env.NODE_ENV === 'production'
         ? 1
         : 0,
+    rateLimit: {
+      perMinute: env.RATE_LIMIT_PER_MINUTE,
+      sensitivePerMinute: env.RATE_LIMIT_SENSITIVE_PER_MINUTE,
+    },
     seedDemo: env.SEED_DEMO === 'true',
     clientDir: undefined,
     payments,
