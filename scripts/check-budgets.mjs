@@ -15,13 +15,13 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
- * Budgets in bytes (KB = 1000 bytes). The issue asks for 100 KB, but React 19 + React Router 7 (data
- * router) + TanStack Query 5 alone — an empty page rendered through them — weigh 110 KB gzip with this
- * build (docs/benchmarks.md, "Presupuestos del cliente"); what the shop adds on the home page is ~12 KB.
- * The budget therefore guards that: framework floor + 15 KB of the shop's own code.
+ * Budgets in bytes (KB = 1000 bytes). The issue asks for ≤ 100 KB gzip of initial JavaScript on the home
+ * page. With React 19 the framework alone (React + React Router 7 data router + TanStack Query 5) was
+ * 110 KB gzip; the client now runs on Preact through preact/compat (vite.config.ts), which brings the
+ * whole home page — framework chunk included — to ≈ 64 KB (docs/benchmarks.md, "Front-end budgets").
  */
 export const BUDGETS = {
-  homeInitialJsGzip: 125_000,
+  homeInitialJsGzip: 100_000,
 };
 
 const root = resolve(import.meta.dirname, '..');

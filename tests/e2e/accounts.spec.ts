@@ -127,6 +127,8 @@ test('register → signed in → save an address → sign out → recover by cod
   await page.goto('/ingresar');
   await page.getByRole('link', { name: 'Olvidó su contraseña?' }).click();
   await expect(page).toHaveURL(/\/recuperar$/);
+  // The e-mail field takes the focus on a page reached through a link too, not only on a fresh load.
+  await expect(page.getByLabel('Correo electrónico')).toBeFocused();
   await page.getByLabel('Correo electrónico').fill(email);
   await expect(page.getByRole('link', { name: 'Continuar' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Mandar código de recuperación' }).click();

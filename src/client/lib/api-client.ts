@@ -39,9 +39,21 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
   } catch {
     throw new ApiError(0, 'network', 'Error de conexión');
   }
-  const data = (await response.json().catch(() => null)) as {
-    error?: { code?: string; message?: string; fields?: Record<string, string> };
-  } | null;
+  // The timeout (and the caller's signal) also cover reading the body: on a slow phone the headers may
+  // arrive in time and the body not. A body cut off like that is a connection failure (retried by the
+  // queries), never an empty answer: read as null, a 200 became `data: null` and the page crashed.
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    throw new ApiError(0, 'network', 'Error de conexión');
+  }
+  let data: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
   if (!response.ok) {
     throw new ApiError(
       response.status,
