@@ -102,3 +102,35 @@ test('a visitor cart is merged at sign-in, saved on every change and follows the
   await expect(page.getByText('Su carrito está vacío')).toBeVisible();
   await expect(page.getByTestId('cart-count')).toHaveText('0');
 });
+
+test('a product a signed-in shopper adds stays in the cart when the next page opens at once', async ({
+  page,
+}) => {
+  const some = await pickProduct(page.request);
+  const reg = await page.request.post('/api/auth/register', {
+    data: {
+      username: `al.paso.${Date.now()}@example.mx`,
+      nombre: 'Rocío',
+      apellidoPat: 'Navarro',
+      apellidoMat: 'Ibarra',
+      telefono: '3312345678',
+      password: 'Matraz.Kitasato2024!',
+    },
+  });
+  expect(reg.status()).toBeLessThan(300);
+  // A slow network: the saved cart takes a second and a half to arrive, and the shopper clicks meanwhile.
+  await page.route(/\/api\/cart(\/merge)?$/, async (route) => {
+    if (route.request().method() !== 'PUT') await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  const merged = page.waitForResponse((r) => r.url().endsWith('/api/cart/merge'));
+  await page.goto(`/productos/${encodeURIComponent(some.code)}`);
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('add-to-cart-count')).toHaveText('1');
+  await merged;
+  // Straight to the cart, before the save (which waits 400 ms for more changes) has gone out.
+  await page.goto('/carrito');
+  await expect(page.getByTestId('cart-line')).toHaveCount(1);
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await expect.poll(() => savedQuantity(page.request, some.code)).toBe(1);
+});

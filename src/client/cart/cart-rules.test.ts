@@ -5,6 +5,7 @@ import {
   localSubtotalCents,
   type ProductForCart,
   parseQuantity,
+  rebaseOnSaved,
   refreshFromQuote,
   removeFromCart,
   updateQuantity,
@@ -123,5 +124,31 @@ describe('refreshing from the server quote', () => {
     const items = added([], matraz);
     expect(refreshFromQuote(items, [line({})])).toBe(items);
     expect(refreshFromQuote(items, [line({ name: null, unitPriceCents: 0 })])).toBe(items);
+  });
+});
+
+describe('a change made while the saved cart was loading', () => {
+  const line = (p: ProductForCart, quantity: number): CartItem => ({ ...p, quantity });
+
+  it("keeps the product added meanwhile on top of the saved cart (it is not erased by the server's answer)", () => {
+    const saved = [line(pipeta, 1)];
+    const before: CartItem[] = [];
+    const now = added(before, matraz);
+    expect(rebaseOnSaved(saved, before, now)).toEqual([line(pipeta, 1), line(matraz, 1)]);
+  });
+
+  it('adds the units added meanwhile to a saved line, capped by the stock', () => {
+    const before = [line(matraz, 1)];
+    const now = added(before, matraz);
+    expect(rebaseOnSaved([line(matraz, 2)], before, now)).toEqual([line(matraz, 3)]);
+    expect(rebaseOnSaved([line(matraz, 3)], before, now)).toEqual([line(matraz, 3)]);
+  });
+
+  it('drops a line removed meanwhile and leaves the saved cart alone when nothing changed', () => {
+    const before = [line(matraz, 1), line(pipeta, 1)];
+    const now = removeFromCart(before, pipeta.code);
+    expect(rebaseOnSaved([line(matraz, 2), line(pipeta, 1)], before, now)).toEqual([line(matraz, 2)]);
+    const saved = [line(pipeta, 1)];
+    expect(rebaseOnSaved(saved, before, before)).toBe(saved);
   });
 });

@@ -137,3 +137,30 @@ export function cartCount(items: readonly CartItem[]): number {
 export function localSubtotalCents(items: readonly CartItem[]): number {
   return items.reduce((n, i) => n + i.priceCents * i.quantity, 0);
 }
+
+/**
+ * The saved cart the server answered at sign-in or page load, with what the shopper changed in this tab while
+ * that request was in flight (the local cart went from `before` to `now`) applied on top, so the answer does not
+ * erase a click on 'Agregar a carrito' made as the page opened. Quantity changes are applied as differences
+ * (capped by the stock the line carries), new lines are appended with the added units, removed lines go away.
+ * Returns `saved` itself when nothing changed meanwhile.
+ */
+export function rebaseOnSaved(
+  saved: readonly CartItem[],
+  before: readonly CartItem[],
+  now: readonly CartItem[],
+): CartItem[] {
+  if (now === before) return saved as CartItem[];
+  let next = saved.map((i) => ({ ...i }));
+  for (const line of now) {
+    const delta = line.quantity - quantityInCart(before, line.code);
+    if (delta === 0) continue;
+    const existing = next.find((i) => i.code === line.code);
+    if (existing) existing.quantity = Math.min(Math.max(existing.quantity + delta, 0), line.stock);
+    else if (delta > 0) next.push({ ...line, quantity: Math.min(delta, line.stock) });
+  }
+  for (const line of before) {
+    if (!now.some((i) => i.code === line.code)) next = next.filter((i) => i.code !== line.code);
+  }
+  return next.filter((i) => i.quantity > 0);
+}

@@ -2,14 +2,21 @@ import { useEffect } from 'react';
 import { useSession } from '@/client/auth/api/get-session.ts';
 import { ApiError } from '@/client/lib/api-client.ts';
 import { getSavedCart, mergeSavedCart, putSavedCart } from './api/saved-cart.ts';
+import { rebaseOnSaved } from './cart-rules.ts';
 import { type CartItem, getCartItems, setCartItems, subscribeCart } from './cart-store.ts';
 
 /**
  * Marks which user the local cart is a copy of. At a real sign-in (no mark, or another user's) the local cart is
  * MERGED into the saved one; on a later visit of the same signed-in user the saved cart simply REPLACES the local
- * copy, so a line removed on another device does not come back from this one.
+ * copy, so a line removed on another device does not come back from this one — unless the local cart holds a change
+ * that never reached the server (UNSAVED_KEY), which is then saved instead.
  */
 const SYNCED_KEY = 'cartSyncedUser';
+/**
+ * Set while a change of this tab has not reached the server yet (the save waits PUT_DELAY_MS, and a page load or
+ * a closed tab can cut it off). The next visit then saves the local cart instead of replacing it with the server's.
+ */
+const UNSAVED_KEY = 'cartUnsaved';
 const PUT_DELAY_MS = 400;
 
 function syncedUser(): number | null {
@@ -28,6 +35,21 @@ function markSynced(userId: number | null) {
     // Without storage the next visit merges again, which is harmless (the larger quantity wins).
   }
 }
+function hasUnsaved(): boolean {
+  try {
+    return localStorage.getItem(UNSAVED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+function markUnsaved(unsaved: boolean) {
+  try {
+    if (unsaved) localStorage.setItem(UNSAVED_KEY, '1');
+    else localStorage.removeItem(UNSAVED_KEY);
+  } catch {
+    // Without storage there is no local cart to keep either.
+  }
+}
 
 /**
  * Keeps a signed-in shopper's cart on the server (SPEC-NOTES 12): merges the local cart at sign-in, then saves
@@ -41,31 +63,50 @@ export function CartSync() {
     if (session.isPending) return;
     if (userId === null) {
       markSynced(null);
+      markUnsaved(false);
       return;
     }
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe: (() => void) | undefined;
+    let saves = 0;
 
     const save = () => {
+      markUnsaved(true);
+      const version = ++saves;
       clearTimeout(timer);
       timer = setTimeout(() => {
-        putSavedCart(getCartItems()).catch((error: unknown) => {
-          // 401: the session ended (sign-out clears the local cart); nothing to save. Other failures are retried
-          // by the next change, and the next visit merges anyway.
-          if (!(error instanceof ApiError && error.status === 401))
-            console.error('No se pudo guardar el carrito');
-        });
+        putSavedCart(getCartItems()).then(
+          () => {
+            if (version === saves) markUnsaved(false);
+          },
+          (error: unknown) => {
+            // 401: the session ended (sign-out clears the local cart); nothing to save. Other failures are
+            // retried by the next change, or by the next visit (the cart stays marked unsaved).
+            if (!(error instanceof ApiError && error.status === 401))
+              console.error('No se pudo guardar el carrito');
+          },
+        );
       }, PUT_DELAY_MS);
     };
 
     const start = async () => {
+      // The shopper may change the cart while the saved one is on its way ('Agregar a carrito' clicked as the
+      // page opens): that change goes on top of the server's answer and is saved, instead of being erased by it.
+      const before = getCartItems();
       try {
-        const sameUser = syncedUser() === userId;
-        const saved = sameUser ? await getSavedCart() : await mergeSavedCart(getCartItems());
+        const saved =
+          syncedUser() !== userId
+            ? await mergeSavedCart(before)
+            : hasUnsaved()
+              ? await putSavedCart(before) // this tab's last change never reached the server
+              : await getSavedCart();
         if (cancelled) return;
-        setCartItems(saved.items satisfies CartItem[]);
+        const next = rebaseOnSaved(saved.items satisfies CartItem[], before, getCartItems());
+        setCartItems(next);
         markSynced(userId);
+        markUnsaved(false);
+        if (next !== saved.items) save();
       } catch {
         if (cancelled) return;
         // The server could not be reached: keep the local cart; the changes below still try to save it.
