@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type {
   FacetCount,
   ProductCard,
@@ -8,7 +8,8 @@ import type {
 } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { groups, products } from '../db/schema.ts';
-import { buildSearch, queryRows, type Search } from './search.ts';
+import { countBrowse, countMatches, emptyFacets, facetConditions, type RawFacets } from './facet-counts.ts';
+import { buildSearch, type Search } from './search.ts';
 import { cacheFor, catalogueVersion, type SelectionCache, TOP_CODES } from './selection-cache.ts';
 
 /**
@@ -64,13 +65,9 @@ export const toCard = (r: CardRow): ProductCard => ({
   imageUrl: productImageUrl(r.code, r.imageHash),
 });
 
-type Facet = 'brand' | 'group' | 'line' | 'type';
-type RawFacets = ProductsResponse['facets'];
-type Pair = [string, number];
 /** The orders a listing can have: the shopper's three, or relevance for a search without one. */
 type OrderKey = ProductSort | 'rank';
 
-const emptyFacets = (): RawFacets => ({ brands: [], groups: [], lines: [], types: [] });
 const uniq = (v: string[]) => [...new Set(v)];
 
 export type ListOptions = {
@@ -275,7 +272,7 @@ async function computeFacts(
   const where = and(sql`${products.active}`, search?.where, ...Object.values(facetWhere));
   const counted = search
     ? await countMatches(db, facetWhere, search)
-    : await countBrowse(db, facetWhere, version);
+    : await countBrowse(db, facetWhere, version === null ? null : () => globalFacets(db));
   const facets = counted.facets;
   return {
     ...base,
@@ -288,177 +285,6 @@ async function computeFacts(
       types: withSelected(facets.types, query.type).sort(byLabel),
     },
   };
-}
-
-/** The filter of one facet (OR among its values), or undefined when the facet is not used. */
-async function facetConditions(db: Db, query: ProductsQuery): Promise<Record<Facet, SQL | undefined>> {
-  const groupList = uniq(query.group);
-  // A top-level group stands for itself and its sub-groups. The list is resolved first so the planner
-  // sees constants (with a sub-select it misjudges how many products match and may pick a slow plan).
-  const clasList = groupList.length
-    ? (
-        await db
-          .select({ clas: groups.clas })
-          .from(groups)
-          .where(or(inArray(groups.clas, groupList), inArray(groups.parentClas, groupList)))
-      ).map((g) => g.clas)
-    : [];
-  return {
-    brand: query.brand.length ? inArray(products.brand, uniq(query.brand)) : undefined,
-    group: groupList.length
-      ? clasList.length
-        ? inArray(products.groupClas, clasList)
-        : sql`false`
-      : undefined,
-    line: query.line.length ? inArray(products.line, uniq(query.line)) : undefined,
-    type: query.type.length ? inArray(products.type, uniq(query.type)) : undefined,
-  };
-}
-
-type Counted = { total: number; facets: RawFacets };
-
-/**
- * Browsing (no search): the total from the listing indexes; each facet counted under the other facets'
- * filters, or, when no other facet filters, taken from the whole-catalogue counts.
- */
-async function countBrowse(
-  db: Db,
-  facetWhere: Record<Facet, SQL | undefined>,
-  version: string | null,
-): Promise<Counted> {
-  const active = sql`${products.active}`;
-  const where = and(active, ...Object.values(facetWhere));
-  const others = (facet: Facet) =>
-    (Object.entries(facetWhere) as [Facet, SQL | undefined][]).filter(
-      ([f, c]) => f !== facet && c !== undefined,
-    );
-  const except = (facet: Facet) => and(active, ...others(facet).map(([, c]) => c));
-  const unfiltered = Object.values(facetWhere).every((c) => c === undefined);
-  const needsGlobal = (['brand', 'group', 'line', 'type'] as Facet[]).some((f) => others(f).length === 0);
-  const counted = async (
-    facet: Facet,
-    column: typeof products.brand | typeof products.line | typeof products.type,
-  ): Promise<FacetCount[] | null> => {
-    if (others(facet).length === 0) return null;
-    const rows = await db
-      .select({ value: column, count: count() })
-      .from(products)
-      .where(and(except(facet), isNotNull(column)))
-      .groupBy(column);
-    return rows.map((r) => ({ value: r.value!, label: r.value!, count: Number(r.count) }));
-  };
-  const [[totalRow], global, brandF, groupF, lineF, typeF] = await Promise.all([
-    db.select({ n: count() }).from(products).where(where),
-    // The whole-catalogue counts are themselves a cached selection (the empty one), unless this is it
-    // or the caller does not cache.
-    !needsGlobal
-      ? Promise.resolve(emptyFacets())
-      : unfiltered || version === null
-        ? computeGlobalFacets(db)
-        : globalFacets(db),
-    counted('brand', products.brand),
-    others('group').length
-      ? db
-          .select({ value: products.groupClas, label: groups.name, count: count() })
-          .from(products)
-          .innerJoin(groups, eq(groups.clas, products.groupClas))
-          .where(except('group'))
-          .groupBy(products.groupClas, groups.name)
-          .then((rows) => rows.map((r) => ({ value: r.value!, label: r.label, count: Number(r.count) })))
-      : null,
-    counted('line', products.line),
-    counted('type', products.type),
-  ]);
-  return {
-    total: Number(totalRow?.n ?? 0),
-    facets: {
-      brands: brandF ?? [...global.brands],
-      groups: groupF ?? [...global.groups],
-      lines: lineF ?? [...global.lines],
-      types: typeF ?? [...global.types],
-    },
-  };
-}
-
-/**
- * Searching: the matching products are read once (GIN index on the tsvector) into a CTE, and the total and
- * the four facets are computed from it in the same statement.
- */
-async function countMatches(
-  db: Db,
-  facetWhere: Record<Facet, SQL | undefined>,
-  search: Search,
-): Promise<Counted> {
-  const ok = (f: Facet) => facetWhere[f] ?? sql`true`;
-  const [row] = await queryRows<{
-    total: number;
-    brands: Pair[] | null;
-    groups: [string, string, number][] | null;
-    lines: Pair[] | null;
-    types: Pair[] | null;
-  }>(
-    db,
-    sql`
-    with m as materialized (
-      select ${products.brand} as brand, ${products.groupClas} as group_clas, ${products.line} as line,
-        ${products.type} as type,
-        ${ok('brand')} as b_ok, ${ok('group')} as g_ok, ${ok('line')} as l_ok, ${ok('type')} as t_ok
-      from ${products}
-      where ${products.active} and ${search.where}
-    )
-    select
-      (select count(*)::int from m where b_ok and g_ok and l_ok and t_ok) as total,
-      (select json_agg(json_build_array(brand, n)) from (
-        select brand, count(*)::int as n from m where g_ok and l_ok and t_ok and brand is not null group by brand) f
-      ) as brands,
-      (select json_agg(json_build_array(f.group_clas, g.name, f.n)) from (
-        select group_clas, count(*)::int as n from m where b_ok and l_ok and t_ok and group_clas is not null
-        group by group_clas) f join ${groups} g on g.clas = f.group_clas
-      ) as groups,
-      (select json_agg(json_build_array(line, n)) from (
-        select line, count(*)::int as n from m where b_ok and g_ok and t_ok and line is not null group by line) f
-      ) as lines,
-      (select json_agg(json_build_array(type, n)) from (
-        select type, count(*)::int as n from m where b_ok and g_ok and l_ok and type is not null group by type) f
-      ) as types`,
-  );
-  const pairs = (v: Pair[] | null | undefined): FacetCount[] =>
-    (v ?? []).map(([value, n]) => ({ value, label: value, count: Number(n) }));
-  return {
-    total: Number(row?.total ?? 0),
-    facets: {
-      brands: pairs(row?.brands),
-      groups: (row?.groups ?? []).map(([value, label, n]) => ({ value, label, count: Number(n) })),
-      lines: pairs(row?.lines),
-      types: pairs(row?.types),
-    },
-  };
-}
-
-/** Whole-catalogue facet counts: one grouping-sets scan over the active products. */
-async function computeGlobalFacets(db: Db): Promise<RawFacets> {
-  const rows = await queryRows<{ kind: string; value: string; label: string | null; n: number }>(
-    db,
-    sql`
-    select case grouping(p.brand, p.group_clas, p.line, p.type)
-             when 7 then 'brand' when 11 then 'group' when 13 then 'line' else 'type' end as kind,
-           coalesce(p.brand, p.group_clas, p.line, p.type) as value,
-           max(g.name) as label, count(*)::int as n
-    from ${products} p left join ${groups} g on g.clas = p.group_clas
-    where p.active
-    group by grouping sets ((p.brand), (p.group_clas), (p.line), (p.type))`,
-  );
-  const out = emptyFacets();
-  for (const r of rows) {
-    if (r.value === null) continue;
-    const facet = { value: r.value, label: r.value, count: Number(r.n) };
-    if (r.kind === 'brand') out.brands.push(facet);
-    else if (r.kind === 'group') {
-      if (r.label !== null) out.groups.push({ ...facet, label: r.label });
-    } else if (r.kind === 'line') out.lines.push(facet);
-    else out.types.push(facet);
-  }
-  return out;
 }
 
 /** A selected value keeps its checkbox even when the other filters leave it no products. */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProductCard, ProductsResponse } from '../../shared/schemas/catalog.ts';
+import type { ProductCard } from '../../shared/schemas/catalog.ts';
 import { groups, products } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { listVia } from './test-list.ts';
