@@ -23,6 +23,7 @@ import type { Db } from '../src/server/db/client.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { products } from '../src/server/db/schema.ts';
 import { productsQuerySchema } from '../src/shared/schemas/catalog.ts';
+import { createDatabaseIfMissing } from './bench-db.ts';
 import { createProgress } from './progress.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/tienda_bench';
@@ -91,19 +92,7 @@ async function serve() {
 
 // ───────────────────────────── driver (parent process) ─────────────────────────────
 async function ensureDatabase() {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.replace(/^\//, '');
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Nombre de base inválido: ${name}`);
-  const adminUrl = new URL(DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
-  if (exists.rowCount === 0) {
-    console.log(`Creando la base ${name}…`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  }
-  await admin.end();
+  await createDatabaseIfMissing(DATABASE_URL);
   const database = await openDatabase({ databaseUrl: DATABASE_URL });
   await database.migrate();
   const started = Date.now();

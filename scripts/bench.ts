@@ -23,7 +23,6 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { and, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { createSession } from '../src/server/auth/session.ts';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
 import { type Database, type Db, openDatabase } from '../src/server/db/client.ts';
@@ -36,6 +35,7 @@ import {
   users,
 } from '../src/server/db/schema.ts';
 import { rows } from '../src/server/orders/sql.ts';
+import { createDatabaseIfMissing } from './bench-db.ts';
 import { createProgress } from './progress.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -126,16 +126,7 @@ function runCatalogueBenchmark(): Promise<void> {
 // ───────────────────────────── database and fixtures ─────────────────────────────
 
 async function ensureDatabase(): Promise<Database> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.replace(/^\//, '');
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Nombre de base inválido: ${name}`);
-  const adminUrl = new URL(DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await createDatabaseIfMissing(DATABASE_URL);
   const database = await openDatabase({ databaseUrl: DATABASE_URL, maxConnections: 4 });
   await database.migrate();
   const [{ n } = { n: 0 }] = await rows<{ n: number }>(
