@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { CLI_ACTOR } from '../src/server/admin/audit.ts';
 import { importCatalogue } from '../src/server/admin/import/importer.ts';
+import { CLI_ACTOR } from '../src/server/audit/log.ts';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { createProgress } from './progress.ts';

@@ -34,7 +34,6 @@ import {
   stockMovements,
   users,
 } from '../src/server/db/schema.ts';
-import { rows } from '../src/server/orders/sql.ts';
 import { createDatabaseIfMissing } from './bench-db.ts';
 import { createProgress } from './progress.ts';
 
@@ -129,10 +128,9 @@ async function ensureDatabase(): Promise<Database> {
   await createDatabaseIfMissing(DATABASE_URL);
   const database = await openDatabase({ databaseUrl: DATABASE_URL, maxConnections: 4 });
   await database.migrate();
-  const [{ n } = { n: 0 }] = await rows<{ n: number }>(
-    database.db,
-    sql`select count(*)::int as n from products`,
-  );
+  const [{ n } = { n: 0 }] = (
+    await database.db.execute<{ n: number }>(sql`select count(*)::int as n from products`)
+  ).rows;
   if (Number(n) < PRODUCTS)
     await seedDemoCatalogue(database.db, { products: PRODUCTS, onProgress: createProgress('Catálogo') });
   return database;
@@ -176,10 +174,11 @@ async function prepareFixtures(db: Db): Promise<Fixtures> {
   for (const u of created) cookies.push(`__Host-sid=${(await createSession(db, u.id)).token}`);
 
   // Hot products: active, with a weight, stock raised to 10 million through a ledger adjustment.
-  const hot = await rows<{ code: string; stock: number }>(
-    db,
-    sql`select code, stock from products where active and price_cents > 0 order by code limit ${HOT_PRODUCTS}`,
-  );
+  const hot = (
+    await db.execute<{ code: string; stock: number }>(
+      sql`select code, stock from products where active and price_cents > 0 order by code limit ${HOT_PRODUCTS}`,
+    )
+  ).rows;
   for (const p of hot) {
     const delta = 10_000_000 - Number(p.stock);
     if (delta === 0) continue;
@@ -188,10 +187,11 @@ async function prepareFixtures(db: Db): Promise<Fixtures> {
       await tx.insert(stockMovements).values({ productCode: p.code, delta, reason: 'adjustment' });
     });
   }
-  const detail = await rows<{ code: string }>(
-    db,
-    sql`select code from products where active order by random() limit 2000`,
-  );
+  const detail = (
+    await db.execute<{ code: string }>(
+      sql`select code from products where active order by random() limit 2000`,
+    )
+  ).rows;
   return { cookies, hot: hot.map((p) => p.code), detailCodes: detail.map((d) => d.code), runTag };
 }
 
@@ -404,18 +404,19 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
     .select({ id: users.id })
     .from(users)
     .where(sql`${users.email} like ${`bench.${fixtures.runTag}.%`}`);
-  const [made] = await rows<{ n: number; paid: number }>(
-    db,
-    sql`select count(*)::int as n, count(*) filter (where status = 'paid')::int as paid from ${orders}
-        where user_id in (${shopperIds})`,
-  );
+  const [made] = (
+    await db.execute<{
+      n: number;
+      paid: number;
+    }>(sql`select count(*)::int as n, count(*) filter (where status = 'paid')::int as paid from ${orders}
+        where user_id in (${shopperIds})`)
+  ).rows;
   const buys = out.filter((r) => r.name.startsWith('compra'));
   const created = buys.reduce((a, r) => a + (r.f.statuses[201] ?? 0) + r.warm, 0);
-  const unbalanced = await rows<{ code: string }>(
-    db,
-    sql`select p.code from products p where p.code in ${fixtures.hot}
-        and p.stock <> (select coalesce(sum(delta), 0) from stock_movements m where m.product_code = p.code)`,
-  );
+  const unbalanced = (
+    await db.execute<{ code: string }>(sql`select p.code from products p where p.code in ${fixtures.hot}
+        and p.stock <> (select coalesce(sum(delta), 0) from stock_movements m where m.product_code = p.code)`)
+  ).rows;
   // autocannon ends each run by dropping its connections: a purchase in flight at that moment has no
   // counted answer (at most one per connection); it ends paid or, if the server stopped under it, stays
   // pending until the sweeper releases it.
@@ -490,14 +491,12 @@ async function main() {
   if (!SKIP.has('server')) {
     console.log('\n━━ 2. Detalle, cotización y compra ━━');
     const database = await ensureDatabase();
-    const [{ v } = { v: '?' }] = await rows<{ v: string }>(
-      database.db,
-      sql`select current_setting('server_version') as v`,
-    );
-    const [{ n } = { n: 0 }] = await rows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from products where active`,
-    );
+    const [{ v } = { v: '?' }] = (
+      await database.db.execute<{ v: string }>(sql`select current_setting('server_version') as v`)
+    ).rows;
+    const [{ n } = { n: 0 }] = (
+      await database.db.execute<{ n: number }>(sql`select count(*)::int as n from products where active`)
+    ).rows;
     console.log(`PostgreSQL ${v}, ${Number(n).toLocaleString('es-MX')} productos activos`);
     try {
       rowsOut = await serverBenchmarks(database);

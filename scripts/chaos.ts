@@ -33,11 +33,10 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { createSession } from '../src/server/auth/session.ts';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
+import { sweepOnce } from '../src/server/checkout/sweeper.ts';
 import { type Database, type Db, openDatabase } from '../src/server/db/client.ts';
 import { shippingAddresses, users } from '../src/server/db/schema.ts';
-import type { CheckoutContext } from '../src/server/orders/settle.ts';
-import { rows } from '../src/server/orders/sql.ts';
-import { sweepOnce } from '../src/server/orders/sweeper.ts';
+import type { OrderContext } from '../src/server/orders/context.ts';
 import { SandboxGateway } from '../src/server/payments/sandbox.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,10 +95,11 @@ async function prepare(database: Database) {
   await seedDemoCatalogue(database.db, { products: 40 });
   const db = database.db;
   // Eight products with little stock, so buyers compete and some checkouts find it sold out.
-  const products = await rows<{ code: string; stock: number; price_cents: number }>(
-    db,
-    sql`select code, stock, price_cents from products where active order by price_cents limit 8`,
-  );
+  const products = (
+    await db.execute<{ code: string; stock: number; price_cents: number }>(
+      sql`select code, stock, price_cents from products where active order by price_cents limit 8`,
+    )
+  ).rows;
   for (const p of products) {
     const target = 150;
     await db.execute(sql`update products set stock = ${target} where code = ${p.code}`);
@@ -468,14 +468,13 @@ async function settle(db: Db) {
     warn() {},
     error: (o: unknown, m?: string) => say(`barrido: ${m ?? ''} ${JSON.stringify(o).slice(0, 200)}`),
   };
-  const ctx = { db, gateway: new SandboxGateway(db), publicUrl: BASE, log } as unknown as CheckoutContext;
+  const ctx = { db, gateway: new SandboxGateway(db), publicUrl: BASE, log } as unknown as OrderContext;
   for (let round = 0; round < 10; round++) {
     const r = await sweepOnce(ctx);
-    const [left] = await rows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from orders
-      where status = 'pending_payment' or (status = 'paid' and cancelled_at is not null)`,
-    );
+    const [left] = (
+      await db.execute<{ n: number }>(sql`select count(*)::int as n from orders
+      where status = 'pending_payment' or (status = 'paid' and cancelled_at is not null)`)
+    ).rows;
     if (r.paid + r.released === 0 && Number(left!.n) === 0) break;
     await db.execute(
       sql`update orders set reserved_until = now() - interval '1 second' where status = 'pending_payment'`,
@@ -487,10 +486,11 @@ async function settle(db: Db) {
   );
   const until = Date.now() + 100_000;
   while (Date.now() < until) {
-    const [p] = await rows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from mail_outbox where status = 'pending'`,
-    );
+    const [p] = (
+      await db.execute<{ n: number }>(
+        sql`select count(*)::int as n from mail_outbox where status = 'pending'`,
+      )
+    ).rows;
     if (Number(p!.n) === 0) break;
     await sleep(500);
   }
@@ -499,14 +499,14 @@ async function settle(db: Db) {
 /** CHAOS_SABOTAGE=1: break the state on purpose before checking, to see every check fire. */
 async function sabotage(db: Db) {
   say('CHAOS_SABOTAGE=1: se corrompe el estado a propósito; la revisión debe fallar');
-  const [paid] = await rows<{ number: number }>(
-    db,
-    sql`select number from orders where status = 'paid' limit 1`,
-  );
-  const [failed] = await rows<{ number: number }>(
-    db,
-    sql`select number from orders where status = 'payment_failed' limit 1`,
-  );
+  const [paid] = (
+    await db.execute<{ number: number }>(sql`select number from orders where status = 'paid' limit 1`)
+  ).rows;
+  const [failed] = (
+    await db.execute<{ number: number }>(
+      sql`select number from orders where status = 'payment_failed' limit 1`,
+    )
+  ).rows;
   await db.execute(sql`update products set stock = stock + 1 where code = (select min(code) from products)`);
   await db.execute(sql`delete from order_lines where order_number = ${failed!.number}`);
   await db.execute(
@@ -523,10 +523,11 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     if (list.length > 0) problems.push(`${what}: ${list.length} — ${JSON.stringify(list.slice(0, 5))}`);
   };
 
-  const orders = await rows<{ number: number; status: string; total_cents: number; paid_at: Date | null }>(
-    db,
-    sql`select number, status, total_cents, paid_at from orders order by number`,
-  );
+  const orders = (
+    await db.execute<{ number: number; status: string; total_cents: number; paid_at: Date | null }>(
+      sql`select number, status, total_cents, paid_at from orders order by number`,
+    )
+  ).rows;
   fail(
     'pedidos en un estado no final tras el barrido',
     orders
@@ -535,17 +536,18 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
   );
   fail(
     'pedidos sin partidas',
-    await rows(
-      db,
-      sql`select number from orders o where not exists (select 1 from order_lines l where l.order_number = o.number)`,
-    ),
+    (
+      await db.execute(
+        sql`select number from orders o where not exists (select 1 from order_lines l where l.order_number = o.number)`,
+      )
+    ).rows,
   );
   // The ledger of each order: its reserve rows mirror its lines; release/cancel rows only as the status says.
   fail(
     'pedidos cuyo libro de existencias no corresponde a su estado',
-    await rows(
-      db,
-      sql`with l as (select order_number, product_code, sum(quantity)::int as q from order_lines group by 1, 2),
+    (
+      await db.execute(
+        sql`with l as (select order_number, product_code, sum(quantity)::int as q from order_lines group by 1, 2),
         m as (select order_number, product_code,
                 coalesce(sum(delta) filter (where reason = 'order_reserve'), 0)::int as reserved,
                 coalesce(sum(delta) filter (where reason = 'order_release'), 0)::int as released,
@@ -558,100 +560,113 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
          or (o.status = 'paid' and (m.released <> 0 or m.cancelled <> 0))
          or (o.status = 'payment_failed' and (m.released <> l.q or m.cancelled <> 0))
          or (o.status = 'cancelled' and (m.cancelled <> l.q or m.released <> 0))`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'movimientos de pedido que no pertenecen a ninguna partida',
-    await rows(
-      db,
-      sql`select m.id, m.order_number, m.product_code from stock_movements m
+    (
+      await db.execute(
+        sql`select m.id, m.order_number, m.product_code from stock_movements m
       where m.order_number is not null and not exists (select 1 from order_lines l
         where l.order_number = m.order_number and l.product_code = m.product_code)`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'productos con existencia distinta de la suma de su libro (o negativa)',
-    await rows(
-      db,
-      sql`select p.code, p.stock, coalesce(sum(m.delta), 0)::int as ledger from products p
+    (
+      await db.execute(
+        sql`select p.code, p.stock, coalesce(sum(m.delta), 0)::int as ledger from products p
       left join stock_movements m on m.product_code = p.code group by p.code, p.stock
       having p.stock <> coalesce(sum(m.delta), 0) or p.stock < 0`,
-    ),
+      )
+    ).rows,
   );
   // Payments against statuses and the gateway.
   fail(
     'pedidos pagados sin un pago completado con su cargo completado por el total',
-    await rows(
-      db,
-      sql`select o.number from orders o where o.status = 'paid' and not exists (
+    (
+      await db.execute(
+        sql`select o.number from orders o where o.status = 'paid' and not exists (
       select 1 from payments p join sandbox_charges c on c.id = p.charge_id
       where p.order_number = o.number and p.status = 'completed' and c.status = 'completed'
         and c.order_id = o.number::text and c.amount_cents = o.total_cents and p.amount_cents = o.total_cents)`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'pedidos cancelados sin pago y cargo reembolsados',
-    await rows(
-      db,
-      sql`select o.number from orders o where o.status = 'cancelled' and not exists (
+    (
+      await db.execute(
+        sql`select o.number from orders o where o.status = 'cancelled' and not exists (
       select 1 from payments p join sandbox_charges c on c.id = p.charge_id
       where p.order_number = o.number and p.status = 'refunded' and c.status = 'refunded')`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'pedidos fallidos cuyo último pago no dice fallido',
-    await rows(
-      db,
-      sql`select o.number, p.status from orders o
+    (
+      await db.execute(
+        sql`select o.number, p.status from orders o
       join lateral (select status from payments where order_number = o.number order by id desc limit 1) p on true
       where o.status = 'payment_failed' and p.status <> 'failed'`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'pedidos sin registro de pago',
-    await rows(
-      db,
-      sql`select number from orders o where not exists (select 1 from payments p where p.order_number = o.number)`,
-    ),
+    (
+      await db.execute(
+        sql`select number from orders o where not exists (select 1 from payments p where p.order_number = o.number)`,
+      )
+    ).rows,
   );
   fail(
     'cargos del simulador sin pedido',
-    await rows(
-      db,
-      sql`select id, order_id from sandbox_charges c where c.order_id is null
+    (
+      await db.execute(
+        sql`select id, order_id from sandbox_charges c where c.order_id is null
       or not exists (select 1 from orders o where o.number::text = c.order_id)`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'dinero cobrado (cargo completado) de un pedido que no está pagado',
-    await rows(
-      db,
-      sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = c.order_id
+    (
+      await db.execute(
+        sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = c.order_id
       where c.status = 'completed' and o.status <> 'paid'`,
-    ),
+      )
+    ).rows,
   );
   fail(
     'cargos completados cuyo pago no lo registra',
-    await rows(
-      db,
-      sql`select c.id from sandbox_charges c where c.status = 'completed'
+    (
+      await db.execute(
+        sql`select c.id from sandbox_charges c where c.status = 'completed'
       and not exists (select 1 from payments p where p.charge_id = c.id and p.status = 'completed')`,
-    ),
+      )
+    ).rows,
   );
   // Mail: one confirmation per order that was ever paid, sent, and received by the SMTP listener.
   fail(
     'pedidos pagados sin su correo de confirmación enviado',
-    await rows(
-      db,
-      sql`select o.number from orders o where o.paid_at is not null and not exists (
+    (
+      await db.execute(
+        sql`select o.number from orders o where o.paid_at is not null and not exists (
       select 1 from mail_outbox m where m.dedupe_key = 'order-paid:' || o.number and m.status = 'sent')`,
-    ),
+      )
+    ).rows,
   );
-  const paidPerShopper = await rows<{ email: string; n: number }>(
-    db,
-    sql`select u.email, count(*)::int as n from orders o join users u on u.id = o.user_id
-      where o.paid_at is not null group by u.email`,
-  );
+  const paidPerShopper = (
+    await db.execute<{
+      email: string;
+      n: number;
+    }>(sql`select u.email, count(*)::int as n from orders o join users u on u.id = o.user_id
+      where o.paid_at is not null group by u.email`)
+  ).rows;
   const deliveredTo = (email: string) =>
     received.filter((r) => r.to.includes(email) && r.subject === 'Compra realizada con éxito').length;
   fail(

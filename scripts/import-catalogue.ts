@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLI_ACTOR } from '../src/server/admin/audit.ts';
 import { ImportFileError, importCatalogue } from '../src/server/admin/import/importer.ts';
+import { CLI_ACTOR } from '../src/server/audit/log.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { exitWithConfigError } from './cli.ts';

@@ -16,6 +16,8 @@ import { csrfPlugin } from './auth/csrf.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cartRoutes } from './cart/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { checkoutRoutes } from './checkout/routes.ts';
+import { chargeReports } from './checkout/settle.ts';
 import type { AppConfig } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -131,7 +133,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(accountRoutes);
   if (config.env !== 'production') await app.register(devMailRoutes);
   await app.register(cartRoutes);
-  await app.register(paymentsPlugin, { gateway: deps.paymentGateway });
+  await app.register(paymentsPlugin, { gateway: deps.paymentGateway, reports: chargeReports(app) });
+  await app.register(checkoutRoutes);
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
   await app.register(adminRoutes);

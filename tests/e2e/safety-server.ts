@@ -16,7 +16,6 @@ import { seedDemoCatalogue } from '../../src/server/catalog/demo/seed.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
-import { rows } from '../../src/server/orders/sql.ts';
 import { ADDRESS_PAYLOADS, PAYLOADS } from './safety-payloads.ts';
 
 const freePort = () =>
@@ -64,10 +63,11 @@ async function main() {
     return res.json() as Record<string, unknown>;
   };
 
-  const products = await rows<{ code: string; group_clas: string; brand: string }>(
-    db,
-    sql`select code, group_clas, brand from products where active order by code limit 16`,
-  );
+  const products = (
+    await db.execute<{ code: string; group_clas: string; brand: string }>(
+      sql`select code, group_clas, brand from products where active order by code limit 16`,
+    )
+  ).rows;
   const codes = products.map((p) => p.code);
   for (const code of codes) {
     await db.execute(sql`insert into stock_movements (product_code, delta, reason)
@@ -184,8 +184,8 @@ async function main() {
   await inject(cookie, 'PUT', '/api/cart', {
     items: codes.slice(0, 6).map((code) => ({ code, quantity: 1 })),
   });
-  const [user] = await rows<{ id: number }>(db, sql`select id from users where email = ${email}`);
-  const mails = await rows<{ id: number }>(db, sql`select id from mail_outbox order by id`);
+  const [user] = (await db.execute<{ id: number }>(sql`select id from users where email = ${email}`)).rows;
+  const mails = (await db.execute<{ id: number }>(sql`select id from mail_outbox order by id`)).rows;
 
   await app.listen({ port, host: '127.0.0.1' });
   console.log(

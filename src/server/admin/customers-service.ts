@@ -3,8 +3,8 @@ import type { AdminCustomerDetail, AdminCustomerRow } from '../../shared/schemas
 import type { Db } from '../db/client.ts';
 import type { AddressSnapshot } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { PAGE_SIZE, pagesOf } from './audit.ts';
 import { ordersOfUser } from './orders-service.ts';
+import { PAGE_SIZE, pagesOf } from './paging.ts';
 import { iso, rows } from './sql.ts';
 
 type UserRow = {

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from './sql.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -55,7 +54,7 @@ describe('role check on every admin route', () => {
       expect(customer.statusCode, `${route.method} ${route.url} cliente`).toBe(403);
       expect(customer.json().error.message).toBe('No tiene permiso para esta acción');
     }
-    const [audit] = await rows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_log`);
+    const [audit] = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_log`)).rows;
     expect(audit!.n).toBe(0);
   });
 

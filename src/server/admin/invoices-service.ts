@@ -1,9 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { INVOICE_STATUS_LABELS } from '../../shared/schemas/admin.ts';
+import { type Actor, writeAudit } from '../audit/log.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../http/errors.ts';
-import { type Actor, PAGE_SIZE, pagesOf, writeAudit } from './audit.ts';
+import { PAGE_SIZE, pagesOf } from './paging.ts';
 import { isoOrNull, rows } from './sql.ts';
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

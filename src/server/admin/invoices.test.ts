@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrder, createTestShopper } from '../invoices/fixtures/orders.ts';
-import { rows } from './sql.ts';
 import {
   auditRows,
   type CheckoutTestApp,
@@ -70,10 +69,9 @@ describe('invoices in the back office', () => {
       headers: { cookie: staff.cookie },
     });
     expect(cancel.statusCode).toBe(200);
-    const [row] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from invoices where order_number = ${number}`,
-    );
+    const [row] = (
+      await t.db.execute<{ status: string }>(sql`select status from invoices where order_number = ${number}`)
+    ).rows;
     expect(row!.status).toBe('cancelled');
     // The owner, not the staff member, gets the cancellation mail.
     expect((await outbox(t, 'invoice-cancelled')).map((m) => m.to)).toEqual([shopper.email]);

@@ -1,22 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { formatMoney } from '../../shared/money.ts';
 import {
   adminCancelOrderSchema,
   adminOrderActionResponseSchema,
   adminOrderDetailSchema,
   adminOrderListSchema,
   adminOrdersQuerySchema,
-  orderNumberParamsSchema,
   shipOrderSchema,
 } from '../../shared/schemas/admin.ts';
-import { staffActor, staffContext } from './context.ts';
-import {
-  cancelOrderByStaff,
-  deliverOrder,
-  getAdminOrder,
-  listAdminOrders,
-  prepareOrder,
-  shipOrder,
-} from './orders-service.ts';
+import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
+import { cancelOrder } from '../orders/cancellation.ts';
+import { orderContext } from '../orders/context.ts';
+import { advanceOrder } from '../orders/fulfilment.ts';
+import { staffRequest } from './context.ts';
+import { getAdminOrder, listAdminOrders } from './orders-service.ts';
 
 const tags = ['administración'];
 
@@ -58,12 +55,9 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const order = await prepareOrder(
-        staffContext(app, request),
-        await staffActor(request),
-        request.params.number,
-      );
-      return { message: `Pedido #${order.number} en preparación`, order };
+      const { number } = request.params;
+      await advanceOrder(orderContext(app, request), number, await staffRequest(request), 'prepare');
+      return { message: `Pedido #${number} en preparación`, order: await getAdminOrder(app.db, number) };
     },
   );
 
@@ -80,13 +74,18 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const order = await shipOrder(
-        staffContext(app, request),
-        await staffActor(request),
-        request.params.number,
+      const { number } = request.params;
+      await advanceOrder(
+        orderContext(app, request),
+        number,
+        await staffRequest(request),
+        'ship',
         request.body,
       );
-      return { message: `Pedido #${order.number} enviado; avisamos al cliente por correo`, order };
+      return {
+        message: `Pedido #${number} enviado; avisamos al cliente por correo`,
+        order: await getAdminOrder(app.db, number),
+      };
     },
   );
 
@@ -101,12 +100,9 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const order = await deliverOrder(
-        staffContext(app, request),
-        await staffActor(request),
-        request.params.number,
-      );
-      return { message: `Pedido #${order.number} entregado`, order };
+      const { number } = request.params;
+      await advanceOrder(orderContext(app, request), number, await staffRequest(request), 'deliver');
+      return { message: `Pedido #${number} entregado`, order: await getAdminOrder(app.db, number) };
     },
   );
 
@@ -121,12 +117,14 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminOrderActionResponseSchema },
       },
     },
-    async (request) =>
-      cancelOrderByStaff(
-        staffContext(app, request),
-        await staffActor(request),
-        request.params.number,
-        request.body.reason,
-      ),
+    async (request) => {
+      const { number } = request.params;
+      const who = { ...(await staffRequest(request)), reason: request.body.reason };
+      const { refundedCents } = await cancelOrder(orderContext(app, request), number, who);
+      return {
+        message: `Pedido #${number} cancelado. Se reembolsaron ${formatMoney(refundedCents)} a la tarjeta del cliente.`,
+        order: await getAdminOrder(app.db, number),
+      };
+    },
   );
 };

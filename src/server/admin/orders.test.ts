@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from './sql.ts';
 import {
   auditRows,
   type CheckoutTestApp,
@@ -97,10 +96,11 @@ describe('order transitions', () => {
     expect((await post(`/api/admin/orders/${number}/deliver`)).statusCode).toBe(409);
     expect((await post(`/api/admin/orders/${number}/prepare`)).statusCode).toBe(200);
     expect((await post(`/api/admin/orders/${number}/prepare`)).statusCode).toBe(409);
-    const [order] = await rows<{ status: string; tracking_guide: string | null }>(
-      t.db,
-      sql`select status, tracking_guide from orders where number = ${number}`,
-    );
+    const [order] = (
+      await t.db.execute<{ status: string; tracking_guide: string | null }>(
+        sql`select status, tracking_guide from orders where number = ${number}`,
+      )
+    ).rows;
     expect(order).toEqual({ status: 'preparing', tracking_guide: null });
     expect((await auditRows(t, 'order', String(number))).map((a) => a.action)).toEqual(['order.prepare']);
     expect((await post('/api/admin/orders/999999/prepare')).statusCode).toBe(404);
@@ -132,10 +132,9 @@ describe('order transitions', () => {
     expect(past.json().error.fields.deliveryDate).toBe(
       'La fecha de entrega no puede ser anterior a la fecha del pedido',
     );
-    const [order] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from orders where number = ${number}`,
-    );
+    const [order] = (
+      await t.db.execute<{ status: string }>(sql`select status from orders where number = ${number}`)
+    ).rows;
     expect(order!.status).toBe('preparing');
   });
 });

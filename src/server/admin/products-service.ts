@@ -8,13 +8,14 @@ import {
   STOCK_REASON_LABELS,
   type StockMovement,
 } from '../../shared/schemas/admin.ts';
+import { type Actor, writeAudit } from '../audit/log.ts';
 import { sanitizeLongDescription } from '../catalog/sanitize.ts';
 import { datasheetUrl, productImageUrl } from '../catalog/service.ts';
 import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { type Actor, PAGE_SIZE, pagesOf, writeAudit } from './audit.ts';
 import { datasheetProblem, imageProblem } from './media-checks.ts';
+import { PAGE_SIZE, pagesOf } from './paging.ts';
 import { iso, rows } from './sql.ts';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';

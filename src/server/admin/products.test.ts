@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from './sql.ts';
 import {
   auditRows,
   type CheckoutTestApp,
@@ -164,10 +163,11 @@ describe('products', () => {
     });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.json().product.datasheetUrl).toMatch(/datasheet\.pdf\?v=/);
-    const [row] = await rows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from audit_log where entity_id = 'ADM-100' and action in ('product.image', 'product.datasheet')`,
-    );
+    const [row] = (
+      await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from audit_log where entity_id = 'ADM-100' and action in ('product.image', 'product.datasheet')`,
+      )
+    ).rows;
     expect(row!.n).toBe(2);
   });
 

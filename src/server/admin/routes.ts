@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
-import { listAudit } from './audit.ts';
+import { auditPage } from '../audit/log.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { requireStaff } from './guard.ts';
 import { importRoutes } from './import-routes.ts';
 import { invoiceAdminRoutes } from './invoice-routes.ts';
 import { orderAdminRoutes } from './order-routes.ts';
+import { pagesOf, pageWindow } from './paging.ts';
 import { productAdminRoutes } from './product-routes.ts';
 
 /**
@@ -34,6 +35,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: auditListSchema },
       },
     },
-    async (request) => listAudit(app.db, request.query),
+    async (request) => {
+      const { page, ...query } = request.query;
+      const { items, total } = await auditPage(app.db, query, pageWindow(page));
+      return { items, total, page, pages: pagesOf(total) };
+    },
   );
 };

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
-import { rows } from './sql.ts';
 import { createOrPromoteStaff, staffAccountSchema } from './staff.ts';
 import { type CheckoutTestApp, createCheckoutApp, createShopper } from './test-support.ts';
 
@@ -32,10 +31,11 @@ describe('staff accounts', () => {
     expect(res.json().user.role).toBe('staff');
     const cookie = String(res.headers['set-cookie']).split(';')[0]!;
     expect((await t.app.inject({ url: '/api/admin/orders', headers: { cookie } })).statusCode).toBe(200);
-    const [audit] = await rows<{ action: string; actor_label: string }>(
-      t.db,
-      sql`select action, actor_label from audit_log where entity_type = 'user' and entity_id = ${String(id)}`,
-    );
+    const [audit] = (
+      await t.db.execute<{ action: string; actor_label: string }>(
+        sql`select action, actor_label from audit_log where entity_type = 'user' and entity_id = ${String(id)}`,
+      )
+    ).rows;
     expect(audit).toEqual({ action: 'staff.create', actor_label: 'línea de comandos' });
   });
 
@@ -81,10 +81,11 @@ describe('npm run staff:create', () => {
       expect(ok.status).toBe(0);
       expect(ok.stdout).toContain('Cuenta de personal creada: jefa@ciencia-occidente.mx');
       const database = await openDatabase({ dataDir: dir });
-      const [user] = await rows<{ role: string; nombre: string; password_hash: string }>(
-        database.db,
-        sql`select role, nombre, password_hash from users where email = 'jefa@ciencia-occidente.mx'`,
-      );
+      const [user] = (
+        await database.db.execute<{ role: string; nombre: string; password_hash: string }>(
+          sql`select role, nombre, password_hash from users where email = 'jefa@ciencia-occidente.mx'`,
+        )
+      ).rows;
       await database.close();
       expect(user).toMatchObject({ role: 'staff', nombre: 'Rocío' });
       expect(user!.password_hash).toMatch(/^\$argon2id\$/);

@@ -7,10 +7,10 @@ import {
   nombreSchema,
   phoneSchema,
 } from '../../shared/schemas/auth.ts';
+import { type Actor, CLI_ACTOR, writeAudit } from '../audit/log.ts';
 import { hashPassword } from '../auth/password.ts';
 import { deleteUserSessions } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
-import { type Actor, CLI_ACTOR, writeAudit } from './audit.ts';
 import { rows } from './sql.ts';
 
 /** npm run staff:create: the same e-mail and password rules as registration. */

@@ -10,7 +10,6 @@ import {
   type Shopper,
   sandboxToken,
 } from '../orders/test-support.ts';
-import { rows } from './sql.ts';
 
 export { createCheckoutApp, createShopper, productWithStock, stockOf } from '../orders/test-support.ts';
 export type { CheckoutTestApp, Shopper };
@@ -57,22 +56,22 @@ export async function paidOrderOfNew(t: CheckoutTestApp, index: number, quantity
 }
 
 export async function auditRows(t: CheckoutTestApp, entityType: string, entityId: string) {
-  return rows<{
-    action: string;
-    actor_label: string;
-    actor_user_id: number | null;
-    before: unknown;
-    after: unknown;
-  }>(
-    t.db,
-    sql`select action, actor_label, actor_user_id, before, after from audit_log
-      where entity_type = ${entityType} and entity_id = ${entityId} order by id`,
-  );
+  return (
+    await t.db.execute<{
+      action: string;
+      actor_label: string;
+      actor_user_id: number | null;
+      before: unknown;
+      after: unknown;
+    }>(sql`select action, actor_label, actor_user_id, before, after from audit_log
+      where entity_type = ${entityType} and entity_id = ${entityId} order by id`)
+  ).rows;
 }
 
 export async function outbox(t: CheckoutTestApp, kind: string) {
-  return rows<{ to: string; subject: string; text: string }>(
-    t.db,
-    sql`select "to", subject, text from mail_outbox where kind = ${kind} order by id`,
-  );
+  return (
+    await t.db.execute<{ to: string; subject: string; text: string }>(
+      sql`select "to", subject, text from mail_outbox where kind = ${kind} order by id`,
+    )
+  ).rows;
 }

@@ -1,7 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { CartLineInput, SavedCartItem } from '../../shared/schemas/cart.ts';
 import type { Db } from '../db/client.ts';
-import { carts, products } from '../db/schema.ts';
+import { carts, orderLines, products } from '../db/schema.ts';
 import { productImageUrl } from './quote.ts';
 
 type Line = { code: string; quantity: number };
@@ -108,4 +108,19 @@ export async function mergeIntoSavedCart(db: Db, userId: number, local: readonly
     );
     return items;
   });
+}
+
+/** The products of a paid order leave the buyer's saved cart (in the transaction that marks it paid). */
+export async function removeOrderedFromSavedCart(tx: Db, userId: number, orderNumber: number) {
+  await tx
+    .update(carts)
+    .set({
+      items: sql`coalesce((
+          select jsonb_agg(item) from jsonb_array_elements(${carts.items}) as item
+          where item->>'code' not in (
+            select ${orderLines.productCode} from ${orderLines} where ${orderLines.orderNumber} = ${orderNumber})
+        ), '[]'::jsonb)`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(carts.userId, userId));
 }

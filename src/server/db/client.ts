@@ -4,17 +4,29 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { Assume, ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
-/** The same Drizzle API over either driver. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+type RowsOf<T> = { rows: Assume<T, Record<string, unknown>>[] };
+/** Both drivers answer `execute()` with `{ rows }` (node-postgres' QueryResult, PGlite's Results). */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsOf<this['row']>;
+}
+/** The same Drizzle API over either driver; `execute<Row>(sql)` answers `{ rows: Row[] }`. */
+export type Db = PgDatabase<RowsResultHKT, Schema>;
+/**
+ * Inside `db.transaction(…)`. A Tx is also a Db, so a service taking `Db` composes inside a caller's
+ * transaction; a function taking `Tx` (row locks, multi-statement invariants) can only run inside one.
+ */
+export type Tx = PgTransaction<RowsResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export type Database = {
   db: Db;
@@ -49,7 +61,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // A dropped connection (database restart) must not crash the process; the pool reconnects.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db: Db = drizzlePg(pool, { schema });
   return {
     db,
     kind: 'postgres',
@@ -79,7 +91,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     mkdirSync(location, { recursive: true });
   }
   const client = await PGlite.create(location, { extensions: { pg_trgm, unaccent } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     kind: 'pglite',

@@ -24,6 +24,8 @@ export const unauthorized = (message = 'Inicie sesión para continuar') =>
   new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'No tiene permiso para esta acción') =>
   new AppError(403, 'forbidden', message);
+/** A provider the shop depends on (card gateway, PAC) refused or failed: nothing was changed. */
+export const badGateway = (code: string, message: string) => new AppError(502, code, message);
 
 const INVALID = 'La solicitud contiene datos inválidos';
 

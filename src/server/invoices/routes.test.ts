@@ -142,7 +142,7 @@ describe('POST /api/orders/:number/invoice', () => {
     ['pending_payment', 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago'],
     ['payment_failed', 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago'],
     ['cancelled', 'El pedido está cancelado; no se puede facturar'],
-  ])('refuses a %s order with 409 and its reason', async (status, message) => {
+  ] as const)('refuses a %s order with 409 and its reason', async (status, message) => {
     const number = await createTestOrder(t.database.db, ana.id, {
       status,
       paidAt: status === 'cancelled' ? new Date() : null,
@@ -154,7 +154,7 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(await rowsOf(number)).toEqual([]);
   });
 
-  it.each(['preparing', 'shipped', 'delivered'])('invoices a %s order', async (status) => {
+  it.each(['preparing', 'shipped', 'delivered'] as const)('invoices a %s order', async (status) => {
     const number = await createTestOrder(t.database.db, ana.id, { status });
     expect((await request(ana, number)).statusCode).toBe(201);
   });

@@ -162,26 +162,6 @@ export async function getInvoiceState(ctx: InvoicingContext, user: SessionUser, 
   return stateOf(order, await invoicesOf(ctx.db, number), ctx.now());
 }
 
-/** Invoice state of many orders at once (none / issued / cancelled), for the order history. */
-export async function invoiceStatesOf(
-  db: Db,
-  numbers: readonly number[],
-): Promise<Map<number, 'none' | 'issued' | 'cancelled'>> {
-  const states = new Map<number, 'none' | 'issued' | 'cancelled'>(numbers.map((n) => [n, 'none']));
-  if (numbers.length === 0) return states;
-  const rows = await db
-    .select({ orderNumber: invoices.orderNumber, status: invoices.status })
-    .from(invoices)
-    .where(
-      and(inArray(invoices.orderNumber, [...numbers]), inArray(invoices.status, ['issued', 'cancelled'])),
-    );
-  for (const row of rows) {
-    if (row.status === 'issued') states.set(row.orderNumber, 'issued');
-    else if (states.get(row.orderNumber) === 'none') states.set(row.orderNumber, 'cancelled');
-  }
-  return states;
-}
-
 async function conceptSources(db: Db, order: OrderRow): Promise<ConceptSource[]> {
   const lines = await db
     .select({

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepOnce } from '../checkout/sweeper.ts';
 import { OpenpayGateway } from '../payments/openpay.ts';
 import { OpenpayReplica } from '../payments/openpay-replica.ts';
-import { rows } from './sql.ts';
-import { sweepOnce } from './sweeper.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -43,17 +42,19 @@ describe('concurrency (sandbox gateway)', () => {
       expect(a.json().error.message).toContain(p.name);
     }
     expect(await stockOf(t, p.code)).toEqual({ stock: 0, ledger: 0 });
-    const [paid] = await rows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from orders o join order_lines l on l.order_number = o.number
-        where l.product_code = ${p.code} and o.status = 'paid'`,
-    );
+    const [paid] = (
+      await t.db.execute<{
+        n: number;
+      }>(sql`select count(*)::int as n from orders o join order_lines l on l.order_number = o.number
+        where l.product_code = ${p.code} and o.status = 'paid'`)
+    ).rows;
     expect(Number(paid!.n)).toBe(5);
-    const [charges] = await rows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from sandbox_charges c join order_lines l on l.order_number = c.order_id::int
-        where l.product_code = ${p.code}`,
-    );
+    const [charges] = (
+      await t.db.execute<{
+        n: number;
+      }>(sql`select count(*)::int as n from sandbox_charges c join order_lines l on l.order_number = c.order_id::int
+        where l.product_code = ${p.code}`)
+    ).rows;
     expect(Number(charges!.n)).toBe(5);
   }, 60_000);
 
@@ -76,16 +77,18 @@ describe('concurrency (sandbox gateway)', () => {
     expect(new Set(created.map((a) => a.json().number)).size).toBe(1);
     for (const b of busy) expect(b.json().error.code).toBe('idempotency_in_progress');
 
-    const orders = await rows<{ number: number; status: string }>(
-      t.db,
-      sql`select number, status from orders where user_id = ${shopper.id}`,
-    );
+    const orders = (
+      await t.db.execute<{ number: number; status: string }>(
+        sql`select number, status from orders where user_id = ${shopper.id}`,
+      )
+    ).rows;
     expect(orders).toHaveLength(1);
     expect(orders[0]!.status).toBe('paid');
-    const charges = await rows<{ id: string }>(
-      t.db,
-      sql`select id from sandbox_charges where order_id = ${String(orders[0]!.number)}`,
-    );
+    const charges = (
+      await t.db.execute<{ id: string }>(
+        sql`select id from sandbox_charges where order_id = ${String(orders[0]!.number)}`,
+      )
+    ).rows;
     expect(charges).toHaveLength(1);
     expect(await stockOf(t, p.code)).toEqual({ stock: 8, ledger: 8 });
     const replay = await placeOrderRequest(t, shopper, payload, key);
@@ -96,7 +99,7 @@ describe('concurrency (sandbox gateway)', () => {
   it('the sweeper releases a reservation left unpaid for 30 minutes (stock back, ledger order_release)', async () => {
     const shopper = await createShopper(t);
     const p = await productWithStock(t, 4, 2);
-    const [seq] = await rows<{ n: number }>(t.db, sql`select nextval('order_number_seq')::int as n`);
+    const [seq] = (await t.db.execute<{ n: number }>(sql`select nextval('order_number_seq')::int as n`)).rows;
     const number = Number(seq!.n);
     await t.db.execute(sql`insert into orders (number, user_id, status, subtotal_cents, shipping_cents, iva_cents,
         total_cents, address, idempotency_key, request_hash, reserved_until)
@@ -115,10 +118,9 @@ describe('concurrency (sandbox gateway)', () => {
     const [a, b] = await Promise.all([sweepOnce(ctx), sweepOnce(ctx)]);
     expect(a.released + b.released).toBe(1);
     expect(await stockOf(t, p.code)).toEqual({ stock: 4, ledger: 4 });
-    const [order] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from orders where number = ${number}`,
-    );
+    const [order] = (
+      await t.db.execute<{ status: string }>(sql`select status from orders where number = ${number}`)
+    ).rows;
     expect(order!.status).toBe('payment_failed');
     expect((await sweepOnce(ctx)).released).toBe(0);
   });
@@ -183,10 +185,11 @@ describe('a gateway timeout after the charge went through (Openpay adapter, loca
     const first = await placeOrderRequest(t, shopper, payload, key);
     expect(first.statusCode).toBe(503);
     expect(first.json().error.code).toBe('payment_unknown');
-    const [pending] = await rows<{ number: number; status: string }>(
-      t.db,
-      sql`select number, status from orders where user_id = ${shopper.id}`,
-    );
+    const [pending] = (
+      await t.db.execute<{ number: number; status: string }>(
+        sql`select number, status from orders where user_id = ${shopper.id}`,
+      )
+    ).rows;
     expect(pending!.status).toBe('pending_payment');
     expect(chargesFor(pending!.number)).toHaveLength(1);
     expect((await stockOf(t, p.code)).stock).toBe(3);
@@ -196,10 +199,9 @@ describe('a gateway timeout after the charge went through (Openpay adapter, loca
     expect(retry.statusCode).toBe(201);
     expect(retry.json().number).toBe(pending!.number);
     expect(chargesFor(pending!.number)).toHaveLength(1);
-    const [order] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from orders where number = ${pending!.number}`,
-    );
+    const [order] = (
+      await t.db.execute<{ status: string }>(sql`select status from orders where number = ${pending!.number}`)
+    ).rows;
     expect(order!.status).toBe('paid');
     expect(await stockOf(t, p.code)).toEqual({ stock: 3, ledger: 3 });
   });
@@ -225,10 +227,9 @@ describe('a gateway timeout after the charge went through (Openpay adapter, loca
       log: t.app.log,
     });
     expect(result).toEqual({ released: 0, paid: 1 });
-    const [order] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from orders where user_id = ${shopper.id}`,
-    );
+    const [order] = (
+      await t.db.execute<{ status: string }>(sql`select status from orders where user_id = ${shopper.id}`)
+    ).rows;
     expect(order!.status).toBe('paid');
     expect(await stockOf(t, p.code)).toEqual({ stock: 4, ledger: 4 });
   });

@@ -1,11 +1,36 @@
+import { and, eq, inArray } from 'drizzle-orm';
 import type { InvoiceState } from '../../shared/schemas/orders.ts';
 import type { Db } from '../db/client.ts';
-import { invoiceStatesOf } from '../invoices/service.ts';
+import { invoices } from '../db/schema.ts';
 
 /**
- * The invoice state of each order (none, issued, cancelled), which the history's buttons and the
- * cancellation rule depend on. The invoices feature owns the invoice table and answers it.
+ * What an order's rules need to know about its invoices, read from the invoices table (the invoices feature
+ * writes it and builds on orders — it will take lockOrder to issue — so orders reads the table, not the feature).
  */
-export function invoiceStates(db: Db, numbers: readonly number[]): Promise<Map<number, InvoiceState>> {
-  return invoiceStatesOf(db, numbers);
+
+/** Invoice state of many orders at once (none / issued / cancelled), for the history's buttons. */
+export async function invoiceStates(db: Db, numbers: readonly number[]): Promise<Map<number, InvoiceState>> {
+  const states = new Map<number, InvoiceState>(numbers.map((n) => [n, 'none']));
+  if (numbers.length === 0) return states;
+  const list = await db
+    .select({ orderNumber: invoices.orderNumber, status: invoices.status })
+    .from(invoices)
+    .where(
+      and(inArray(invoices.orderNumber, [...numbers]), inArray(invoices.status, ['issued', 'cancelled'])),
+    );
+  for (const row of list) {
+    if (row.status === 'issued') states.set(row.orderNumber, 'issued');
+    else if (states.get(row.orderNumber) === 'none') states.set(row.orderNumber, 'cancelled');
+  }
+  return states;
+}
+
+/** True while the order has a valid invoice or one being stamped ('pending'): it cannot be cancelled. */
+export async function hasActiveInvoice(db: Db, number: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), inArray(invoices.status, ['issued', 'pending'])))
+    .limit(1);
+  return row !== undefined;
 }

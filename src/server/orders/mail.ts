@@ -1,22 +1,19 @@
-import { sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import type { Db } from '../db/client.ts';
-import type { AddressSnapshot } from '../db/schema.ts';
+import { type AddressSnapshot, orderLines, users } from '../db/schema.ts';
 import { renderMail } from '../mail/layout.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { rows } from './sql.ts';
+import type { Order } from './lock.ts';
 
-type MailOrder = {
-  number: number;
-  userId: number;
-  subtotalCents: number;
-  shippingCents: number;
-  ivaCents: number;
-  totalCents: number;
-  address: AddressSnapshot;
-};
+/** The mails of an order's life, each written to the outbox in the transaction of its transition. */
 
-export const addressText = (a: AddressSnapshot) =>
+type MailOrder = Pick<
+  Order,
+  'number' | 'userId' | 'subtotalCents' | 'shippingCents' | 'ivaCents' | 'totalCents' | 'address'
+>;
+
+const addressText = (a: AddressSnapshot) =>
   [
     a.nombreEnvio,
     `${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}`,
@@ -26,20 +23,24 @@ export const addressText = (a: AddressSnapshot) =>
   ].join('\n');
 
 async function recipient(tx: Db, userId: number) {
-  const [row] = await rows<{ email: string; nombre: string }>(
-    tx,
-    sql`select email, nombre from users where id = ${userId}`,
-  );
+  const [row] = await tx
+    .select({ email: users.email, nombre: users.nombre })
+    .from(users)
+    .where(eq(users.id, userId));
   return row;
 }
 
 async function lineRows(tx: Db, number: number): Promise<[string, string][]> {
-  const lines = await rows<{ description: string; quantity: number; unit_price_cents: number }>(
-    tx,
-    sql`
-      select description, quantity, unit_price_cents from order_lines where order_number = ${number} order by line_no`,
-  );
-  return lines.map((l) => [`${l.quantity} × ${formatMoney(Number(l.unit_price_cents))}`, l.description]);
+  const lines = await tx
+    .select({
+      description: orderLines.description,
+      quantity: orderLines.quantity,
+      unitPriceCents: orderLines.unitPriceCents,
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderNumber, number))
+    .orderBy(asc(orderLines.lineNo));
+  return lines.map((l) => [`${l.quantity} × ${formatMoney(l.unitPriceCents)}`, l.description]);
 }
 
 /** 'Compra realizada con éxito', in the outbox in the same transaction that marks the order paid. */
@@ -89,7 +90,7 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
 /** The cancellation and its refund, in the transaction that cancels the order. */
 export async function enqueueOrderCancelledMail(
   tx: Db,
-  order: MailOrder,
+  order: Pick<Order, 'number' | 'userId'>,
   refundedCents: number,
   publicUrl: string,
 ) {
@@ -120,5 +121,59 @@ export async function enqueueOrderCancelledMail(
     html,
     text,
     dedupeKey: `order-cancelled:${order.number}`,
+  });
+}
+
+const longDate = (day: string) =>
+  new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+
+/** 'Su pedido #N va en camino': the guide, the carrier and the expected date, in the shipping transaction. */
+export async function enqueueOrderShippedMail(
+  tx: Db,
+  order: {
+    number: number;
+    userId: number;
+    trackingGuide: string;
+    deliveryProvider: string;
+    deliveryDate: string;
+  },
+  publicUrl: string,
+) {
+  const to = await recipient(tx, order.userId);
+  if (!to) return;
+  const title = `Su pedido #${order.number} va en camino`;
+  const { html, text } = renderMail(
+    {
+      title,
+      preheader: `Guía ${order.trackingGuide} · ${order.deliveryProvider}`,
+      greeting: `Hola, ${to.nombre}:`,
+      blocks: [
+        { kind: 'paragraph', text: `Enviamos su pedido #${order.number}. Puede rastrearlo con estos datos:` },
+        {
+          kind: 'rows',
+          rows: [
+            ['Guía de rastreo', order.trackingGuide],
+            ['Paquetería', order.deliveryProvider],
+            ['Entrega estimada', longDate(order.deliveryDate)],
+          ],
+        },
+        { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
+        {
+          kind: 'note',
+          text: 'Un pedido enviado ya no puede cancelarse desde la tienda; si necesita devolverlo, escríbanos.',
+        },
+      ],
+    },
+    publicUrl,
+  );
+  await enqueueMail(tx, {
+    kind: 'order-shipped',
+    to: to.email,
+    subject: title,
+    html,
+    text,
+    dedupeKey: `order-shipped:${order.number}`,
   });
 }

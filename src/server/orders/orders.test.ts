@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from './sql.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -26,7 +25,7 @@ const body = async (items: { code: string; quantity: number }[], card = APPROVED
 });
 
 const orderCount = async () =>
-  Number((await rows<{ n: number }>(t.db, sql`select count(*)::int as n from orders`))[0]!.n);
+  Number((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from orders`)).rows[0]!.n);
 
 describe('POST /api/orders — paying', () => {
   it('charges the server total (prices in the body are ignored), marks the order paid and mails the shopper', async () => {
@@ -68,23 +67,26 @@ describe('POST /api/orders — paying', () => {
     expect(detail.trackingGuide).toBe('Sin asignar');
     expect(detail.lines.map((l: { code: string }) => l.code)).toEqual([a.code, b.code]);
 
-    const [charge] = await rows<{ amount_cents: number; order_id: string }>(
-      t.db,
-      sql`select amount_cents, order_id from sandbox_charges where order_id = ${String(number)}`,
-    );
+    const [charge] = (
+      await t.db.execute<{ amount_cents: number; order_id: string }>(
+        sql`select amount_cents, order_id from sandbox_charges where order_id = ${String(number)}`,
+      )
+    ).rows;
     expect(Number(charge!.amount_cents)).toBe(detail.totalCents);
 
     expect(await stockOf(t, a.code)).toEqual({ stock: 8, ledger: 8 });
     expect(await stockOf(t, b.code)).toEqual({ stock: 9, ledger: 9 });
-    const mail = await rows<{ subject: string; to: string }>(
-      t.db,
-      sql`select subject, "to" from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
-    );
+    const mail = (
+      await t.db.execute<{ subject: string; to: string }>(
+        sql`select subject, "to" from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
+      )
+    ).rows;
     expect(mail).toEqual([{ subject: 'Compra realizada con éxito', to: shopper.email }]);
-    const [cart] = await rows<{ items: { code: string }[] }>(
-      t.db,
-      sql`select items from carts where user_id = ${shopper.id}`,
-    );
+    const [cart] = (
+      await t.db.execute<{ items: { code: string }[] }>(
+        sql`select items from carts where user_id = ${shopper.id}`,
+      )
+    ).rows;
     expect(cart!.items.map((i) => i.code)).toEqual(['OTRO-1']);
   });
 
@@ -207,10 +209,11 @@ describe('POST /api/orders — declined cards', () => {
     const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: shopper.cookie } })).json();
     expect(list.orders[0].status).toBe('payment_failed');
     expect(list.orders[0].statusLabel).toBe('Pago rechazado');
-    const reasons = await rows<{ reason: string; delta: number }>(
-      t.db,
-      sql`select reason, delta from stock_movements where order_number = ${list.orders[0].number} order by id`,
-    );
+    const reasons = (
+      await t.db.execute<{ reason: string; delta: number }>(
+        sql`select reason, delta from stock_movements where order_number = ${list.orders[0].number} order by id`,
+      )
+    ).rows;
     expect(reasons).toEqual([
       { reason: 'order_reserve', delta: -2 },
       { reason: 'order_release', delta: 2 },
@@ -347,15 +350,17 @@ describe('history, detail and cancellation', () => {
     expect(order.refundedCents).toBe(order.totalCents);
     expect(order.canCancel).toBe(false);
     expect(await stockOf(t, p.code)).toEqual({ stock: 6, ledger: 6 });
-    const [charge] = await rows<{ status: string }>(
-      t.db,
-      sql`select status from sandbox_charges where order_id = ${String(number)}`,
-    );
+    const [charge] = (
+      await t.db.execute<{ status: string }>(
+        sql`select status from sandbox_charges where order_id = ${String(number)}`,
+      )
+    ).rows;
     expect(charge!.status).toBe('refunded');
-    const mail = await rows<{ subject: string }>(
-      t.db,
-      sql`select subject from mail_outbox where dedupe_key = ${`order-cancelled:${number}`}`,
-    );
+    const mail = (
+      await t.db.execute<{ subject: string }>(
+        sql`select subject from mail_outbox where dedupe_key = ${`order-cancelled:${number}`}`,
+      )
+    ).rows;
     expect(mail).toHaveLength(1);
 
     const twice = await t.app.inject({

@@ -1,73 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { formatMoney } from '../../shared/money.ts';
+import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import {
   cancelOrderResponseSchema,
-  idempotencyKeySchema,
   orderDetailSchema,
   orderListSchema,
-  orderNumberParamsSchema,
-  placeOrderResponseSchema,
-  placeOrderSchema,
 } from '../../shared/schemas/orders.ts';
 import { requireUser } from '../auth/session.ts';
-import { checkoutContext } from '../payments/routes.ts';
-import { cancelOrder, getOrder, listOrders, placeOrder } from './service.ts';
-import { startSweeper } from './sweeper.ts';
+import { cancelOrder } from './cancellation.ts';
+import { orderContext } from './context.ts';
+import { getOrder, listOrders } from './history.ts';
 
-const errorSchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-  }),
-});
-
+/** The shopper's history, receipt and cancellation (their own orders only). */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  let stopSweeper: (() => Promise<void>) | undefined;
-  app.addHook('onReady', async () => {
-    stopSweeper = startSweeper({
-      db: app.db,
-      gateway: app.paymentGateway,
-      publicUrl: app.config.publicUrl,
-      log: app.log,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await stopSweeper?.();
-  });
-
-  app.post(
-    '/api/orders',
-    {
-      schema: {
-        tags: ['pedidos'],
-        summary: 'Compra: reserva existencias, calcula el total en el servidor y cobra la tarjeta',
-        headers: z.object({ 'idempotency-key': idempotencyKeySchema }),
-        body: placeOrderSchema,
-        response: {
-          200: placeOrderResponseSchema,
-          201: placeOrderResponseSchema,
-          402: errorSchema,
-          409: errorSchema,
-          503: errorSchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const answer = await placeOrder(
-        checkoutContext(app, request),
-        user,
-        request.headers['idempotency-key'],
-        request.body,
-      );
-      return reply
-        .header('Cache-Control', 'no-store')
-        .code(answer.status as 201)
-        .send(answer.body as never);
-    },
-  );
-
   app.get(
     '/api/orders',
     {
@@ -114,7 +59,13 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await requireUser(request);
       reply.header('Cache-Control', 'no-store');
-      return cancelOrder(checkoutContext(app, request), user.id, request.params.number);
+      const { number } = request.params;
+      await cancelOrder(orderContext(app, request), number, { kind: 'shopper', userId: user.id });
+      const order = await getOrder(app.db, user.id, number);
+      return {
+        message: `Pedido #${number} cancelado. Reembolsamos ${formatMoney(order.refundedCents)} a su tarjeta.`,
+        order,
+      };
     },
   );
 };

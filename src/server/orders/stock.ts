@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { orderLines, products, stockMovements } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
-import { rows } from './sql.ts';
 
 export type StockReason = 'order_reserve' | 'order_release' | 'order_cancel';
 
@@ -11,26 +11,24 @@ export type StockReason = 'order_reserve' | 'order_release' | 'order_cancel';
  * never go negative. Each change is a ledger row. Throws 409 naming the product when one runs short.
  */
 export async function reserveStock(
-  tx: Db,
+  tx: Tx,
   orderNumber: number,
   lines: readonly { code: string; name: string; quantity: number }[],
 ): Promise<void> {
   const sorted = [...lines].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   for (const line of sorted) {
-    const result = await rows<unknown>(
-      tx,
-      sql`
-      update products set stock = stock - ${line.quantity}, updated_at = now()
-      where code = ${line.code} and active and stock >= ${line.quantity}
-      returning stock`,
-    );
-    if (result.length === 0) {
-      const [row] = await rows<{ stock: number; active: boolean }>(
-        tx,
-        sql`select stock, active from products where code = ${line.code}`,
-      );
+    const taken = await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} - ${line.quantity}`, updatedAt: sql`now()` })
+      .where(and(eq(products.code, line.code), eq(products.active, true), gte(products.stock, line.quantity)))
+      .returning({ stock: products.stock });
+    if (taken.length === 0) {
+      const [row] = await tx
+        .select({ stock: products.stock, active: products.active })
+        .from(products)
+        .where(eq(products.code, line.code));
       if (!row?.active) throw conflict(`${line.name} ya no está disponible`, 'unavailable');
-      const left = Number(row.stock);
+      const left = row.stock;
       throw conflict(
         left > 0
           ? `Sin existencia suficiente de ${line.name}: solo hay ${left} ${left === 1 ? 'disponible' : 'disponibles'}`
@@ -38,24 +36,26 @@ export async function reserveStock(
         'out_of_stock',
       );
     }
-    await tx.execute(sql`
-      insert into stock_movements (product_code, delta, reason, order_number)
-      values (${line.code}, ${-line.quantity}, 'order_reserve', ${orderNumber})`);
+    await tx
+      .insert(stockMovements)
+      .values({ productCode: line.code, delta: -line.quantity, reason: 'order_reserve', orderNumber });
   }
 }
 
 /** Puts an order's stock back (payment failed, reservation expired, order cancelled), with ledger rows. */
-export async function returnStock(tx: Db, orderNumber: number, reason: StockReason): Promise<void> {
-  const lines = await rows<{ product_code: string; quantity: number }>(
-    tx,
-    sql`
-      select product_code, quantity from order_lines where order_number = ${orderNumber} order by product_code`,
-  );
+export async function returnStock(tx: Tx, orderNumber: number, reason: StockReason): Promise<void> {
+  const lines = await tx
+    .select({ code: orderLines.productCode, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(eq(orderLines.orderNumber, orderNumber))
+    .orderBy(asc(orderLines.productCode));
   for (const line of lines) {
-    await tx.execute(sql`
-      update products set stock = stock + ${line.quantity}, updated_at = now() where code = ${line.product_code}`);
-    await tx.execute(sql`
-      insert into stock_movements (product_code, delta, reason, order_number)
-      values (${line.product_code}, ${Number(line.quantity)}, ${reason}, ${orderNumber})`);
+    await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${line.quantity}`, updatedAt: sql`now()` })
+      .where(eq(products.code, line.code));
+    await tx
+      .insert(stockMovements)
+      .values({ productCode: line.code, delta: line.quantity, reason, orderNumber });
   }
 }

@@ -9,15 +9,21 @@ import type { Database, Db } from '../db/client.ts';
 import { products, shippingAddresses, users } from '../db/schema.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { openTestDatabase } from '../test/test-db.ts';
-import { rows } from './sql.ts';
 
 /** Test support for checkout: an app with a chosen gateway, shoppers with sessions, products with stock. */
 export type CheckoutTestApp = { app: FastifyInstance; database: Database; db: Db; close(): Promise<void> };
 
 export async function createCheckoutApp(
-  options: { gateway?: PaymentGateway; config?: Partial<AppConfig>; env?: Record<string, string> } = {},
+  options: {
+    /** The card gateway, or how to make it on the test's database. */
+    gateway?: PaymentGateway | ((db: Db) => PaymentGateway);
+    config?: Partial<AppConfig>;
+    env?: Record<string, string>;
+    /** PostgreSQL even without TEST_DATABASE_URL (tests that hold locks from a second connection). */
+    postgres?: boolean;
+  } = {},
 ): Promise<CheckoutTestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ postgres: options.postgres ?? false });
   await seedDemoCatalogue(database.db, { products: 12 });
   const config: AppConfig = {
     ...loadConfig({
@@ -28,10 +34,8 @@ export async function createCheckoutApp(
     }),
     ...options.config,
   };
-  const app = await buildApp(config, {
-    database,
-    ...(options.gateway ? { paymentGateway: options.gateway } : {}),
-  });
+  const gateway = typeof options.gateway === 'function' ? options.gateway(database.db) : options.gateway;
+  const app = await buildApp(config, { database, ...(gateway ? { paymentGateway: gateway } : {}) });
   await app.ready();
   return {
     app,
@@ -103,11 +107,13 @@ export async function productWithStock(t: CheckoutTestApp, stock: number, index 
 }
 
 export async function stockOf(t: CheckoutTestApp, code: string) {
-  const [row] = await rows<{ stock: number; ledger: number }>(
-    t.db,
-    sql`select p.stock, (select coalesce(sum(delta), 0)::int from stock_movements where product_code = p.code) as ledger
-      from products p where p.code = ${code}`,
-  );
+  const [row] = (
+    await t.db.execute<{
+      stock: number;
+      ledger: number;
+    }>(sql`select p.stock, (select coalesce(sum(delta), 0)::int from stock_movements where product_code = p.code) as ledger
+      from products p where p.code = ${code}`)
+  ).rows;
   return { stock: Number(row!.stock), ledger: Number(row!.ledger) };
 }
 

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
-import { rows } from '../orders/sql.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -213,17 +212,18 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
       });
     expect((await send()).statusCode).toBe(200);
     const status = async () =>
-      (await rows<{ status: string }>(t.db, sql`select status from orders where number = ${number}`))[0]!
-        .status;
+      (await t.db.execute<{ status: string }>(sql`select status from orders where number = ${number}`))
+        .rows[0]!.status;
     expect(await status()).toBe('pending_payment');
 
     replica.complete3ds(charge.id, true);
     for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(200);
     expect(await status()).toBe('paid');
-    const mails = await rows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
-    );
+    const mails = (
+      await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
+      )
+    ).rows;
     expect(Number(mails[0]!.n)).toBe(1);
 
     replica.failNext(503);

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney } from '../../shared/money.ts';
+import { errorEnvelopeSchema } from '../../shared/schemas/errors.ts';
 import {
   openpayErrorSchema,
   paymentsConfigSchema,
@@ -10,7 +10,7 @@ import {
 } from '../../shared/schemas/payments.ts';
 import { shop } from '../../shared/shop.ts';
 import { AppError, notFound, unauthorized } from '../http/errors.ts';
-import type { CheckoutContext } from '../orders/settle.ts';
+import type { ChargeReports } from './charge-reports.ts';
 import { GatewayError, type PaymentGateway } from './gateway.ts';
 import { SandboxGateway } from './sandbox.ts';
 import {
@@ -26,14 +26,6 @@ declare module 'fastify' {
     paymentGateway: PaymentGateway;
   }
 }
-
-/** The checkout context every payment and order operation works with. */
-export const checkoutContext = (app: FastifyInstance, request: FastifyRequest): CheckoutContext => ({
-  db: app.db,
-  gateway: app.paymentGateway,
-  publicUrl: app.config.publicUrl,
-  log: request.log,
-});
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -63,14 +55,6 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:14px;margi
 <p class="note">Simulador de pagos: ninguna tarjeta real se cobra.</p></main></body></html>`;
 }
 
-const shopErrorSchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-  }),
-});
-
 /** The offline simulator's own endpoints: tokenization and the 3-D Secure page. */
 const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async (app, { gateway }) => {
   // The 3-D Secure page posts plain forms without fields; their (empty) body is not read.
@@ -92,7 +76,7 @@ const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async 
         response: {
           201: sandboxTokenResponseSchema,
           // Openpay's error object for card checks; the shop's error shape when the body itself is invalid.
-          400: z.union([openpayErrorSchema, shopErrorSchema]),
+          400: z.union([openpayErrorSchema, errorEnvelopeSchema]),
           412: openpayErrorSchema,
           422: openpayErrorSchema,
         },
@@ -170,69 +154,74 @@ const webhookBody = z
   })
   .loose();
 
-/** Gateway (decorated for the whole app), payment config, 3-D Secure return and the Openpay webhook. */
-export const paymentsPlugin = fp<{ gateway?: PaymentGateway | undefined }>(async (app, opts) => {
-  const gateway = opts.gateway ?? createPaymentGateway(app.config, app.db);
-  app.decorate('paymentGateway', gateway);
+/**
+ * Gateway (decorated for the whole app), payment config, 3-D Secure return and the Openpay webhook. What a
+ * reported charge does to its order is `reports` (the checkout's), handed in by the app.
+ */
+export const paymentsPlugin = fp<{ gateway?: PaymentGateway | undefined; reports: ChargeReports }>(
+  async (app, opts) => {
+    const gateway = opts.gateway ?? createPaymentGateway(app.config, app.db);
+    app.decorate('paymentGateway', gateway);
 
-  await app.register(async (scope) => {
-    const r = scope.withTypeProvider<ZodTypeProvider>();
-    r.get(
-      '/api/payments/config',
-      {
-        schema: {
-          tags: ['pagos'],
-          summary: 'Pasarela configurada y llave pública para el formulario de tarjeta',
-          response: { 200: paymentsConfigSchema },
-        },
-      },
-      async () => publicPaymentsConfig(app.config),
-    );
-
-    r.get(
-      '/api/payments/return',
-      {
-        schema: {
-          tags: ['pagos'],
-          summary: 'Regreso de 3-D Secure: consulta el cargo y redirige al resumen o al error de pago',
-          querystring: z.object({ id: z.string().max(100).optional() }),
-        },
-      },
-      async (request, reply) => {
-        const target = await returnFrom3ds(checkoutContext(app, request), request.query.id);
-        return reply.header('Cache-Control', 'no-store').redirect(target, 303);
-      },
-    );
-
-    r.post(
-      '/api/payments/openpay/webhook',
-      {
-        schema: {
-          tags: ['pagos'],
-          summary: 'Notificaciones de Openpay (autenticación básica)',
-          body: webhookBody,
-          response: {
-            200: z.object({ received: z.literal(true) }),
-            503: z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+    await app.register(async (scope) => {
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      r.get(
+        '/api/payments/config',
+        {
+          schema: {
+            tags: ['pagos'],
+            summary: 'Pasarela configurada y llave pública para el formulario de tarjeta',
+            response: { 200: paymentsConfigSchema },
           },
         },
-      },
-      async (request, reply) => {
-        if (!app.config.payments.webhook) throw notFound('Recurso no encontrado');
-        if (!webhookAuthorized(app.config, request.headers.authorization)) {
-          reply.header('WWW-Authenticate', 'Basic realm="openpay-webhook"');
-          throw unauthorized('Credenciales del webhook inválidas');
-        }
-        const handled = await handleWebhook(checkoutContext(app, request), request.body);
-        if (!handled) {
-          return reply.code(503).send({
-            error: { code: 'gateway_unavailable', message: 'La pasarela no respondió; reintente' },
-          });
-        }
-        return { received: true as const };
-      },
-    );
+        async () => publicPaymentsConfig(app.config),
+      );
 
-    if (gateway instanceof SandboxGateway) await r.register(sandboxRoutes, { gateway });
-  });
-});
+      r.get(
+        '/api/payments/return',
+        {
+          schema: {
+            tags: ['pagos'],
+            summary: 'Regreso de 3-D Secure: consulta el cargo y redirige al resumen o al error de pago',
+            querystring: z.object({ id: z.string().max(100).optional() }),
+          },
+        },
+        async (request, reply) => {
+          const target = await returnFrom3ds(gateway, opts.reports, request, request.query.id);
+          return reply.header('Cache-Control', 'no-store').redirect(target, 303);
+        },
+      );
+
+      r.post(
+        '/api/payments/openpay/webhook',
+        {
+          schema: {
+            tags: ['pagos'],
+            summary: 'Notificaciones de Openpay (autenticación básica)',
+            body: webhookBody,
+            response: {
+              200: z.object({ received: z.literal(true) }),
+              503: errorEnvelopeSchema,
+            },
+          },
+        },
+        async (request, reply) => {
+          if (!app.config.payments.webhook) throw notFound('Recurso no encontrado');
+          if (!webhookAuthorized(app.config, request.headers.authorization)) {
+            reply.header('WWW-Authenticate', 'Basic realm="openpay-webhook"');
+            throw unauthorized('Credenciales del webhook inválidas');
+          }
+          const handled = await handleWebhook(gateway, opts.reports, request, request.body);
+          if (!handled) {
+            return reply.code(503).send({
+              error: { code: 'gateway_unavailable', message: 'La pasarela no respondió; reintente' },
+            });
+          }
+          return { received: true as const };
+        },
+      );
+
+      if (gateway instanceof SandboxGateway) await r.register(sandboxRoutes, { gateway });
+    });
+  },
+);

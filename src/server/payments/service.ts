@@ -1,11 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { PaymentsConfig } from '../../shared/schemas/payments.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { applyCharge, type CheckoutContext } from '../orders/settle.ts';
-import { rows } from '../orders/sql.ts';
-import { GatewayError, GatewayUnavailableError, type PaymentGateway } from './gateway.ts';
+import type { ChargeReports } from './charge-reports.ts';
+import { type Charge, GatewayError, GatewayUnavailableError, type PaymentGateway } from './gateway.ts';
 import { OpenpayGateway } from './openpay.ts';
 import { SandboxGateway } from './sandbox.ts';
 
@@ -45,41 +44,29 @@ export function openpayCspOrigins(config: AppConfig): { script: string[]; api: s
   };
 }
 
-async function orderOfCharge(db: Db, chargeId: string, orderId: string | null): Promise<number | null> {
-  const [byCharge] = await rows<{ order_number: number }>(
-    db,
-    sql`select order_number from payments where charge_id = ${chargeId} order by id desc limit 1`,
-  );
-  if (byCharge) return Number(byCharge.order_number);
-  if (orderId && /^\d{1,9}$/.test(orderId)) {
-    const [byOrder] = await rows<{ number: number }>(
-      db,
-      sql`select number from orders where number = ${Number(orderId)}`,
-    );
-    if (byOrder) return Number(byOrder.number);
-  }
-  return null;
-}
-
 /**
  * GET /api/payments/return?id=… (after 3-D Secure): the charge's result comes from the gateway, never
  * from the URL. Answers where to send the browser.
  */
-export async function returnFrom3ds(ctx: CheckoutContext, chargeId: string | undefined): Promise<string> {
+export async function returnFrom3ds(
+  gateway: PaymentGateway,
+  reports: ChargeReports,
+  request: FastifyRequest,
+  chargeId: string | undefined,
+): Promise<string> {
   const failed = '/?payment_failed=1';
   if (!chargeId || !/^[A-Za-z0-9_-]{1,64}$/.test(chargeId)) return failed;
-  let charge: Awaited<ReturnType<PaymentGateway['getCharge']>>;
+  let charge: Charge;
   try {
-    charge = await ctx.gateway.getCharge(chargeId);
+    charge = await gateway.getCharge(chargeId);
   } catch (error) {
     if (error instanceof GatewayError) return failed;
-    const number = await orderOfCharge(ctx.db, chargeId, null);
+    const number = await reports.orderOf(chargeId, null);
     return number ? `/resumen/${number}` : failed;
   }
-  const number = await orderOfCharge(ctx.db, chargeId, charge.orderId);
+  const number = await reports.orderOf(chargeId, charge.orderId);
   if (!number) return failed;
-  const outcome = await applyCharge(ctx, number, charge);
-  return outcome.kind === 'paid' ? `/resumen/${number}` : failed;
+  return (await reports.settle(number, charge, request)) ? `/resumen/${number}` : failed;
 }
 
 export function webhookAuthorized(config: AppConfig, authorization: string | undefined): boolean {
@@ -101,10 +88,15 @@ export type WebhookEvent = {
  * the payload is not signed, so the charge is fetched again and only the gateway's answer counts.
  * Returns false when the gateway could not be asked (answer 503 so Openpay retries).
  */
-export async function handleWebhook(ctx: CheckoutContext, event: WebhookEvent): Promise<boolean> {
+export async function handleWebhook(
+  gateway: PaymentGateway,
+  reports: ChargeReports,
+  request: FastifyRequest,
+  event: WebhookEvent,
+): Promise<boolean> {
   if (event.type === 'verification') {
     // The code must be typed into Openpay's dashboard to verify the webhook.
-    ctx.log.warn(
+    request.log.warn(
       { verification_code: event.verification_code },
       'webhook de Openpay: código de verificación',
     );
@@ -112,16 +104,16 @@ export async function handleWebhook(ctx: CheckoutContext, event: WebhookEvent): 
   }
   const chargeId = event.transaction?.id;
   if (!event.type.startsWith('charge.') || !chargeId) return true;
-  let charge: Awaited<ReturnType<PaymentGateway['getCharge']>>;
+  let charge: Charge;
   try {
-    charge = await ctx.gateway.getCharge(chargeId);
+    charge = await gateway.getCharge(chargeId);
   } catch (error) {
     if (error instanceof GatewayUnavailableError) return false;
-    ctx.log.warn({ charge: chargeId }, 'webhook de un cargo que la pasarela no reconoce');
+    request.log.warn({ charge: chargeId }, 'webhook de un cargo que la pasarela no reconoce');
     return true;
   }
-  const number = await orderOfCharge(ctx.db, charge.id, charge.orderId);
+  const number = await reports.orderOf(charge.id, charge.orderId);
   if (!number) return true;
-  await applyCharge(ctx, number, charge);
+  await reports.settle(number, charge, request);
   return true;
 }

@@ -6,7 +6,6 @@ import { RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH } from '../../shared/schemas/au
 import { RECOVERY_MAX_ATTEMPTS } from '../auth/recovery-code.ts';
 import { PASSWORD, sessionCookie, signIn, signUp } from '../auth/test-helpers.ts';
 import { MAX_FAILURES, WINDOW_MS } from '../auth/throttle.ts';
-import { rows } from '../orders/sql.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { changedTables, createWorld, databaseFingerprint, errorBodyProblem, type World } from './world.ts';
 
@@ -81,10 +80,11 @@ describe('recovery codes', () => {
       payload: { username: email },
     });
     expect(req.statusCode).toBe(200);
-    const [mail] = await rows<{ subject: string }>(
-      t.database.db,
-      sql`select subject from mail_outbox where "to" = ${email} and kind like '%recovery%' order by id desc limit 1`,
-    );
+    const [mail] = (
+      await t.database.db.execute<{ subject: string }>(
+        sql`select subject from mail_outbox where "to" = ${email} and kind like '%recovery%' order by id desc limit 1`,
+      )
+    ).rows;
     const code = /([A-Z0-9]{8})\s*$/.exec(mail!.subject)?.[1];
     expect(code).toMatch(new RegExp(`^[${RECOVERY_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`));
     const wrongCode = [...code!].map((c) => (c === 'A' ? 'C' : 'A')).join('');

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../orders/sql.ts';
 import { sandboxToken } from '../orders/test-support.ts';
 import {
   changedTables,
@@ -194,10 +193,11 @@ describe.each([
         expect(changedTables(before, await databaseFingerprint(world.t)), as).toEqual([]);
       }
     }
-    const [order] = await rows<{ status: string }>(
-      world.t.db,
-      sql`select status from orders where number = ${victim().order}`,
-    );
+    const [order] = (
+      await world.t.db.execute<{ status: string }>(
+        sql`select status from orders where number = ${victim().order}`,
+      )
+    ).rows;
     expect(order!.status).toBe('paid');
   });
 
@@ -228,10 +228,11 @@ describe.each([
   });
 
   it('an Idempotency-Key the victim used does not replay the victim’s answer to someone else', async () => {
-    const [key] = await rows<{ key: string }>(
-      world.t.db,
-      sql`select key from idempotency_keys where user_id = ${victim().id} and order_number = ${victim().order}`,
-    );
+    const [key] = (
+      await world.t.db.execute<{ key: string }>(
+        sql`select key from idempotency_keys where user_id = ${victim().id} and order_number = ${victim().order}`,
+      )
+    ).rows;
     const res = await inject(attacker(), {
       method: 'POST',
       url: '/api/orders',

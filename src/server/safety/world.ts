@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { createSession, sessionCookieName } from '../auth/session.ts';
 import { shippingAddresses, users } from '../db/schema.ts';
-import { rows } from '../orders/sql.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -128,10 +127,9 @@ async function shopper(
     payload: { items: [{ code: cartProduct.code, quantity: 3 }] },
   });
   if (cart.statusCode !== 200) throw new Error(`carrito: ${cart.statusCode} ${cart.body}`);
-  const [charge] = await rows<{ id: string }>(
-    t.db,
-    sql`select id from sandbox_charges where order_id = ${String(order)}`,
-  );
+  const [charge] = (
+    await t.db.execute<{ id: string }>(sql`select id from sandbox_charges where order_id = ${String(order)}`)
+  ).rows;
   return {
     ...p,
     order,
@@ -222,11 +220,14 @@ let fingerprintSql: ReturnType<typeof sql.raw> | undefined;
 /** One md5 per table over every row (bytea as its md5), in one statement: what "unchanged" means. */
 export async function databaseFingerprint(t: CheckoutTestApp): Promise<Record<string, string>> {
   if (!fingerprintSql) {
-    const columns = await rows<{ table_name: string; column_name: string; data_type: string }>(
-      t.db,
-      sql`select table_name, column_name, data_type from information_schema.columns
-        where table_schema = 'public' order by table_name, ordinal_position`,
-    );
+    const columns = (
+      await t.db.execute<{
+        table_name: string;
+        column_name: string;
+        data_type: string;
+      }>(sql`select table_name, column_name, data_type from information_schema.columns
+        where table_schema = 'public' order by table_name, ordinal_position`)
+    ).rows;
     const byTable = new Map<string, string[]>();
     for (const c of columns) {
       if (IGNORED_TABLES.has(c.table_name) || IGNORED_COLUMNS.has(`${c.table_name}.${c.column_name}`))
@@ -241,7 +242,7 @@ export async function databaseFingerprint(t: CheckoutTestApp): Promise<Record<st
     );
     fingerprintSql = sql.raw(`select json_build_object(${parts.join(', ')}) as f`);
   }
-  const [row] = await rows<{ f: Record<string, string> | string }>(t.db, fingerprintSql);
+  const [row] = (await t.db.execute<{ f: Record<string, string> | string }>(fingerprintSql)).rows;
   return typeof row!.f === 'string' ? JSON.parse(row!.f) : row!.f;
 }
 
@@ -250,7 +251,7 @@ export async function databaseFingerprint(t: CheckoutTestApp): Promise<Record<st
  * reused (on a shared PostgreSQL server other databases move it too, and the fingerprint is taken).
  */
 export async function walPosition(t: CheckoutTestApp): Promise<string> {
-  const [row] = await rows<{ l: string }>(t.db, sql`select pg_current_wal_lsn()::text as l`);
+  const [row] = (await t.db.execute<{ l: string }>(sql`select pg_current_wal_lsn()::text as l`)).rows;
   return row!.l;
 }
 

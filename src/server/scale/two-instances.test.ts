@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../auth/session.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { products, shippingAddresses, stockMovements, users } from '../db/schema.ts';
-import { rows } from '../orders/sql.ts';
 import { ADDRESS } from '../orders/test-support.ts';
 import { createFreshDatabase, type ServerProcess, startServer, waitReady } from './instances.ts';
 
@@ -66,13 +65,12 @@ afterAll(async () => {
 
 describe('two instances on one PostgreSQL', () => {
   it('both started together on the empty database: one demo catalogue, the stock ledger balances', async () => {
-    const [row] = await rows<{ n: number; unbalanced: number }>(
-      database!.db,
-      sql`select count(*)::int as n,
+    const [row] = (
+      await database!.db.execute<{ n: number; unbalanced: number }>(sql`select count(*)::int as n,
         count(*) filter (where p.stock <> coalesce((select sum(delta) from stock_movements m
           where m.product_code = p.code), 0))::int as unbalanced
-        from products p`,
-    );
+        from products p`)
+    ).rows;
     expect(row!.n).toBe(600);
     expect(row!.unbalanced).toBe(0);
     const listA = await call(a, 'GET', '/api/products?group=VID-MAT');
@@ -186,16 +184,15 @@ describe('two instances on one PostgreSQL', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(7);
     expect(statuses.filter((s) => s === 409)).toHaveLength(33);
 
-    const [after] = await rows<{ stock: number; ledger: number; paid: number; sold: number }>(
-      db,
-      sql`select p.stock,
+    const [after] = (
+      await db.execute<{ stock: number; ledger: number; paid: number; sold: number }>(sql`select p.stock,
           (select coalesce(sum(delta), 0)::int from stock_movements where product_code = p.code) as ledger,
           (select count(*)::int from orders o join order_lines l on l.order_number = o.number
             where l.product_code = p.code and o.status = 'paid') as paid,
           (select coalesce(sum(l.quantity), 0)::int from orders o join order_lines l on l.order_number = o.number
             where l.product_code = p.code and o.status = 'paid') as sold
-        from products p where p.code = ${code}`,
-    );
+        from products p where p.code = ${code}`)
+    ).rows;
     expect(after).toEqual({ stock: 0, ledger: 0, paid: 7, sold: 7 });
   }, 120_000);
 });

@@ -4,10 +4,15 @@ import { type Database, openDatabase } from '../db/client.ts';
 
 /**
  * An isolated, migrated database for one test file: in-memory PGlite by default, or a fresh database
- * on the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by close()).
+ * on the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by close()). `postgres: true` for a
+ * test that needs concurrent connections: TEST_DATABASE_URL, else PG_ADMIN_URL, else the local server.
  */
-export async function openTestDatabase(): Promise<Database> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
+export async function openTestDatabase(options: { postgres?: boolean } = {}): Promise<Database> {
+  const adminUrl = options.postgres
+    ? process.env.TEST_DATABASE_URL ||
+      process.env.PG_ADMIN_URL ||
+      'postgres://postgres@127.0.0.1:5432/postgres'
+    : process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ dataDir: 'memory://' });
     await database.migrate();

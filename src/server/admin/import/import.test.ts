@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ACTOR } from '../audit.ts';
-import { rows } from '../sql.ts';
+import { CLI_ACTOR } from '../../audit/log.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -45,7 +44,7 @@ const run = (
 
 const product = async (code: string) =>
   (
-    await rows<{
+    await t.db.execute<{
       name: string;
       brand: string;
       price_cents: number;
@@ -57,10 +56,9 @@ const product = async (code: string) =>
       image_hash: string | null;
       datasheet_hash: string | null;
     }>(
-      t.db,
       sql`select name, brand, price_cents, stock, weight_kg, long_desc_html, active, sat_unit_key, image_hash, datasheet_hash from products where code = ${code}`,
     )
-  )[0];
+  ).rows[0];
 
 const EXPECTED_REJECTIONS = [
   {
@@ -86,10 +84,11 @@ describe('catalogue import of a CSV with errors', () => {
       'Simulación: se crearían 3, se actualizarían 0 y 0 quedarían sin cambios; 7 filas rechazadas.',
     );
     expect(await product('IMP-001')).toBeUndefined();
-    const [brand] = await rows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from brands where name = 'Marca Nueva Importada'`,
-    );
+    const [brand] = (
+      await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from brands where name = 'Marca Nueva Importada'`,
+      )
+    ).rows;
     expect(brand!.n).toBe(0);
   });
 
@@ -119,15 +118,17 @@ describe('catalogue import of a CSV with errors', () => {
     expect(await product('IMP-003')).toBeUndefined();
     expect(await product('IMP-004')).toBeUndefined();
     expect(await stockOf(t, 'IMP-001')).toEqual({ stock: 12, ledger: 12 });
-    const [ledger] = await rows<{ reason: string }>(
-      t.db,
-      sql`select reason from stock_movements where product_code = 'IMP-002'`,
-    );
+    const [ledger] = (
+      await t.db.execute<{ reason: string }>(
+        sql`select reason from stock_movements where product_code = 'IMP-002'`,
+      )
+    ).rows;
     expect(ledger!.reason).toBe('import');
-    const audit = await rows<{ action: string; actor_label: string }>(
-      t.db,
-      sql`select action, actor_label from audit_log where entity_type = 'catalogue' order by id`,
-    );
+    const audit = (
+      await t.db.execute<{ action: string; actor_label: string }>(
+        sql`select action, actor_label from audit_log where entity_type = 'catalogue' order by id`,
+      )
+    ).rows;
     expect(audit).toEqual([
       { action: 'catalogue.import', actor_label: 'línea de comandos' },
       { action: 'catalogue.import', actor_label: 'línea de comandos' },

@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { OrderStatus } from '../../../shared/schemas/orders.ts';
 import { users } from './accounts.ts';
 
 export type AddressSnapshot = {
@@ -28,6 +29,18 @@ export type AddressSnapshot = {
   paisEnvio: string;
 };
 
+/**
+ * Who asked for a cancellation and why, written when the order is claimed (cancelledAt set) so that whoever
+ * finishes it — the request itself, or the sweeper after a crash between the refund and the commit — records
+ * the same reason, and the same staff member in the audit log.
+ */
+export type CancelRequest = {
+  by: 'shopper' | 'staff';
+  reason: string;
+  /** The staff member (audit log); null for a shopper. */
+  actor: { userId: number | null; label: string } | null;
+};
+
 export const orderNumberSeq = pgSequence('order_number_seq', { startWith: 1001 });
 
 /**
@@ -41,7 +54,7 @@ export const orders = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    status: text('status').notNull(),
+    status: text('status').$type<OrderStatus>().notNull(),
     subtotalCents: integer('subtotal_cents').notNull(),
     shippingCents: integer('shipping_cents').notNull(),
     ivaCents: integer('iva_cents').notNull(),
@@ -58,6 +71,8 @@ export const orders = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancelReason: text('cancel_reason'),
+    /** Set with cancelledAt while a cancellation is claimed; kept afterwards as the record of who asked. */
+    cancelRequest: jsonb('cancel_request').$type<CancelRequest>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -106,6 +121,13 @@ export const payments = pgTable(
   (t) => [index('payments_order_idx').on(t.orderNumber), uniqueIndex('payments_charge_idx').on(t.chargeId)],
 );
 
+/** What POST /api/orders answered for a key: the checkout's result, replayed to a retry with the same key. */
+export type CheckoutAnswer =
+  | { kind: 'paid'; number: number }
+  | { kind: 'redirect'; number: number; redirectUrl: string }
+  | { kind: 'failed'; number: number; message: string; errorCode: number | null }
+  | { kind: 'refused'; code: string; message: string };
+
 /**
  * Idempotency-Key of POST /api/orders (Stripe's contract): the key, a hash of the request and the
  * answer once there is one. 'in_progress' rows are leased until lockedUntil so a crashed request
@@ -122,8 +144,8 @@ export const idempotencyKeys = pgTable(
     /** 'in_progress' or 'done'. */
     state: text('state').notNull(),
     orderNumber: integer('order_number'),
-    responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    /** The final answer, replayed from then on (HTTP status and body are the route's business). */
+    answer: jsonb('answer').$type<CheckoutAnswer>(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

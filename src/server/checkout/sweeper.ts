@@ -1,0 +1,89 @@
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { orders } from '../db/schema.ts';
+import { finishInterruptedCancellations } from '../orders/cancellation.ts';
+import type { OrderContext } from '../orders/context.ts';
+import { markPaymentFailed } from '../orders/payment.ts';
+import { SWEEPER } from '../orders/requester.ts';
+import { GatewayUnavailableError } from '../payments/gateway.ts';
+import { applyCharge } from './settle.ts';
+
+const BATCH = 20;
+
+/**
+ * Releases reservations left unpaid past reserved_until. Safe with several instances: each takes a
+ * batch with FOR UPDATE SKIP LOCKED and leases it for two minutes by pushing reserved_until, so no
+ * two instances work on one order. Before releasing, the gateway is asked by order_id: a charge that
+ * went through after all makes the order paid instead. Also finishes cancellations a crash left
+ * half-done (claimed, refund state unknown).
+ */
+export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; paid: number }> {
+  const expired = ctx.db
+    .select({ number: orders.number })
+    .from(orders)
+    .where(and(eq(orders.status, 'pending_payment'), lt(orders.reservedUntil, sql`now()`)))
+    .orderBy(asc(orders.reservedUntil))
+    .limit(BATCH)
+    .for('update', { skipLocked: true });
+  const due = await ctx.db
+    .update(orders)
+    .set({ reservedUntil: sql`now() + interval '2 minutes'` })
+    .where(inArray(orders.number, expired))
+    .returning({ number: orders.number });
+  let released = 0;
+  let paid = 0;
+  for (const { number } of due) {
+    try {
+      const charge = await ctx.gateway.findChargeByOrderId(String(number));
+      if (
+        charge &&
+        (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')
+      ) {
+        const outcome = await applyCharge(ctx, number, charge, SWEEPER);
+        if (outcome.kind === 'paid') paid += 1;
+        else released += 1;
+        continue;
+      }
+      // No charge, or a 3-D Secure authentication abandoned: the goods go back on the shelf. A
+      // charge completing later is refunded (applyCharge on a released order).
+      if (
+        await markPaymentFailed(
+          ctx,
+          number,
+          {
+            chargeId: charge?.id ?? null,
+            errorCode: null,
+            message: 'El tiempo para completar el pago terminó',
+          },
+          SWEEPER,
+        )
+      ) {
+        released += 1;
+      }
+    } catch (error) {
+      // The gateway is down: keep the reservation; the lease ends and the next round tries again.
+      if (!(error instanceof GatewayUnavailableError))
+        ctx.log.error({ err: error, order: number }, 'barrido');
+    }
+  }
+
+  await finishInterruptedCancellations(ctx, SWEEPER);
+  return { released, paid };
+}
+
+/** Runs sweepOnce every `intervalMs` until stopped; one round at a time. */
+export function startSweeper(ctx: OrderContext, intervalMs = 60_000): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweepOnce(ctx)
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'barrido de reservaciones'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

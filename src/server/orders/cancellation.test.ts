@@ -1,0 +1,192 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditRows,
+  type CheckoutTestApp,
+  createCheckoutApp,
+  createStaff,
+  outbox,
+  paidOrderOfNew,
+  type Shopper,
+  stockOf,
+} from '../admin/test-support.ts';
+import { sweepOnce } from '../checkout/sweeper.ts';
+import type { Db } from '../db/client.ts';
+import { invoices, orders, payments } from '../db/schema.ts';
+import { SandboxGateway } from '../payments/sandbox.ts';
+
+/**
+ * A sandbox gateway whose next refund goes through at the bank and then never comes back: the process that
+ * asked for it "dies" there, between the refund and the transaction that would finish the cancellation.
+ */
+class DiesAfterRefund extends SandboxGateway {
+  private armed: { refunded: () => void; dead: Promise<void> } | null = null;
+
+  arm(): { refunded: Promise<void>; release: () => void } {
+    let refunded!: () => void;
+    let release!: () => void;
+    const happened = new Promise<void>((r) => {
+      refunded = r;
+    });
+    const dead = new Promise<void>((r) => {
+      release = r;
+    });
+    this.armed = { refunded, dead };
+    return { refunded: happened, release };
+  }
+
+  override async refund(chargeId: string, options: { description: string; amountCents?: number }) {
+    const charge = await super.refund(chargeId, options);
+    const armed = this.armed;
+    if (!armed) return charge;
+    this.armed = null;
+    armed.refunded();
+    await armed.dead;
+    throw new Error('el proceso terminó después del reembolso');
+  }
+}
+
+let t: CheckoutTestApp;
+let gateway: DiesAfterRefund;
+let staff: Shopper;
+beforeAll(async () => {
+  t = await createCheckoutApp({
+    gateway: (db: Db) => {
+      gateway = new DiesAfterRefund(db);
+      return gateway;
+    },
+  });
+  staff = await createStaff(t);
+});
+afterAll(() => t.close());
+
+const post = (who: Shopper, url: string, payload: Record<string, unknown> = {}) =>
+  t.app.inject({ method: 'POST', url, headers: { cookie: who.cookie }, payload });
+const ctx = () => ({ db: t.db, gateway, publicUrl: 'http://tienda.test', log: t.app.log });
+
+const orderRow = async (number: number) =>
+  (await t.db.select().from(orders).where(eq(orders.number, number)))[0]!;
+const chargeStatus = async (number: number) =>
+  (
+    await t.db.execute<{ status: string }>(
+      sql`select status from sandbox_charges where order_id = ${String(number)}`,
+    )
+  ).rows[0]!.status;
+
+describe('cancelling an invoiced order: the shopper and staff are refused by the same rule', () => {
+  it.each(['issued', 'pending'] as const)(
+    'an invoice %s: both answer 409, nothing refunded, nothing changed',
+    async (status) => {
+      const { shopper, product, number } = await paidOrderOfNew(t, status === 'issued' ? 0 : 1);
+      await t.db.insert(invoices).values({
+        orderNumber: number,
+        userId: shopper.id,
+        status,
+        pac: 'sandbox',
+        rfc: 'XAXX010101000',
+        nombreFiscal: 'PUBLICO EN GENERAL',
+        regimenFiscal: '616',
+        usoCfdi: 'S01',
+        formaPago: '04',
+        cp: '44100',
+        subtotalCents: 100,
+        ivaCents: 16,
+        totalCents: 116,
+      });
+
+      const byShopper = await post(shopper, `/api/orders/${number}/cancel`);
+      expect(byShopper.statusCode).toBe(409);
+      expect(byShopper.json().error).toEqual({
+        code: 'invoiced',
+        message: 'Cancele primero la factura del pedido',
+      });
+      const byStaff = await post(staff, `/api/admin/orders/${number}/cancel`, {
+        reason: 'El cliente lo pidió',
+      });
+      expect(byStaff.statusCode).toBe(409);
+      expect(byStaff.json().error).toEqual({
+        code: 'not_cancellable',
+        message: 'El pedido tiene una factura vigente: cancele primero la factura',
+      });
+
+      expect(await orderRow(number)).toMatchObject({
+        status: 'paid',
+        cancelledAt: null,
+        cancelRequest: null,
+      });
+      expect(await chargeStatus(number)).toBe('completed');
+      expect(await stockOf(t, product.code)).toEqual({ stock: 8, ledger: 8 });
+      expect((await outbox(t, 'order-cancelled')).filter((m) => m.to === shopper.email)).toEqual([]);
+    },
+  );
+});
+
+describe('a cancellation interrupted between the refund and the commit is finished by the sweeper', () => {
+  /** Starts a cancellation that dies after the refund; answers once the refund happened at the bank. */
+  async function dieAfterRefund(who: Shopper, url: string, payload: Record<string, unknown> = {}) {
+    const crash = gateway.arm();
+    const request = post(who, url, payload);
+    await crash.refunded;
+    return async () => {
+      crash.release();
+      return request;
+    };
+  }
+
+  /** The sweeper's round once the claim is older than its five minutes. */
+  async function sweepLater(number: number) {
+    await t.db
+      .update(orders)
+      .set({ cancelledAt: sql`now() - interval '6 minutes'` })
+      .where(eq(orders.number, number));
+    await sweepOnce(ctx());
+  }
+
+  it('staff: the staff member’s reason, the audit row in their name, stock back once, one mail', async () => {
+    const { shopper, product, number } = await paidOrderOfNew(t, 2, 3);
+    expect((await post(staff, `/api/admin/orders/${number}/prepare`)).statusCode).toBe(200);
+    const reason = 'El cliente pidió otro modelo por teléfono';
+    const end = await dieAfterRefund(staff, `/api/admin/orders/${number}/cancel`, { reason });
+
+    // The request is gone after the refund: the order is still claimed, the money already back.
+    expect(await orderRow(number)).toMatchObject({ status: 'preparing', cancelReason: null });
+    expect(await chargeStatus(number)).toBe('refunded');
+
+    await sweepLater(number);
+    const order = await orderRow(number);
+    expect(order).toMatchObject({ status: 'cancelled', cancelReason: reason });
+    const [payment] = await t.db.select().from(payments).where(eq(payments.orderNumber, number));
+    expect(payment).toMatchObject({ status: 'refunded', refundedCents: order.totalCents });
+    expect(await stockOf(t, product.code)).toEqual({ stock: 10, ledger: 10 });
+    expect((await outbox(t, 'order-cancelled')).filter((m) => m.to === shopper.email)).toHaveLength(1);
+    const audit = await auditRows(t, 'order', String(number));
+    expect(audit.map((a) => a.action)).toEqual(['order.prepare', 'order.cancel']);
+    expect(audit[1]).toMatchObject({
+      actor_user_id: staff.id,
+      actor_label: staff.email,
+      before: { status: 'preparing' },
+      after: { status: 'cancelled', reason, refundedCents: order.totalCents, finishedBy: 'sweeper' },
+    });
+
+    // The dead request never finishes anything a second time.
+    expect((await end()).statusCode).toBe(502);
+    await sweepOnce(ctx());
+    expect(await stockOf(t, product.code)).toEqual({ stock: 10, ledger: 10 });
+    expect(await auditRows(t, 'order', String(number))).toHaveLength(2);
+    expect(await orderRow(number)).toMatchObject({ status: 'cancelled', cancelReason: reason });
+  });
+
+  it('shopper: “Cancelado por el cliente”, no staff audit row', async () => {
+    const { shopper, product, number } = await paidOrderOfNew(t, 3, 2);
+    const end = await dieAfterRefund(shopper, `/api/orders/${number}/cancel`);
+    await sweepLater(number);
+    expect(await orderRow(number)).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'Cancelado por el cliente',
+    });
+    expect(await stockOf(t, product.code)).toEqual({ stock: 10, ledger: 10 });
+    expect(await auditRows(t, 'order', String(number))).toEqual([]);
+    expect((await end()).statusCode).toBe(502);
+    expect(await stockOf(t, product.code)).toEqual({ stock: 10, ledger: 10 });
+  });
+});

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
+
+/** What an order's transitions work with: the database, the card gateway (refunds), mail links, the log. */
+export type OrderContext = {
+  db: Db;
+  gateway: PaymentGateway;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+};
+
+/** The context of one request (its logger), for routes of any feature that changes orders. */
+export const orderContext = (app: FastifyInstance, request: FastifyRequest): OrderContext => ({
+  db: app.db,
+  gateway: app.paymentGateway,
+  publicUrl: app.config.publicUrl,
+  log: request.log,
+});

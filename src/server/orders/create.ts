@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { type AddressSnapshot, orderLines, orderNumberSeq, orders } from '../db/schema.ts';
+import { reserveStock } from './stock.ts';
+
+export type NewOrder = {
+  userId: number;
+  address: AddressSnapshot;
+  idempotencyKey: string;
+  requestHash: string;
+  /** How long the reservation holds while the order waits for its payment. */
+  reservationMinutes: number;
+  amounts: { subtotalCents: number; shippingCents: number; ivaCents: number; totalCents: number };
+  lines: readonly {
+    code: string;
+    name: string;
+    unitPriceCents: number;
+    quantity: number;
+    /** Of the whole line. */
+    weightKg: number;
+  }[];
+};
+
+/**
+ * An order is born pending_payment, with its lines and its stock reserved (ledger rows), inside the caller's
+ * transaction. Throws 409 naming the product when one runs short (nothing is then written).
+ */
+export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<number> {
+  const { rows } = await tx.execute<{ n: number }>(sql`select nextval(${orderNumberSeq.seqName})::int as n`);
+  const number = rows[0]!.n;
+  await tx.insert(orders).values({
+    number,
+    userId: order.userId,
+    status: 'pending_payment',
+    ...order.amounts,
+    address: order.address,
+    idempotencyKey: order.idempotencyKey,
+    requestHash: order.requestHash,
+    reservedUntil: sql`now() + make_interval(mins => ${order.reservationMinutes})`,
+  });
+  await tx.insert(orderLines).values(
+    order.lines.map((line, i) => ({
+      orderNumber: number,
+      lineNo: i + 1,
+      productCode: line.code,
+      description: line.name,
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+      weightKg: Math.round((line.weightKg / line.quantity) * 1000) / 1000,
+    })),
+  );
+  await reserveStock(tx, number, order.lines);
+  return number;
+}

@@ -1,0 +1,117 @@
+import { and, asc, desc, eq, sum } from 'drizzle-orm';
+import type { InvoiceState, OrderDetail, OrderSummary } from '../../shared/schemas/orders.ts';
+import { shop } from '../../shared/shop.ts';
+import { productImageUrl } from '../cart/quote.ts';
+import type { Db } from '../db/client.ts';
+import { orderLines, orders, payments, products, users } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import { invoiceStates } from './invoice-state.ts';
+import type { Order } from './lock.ts';
+import { AFTER_PAYMENT, guideOf, ORDER_NOT_FOUND, shopperMayCancel, statusLabel } from './rules.ts';
+
+/** The shopper's history and receipt (spec §3–4): only their own orders. */
+
+export const NO_ORDERS = 'No tiene pedidos registrados';
+
+/** The history's buttons (spec §4; SPEC-NOTES 8 and 9). */
+function actions(order: Order, invoiceState: InvoiceState, now = Date.now()) {
+  const windowMs = shop.invoicingWindowDays * 24 * 60 * 60 * 1000;
+  const inWindow = order.paidAt !== null && now - order.paidAt.getTime() <= windowMs;
+  return {
+    invoiceState,
+    canInvoice: AFTER_PAYMENT.includes(order.status) && invoiceState !== 'issued' && inWindow,
+    canCancelInvoice: invoiceState === 'issued' && order.status !== 'cancelled',
+    canCancel: shopperMayCancel(order, invoiceState === 'issued'),
+  };
+}
+
+/** GET /api/orders — newest first; the server's message when there are none. */
+export async function listOrders(
+  db: Db,
+  userId: number,
+): Promise<{ orders: OrderSummary[]; message: string | null }> {
+  const list = await db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.number));
+  const invoices = await invoiceStates(
+    db,
+    list.map((o) => o.number),
+  );
+  return {
+    orders: list.map((o) => ({
+      number: o.number,
+      date: o.createdAt.toISOString(),
+      status: o.status,
+      statusLabel: statusLabel(o.status),
+      trackingGuide: guideOf(o.trackingGuide),
+      totalCents: o.totalCents,
+      ...actions(o, invoices.get(o.number) ?? 'none'),
+    })),
+    message: list.length === 0 ? NO_ORDERS : null,
+  };
+}
+
+/** GET /api/orders/:number — only the owner's; anyone else gets the same 404 as a missing order. */
+export async function getOrder(db: Db, userId: number, number: number): Promise<OrderDetail> {
+  const [found] = await db
+    .select({
+      order: orders,
+      nombre: users.nombre,
+      apellidoPat: users.apellidoPat,
+      apellidoMat: users.apellidoMat,
+      lada: users.lada,
+      telefono: users.telefono,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(and(eq(orders.number, number), eq(orders.userId, userId)));
+  if (!found) throw notFound(ORDER_NOT_FOUND);
+  const o = found.order;
+  const lines = await db
+    .select({
+      code: orderLines.productCode,
+      description: orderLines.description,
+      unitPriceCents: orderLines.unitPriceCents,
+      quantity: orderLines.quantity,
+      imageHash: products.imageHash,
+    })
+    .from(orderLines)
+    .leftJoin(products, eq(products.code, orderLines.productCode))
+    .where(eq(orderLines.orderNumber, number))
+    .orderBy(asc(orderLines.lineNo));
+  const [refund] = await db
+    .select({ refunded: sum(payments.refundedCents).mapWith(Number) })
+    .from(payments)
+    .where(eq(payments.orderNumber, number));
+  const invoiceState = (await invoiceStates(db, [number])).get(number) ?? 'none';
+  return {
+    number: o.number,
+    date: o.createdAt.toISOString(),
+    paidAt: o.paidAt?.toISOString() ?? null,
+    cancelledAt: o.status === 'cancelled' && o.cancelledAt ? o.cancelledAt.toISOString() : null,
+    status: o.status,
+    statusLabel: statusLabel(o.status),
+    address: o.address,
+    billingName: [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
+    billingNumber: `+${found.lada} ${found.telefono}`,
+    trackingGuide: guideOf(o.trackingGuide),
+    deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
+    deliveryProvider: o.deliveryProvider,
+    lines: lines.map((l) => ({
+      code: l.code,
+      description: l.description,
+      unitPriceCents: l.unitPriceCents,
+      quantity: l.quantity,
+      lineTotalCents: l.unitPriceCents * l.quantity,
+      imageUrl: productImageUrl(l.code, l.imageHash),
+    })),
+    subtotalCents: o.subtotalCents,
+    shippingCents: o.shippingCents,
+    ivaCents: o.ivaCents,
+    totalCents: o.totalCents,
+    refundedCents: refund?.refunded ?? 0,
+    ...actions(o, invoiceState),
+  };
+}

@@ -1,0 +1,81 @@
+import { eq, sql } from 'drizzle-orm';
+import { removeOrderedFromSavedCart } from '../cart/service.ts';
+import { orders } from '../db/schema.ts';
+import type { Charge } from '../payments/gateway.ts';
+import type { OrderContext } from './context.ts';
+import { lockOrder } from './lock.ts';
+import { enqueueOrderPaidMail } from './mail.ts';
+import { latestPayment, updatePayment } from './payment-records.ts';
+import type { GatewayRequest, SweeperRequest } from './requester.ts';
+import { returnStock } from './stock.ts';
+
+/**
+ * The transitions the gateway's word decides (its answer to the charge, the 3-D Secure return, the webhook, or
+ * the sweeper asking it): pending_payment → paid and pending_payment → payment_failed. Each happens once.
+ */
+
+/**
+ * pending_payment → paid: the payment row, the confirmation mail (outbox) and the bought products out of the
+ * saved cart, in one transaction. Returns false when the order was not pending.
+ */
+export async function markPaid(
+  ctx: OrderContext,
+  number: number,
+  charge: Charge,
+  who: GatewayRequest | SweeperRequest,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (order?.status !== 'pending_payment') return false;
+    const [paid] = await tx
+      .update(orders)
+      .set({ status: 'paid', paidAt: sql`now()`, reservedUntil: null, updatedAt: sql`now()` })
+      .where(eq(orders.number, number))
+      .returning();
+    const payment = await latestPayment(tx, number);
+    if (payment) {
+      await updatePayment(tx, payment.id, {
+        status: 'completed',
+        chargeId: charge.id,
+        errorCode: null,
+        errorMessage: null,
+      });
+    }
+    await enqueueOrderPaidMail(tx, paid!, ctx.publicUrl);
+    await removeOrderedFromSavedCart(tx, order.userId, number);
+    ctx.log.debug({ order: number, by: who.kind }, 'pedido pagado');
+    return true;
+  });
+}
+
+/**
+ * pending_payment → payment_failed: the card was declined, or the reservation expired unpaid. The stock goes
+ * back ('order_release' ledger rows) and the attempt keeps the decline. Returns false when not pending.
+ */
+export async function markPaymentFailed(
+  ctx: OrderContext,
+  number: number,
+  failure: { chargeId: string | null; errorCode: number | null; message: string },
+  who: GatewayRequest | SweeperRequest,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (order?.status !== 'pending_payment') return false;
+    await tx
+      .update(orders)
+      .set({ status: 'payment_failed', reservedUntil: null, updatedAt: sql`now()` })
+      .where(eq(orders.number, number));
+    await returnStock(tx, number, 'order_release');
+    const payment = await latestPayment(tx, number);
+    if (payment) {
+      await updatePayment(tx, payment.id, {
+        status: 'failed',
+        chargeId: failure.chargeId ?? payment.chargeId,
+        errorCode: failure.errorCode === null ? null : String(failure.errorCode),
+        errorMessage: failure.message,
+      });
+    }
+    ctx.log.debug({ order: number, by: who.kind }, 'pago del pedido rechazado o vencido');
+    return true;
+  });
+}

@@ -1,0 +1,142 @@
+import { NO_GUIDE, ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
+import type { CancelRequest } from '../db/schema.ts';
+import { type AppError, conflict } from '../http/errors.ts';
+import type { Order } from './lock.ts';
+import type { ShopperRequest, StaffRequest } from './requester.ts';
+
+/** The rules of an order's life that the shopper's history, the back office and the transitions share. */
+
+export const ORDER_NOT_FOUND = 'Pedido no encontrado';
+export const AFTER_PAYMENT: readonly OrderStatus[] = ['paid', 'preparing', 'shipped', 'delivered'];
+
+export const statusLabel = (status: OrderStatus) => ORDER_STATUS_LABELS[status] ?? status;
+export const guideOf = (guide: string | null) => (guide && guide.trim() !== '' ? guide : NO_GUIDE);
+export const hasGuide = (guide: string | null) => guideOf(guide) !== NO_GUIDE;
+
+/** Why a cancellation with refund is refused. */
+export type CancelRefusal = 'already_cancelled' | 'not_paid' | 'shipped' | 'invoiced' | 'cancelling';
+
+type CancelRule = {
+  /** The statuses a cancellation may start from. */
+  from: readonly OrderStatus[];
+  /** Which refusal is told first when several hold. */
+  refusalOrder: readonly CancelRefusal[];
+  messages: Record<CancelRefusal, string>;
+  code(refusal: CancelRefusal): string;
+};
+
+/** A shopper cancels their own paid order; they are told why not in their words. */
+const SHOPPER_RULE: CancelRule = {
+  from: ['paid'],
+  refusalOrder: ['already_cancelled', 'invoiced', 'not_paid', 'shipped', 'cancelling'],
+  messages: {
+    already_cancelled: 'El pedido ya está cancelado',
+    invoiced: 'Cancele primero la factura del pedido',
+    not_paid: 'Solo se pueden cancelar pedidos pagados',
+    shipped: 'El pedido ya fue enviado y no se puede cancelar',
+    cancelling: 'La cancelación del pedido ya está en proceso',
+  },
+  code: (refusal) => refusal,
+};
+
+/** Staff also cancel an order in preparation (with a reason, audited). */
+const STAFF_RULE: CancelRule = {
+  from: ['paid', 'preparing'],
+  refusalOrder: ['already_cancelled', 'not_paid', 'shipped', 'invoiced', 'cancelling'],
+  messages: {
+    already_cancelled: 'El pedido ya está cancelado',
+    not_paid: 'Solo se pueden cancelar con reembolso pedidos pagados',
+    shipped: 'El pedido ya fue enviado; no se puede cancelar',
+    invoiced: 'El pedido tiene una factura vigente: cancele primero la factura',
+    cancelling: 'La cancelación del pedido ya está en proceso',
+  },
+  code: () => 'not_cancellable',
+};
+
+/** Every status some cancellation may start from (what a claimed order can be in). */
+export const CANCELLABLE: readonly OrderStatus[] = STAFF_RULE.from;
+
+type CancelFacts = Pick<Order, 'status' | 'trackingGuide' | 'cancelledAt'>;
+
+/**
+ * The one cancellation rule: the refusal this rule tells for the order, or null when it may be cancelled.
+ * Nobody cancels an order that is invoiced (or being invoiced), has a tracking guide, was not paid, or is
+ * already cancelled or being cancelled.
+ */
+function refusalOf(order: CancelFacts, invoiced: boolean, rule: CancelRule): CancelRefusal | null {
+  const holds: Record<CancelRefusal, boolean> = {
+    already_cancelled: order.status === 'cancelled',
+    not_paid: !AFTER_PAYMENT.includes(order.status),
+    shipped: !rule.from.includes(order.status) || hasGuide(order.trackingGuide),
+    invoiced,
+    cancelling: order.cancelledAt !== null,
+  };
+  return rule.refusalOrder.find((refusal) => holds[refusal]) ?? null;
+}
+
+/** 'Cancelar pedido' in the shopper's history (invoiced: an issued invoice). */
+export const shopperMayCancel = (order: CancelFacts, invoiced: boolean) =>
+  refusalOf(order, invoiced, SHOPPER_RULE) === null;
+
+/** The one state each fulfilment step starts from (paid → preparing → shipped → delivered). */
+export const STEPS = {
+  prepare: { from: 'paid', to: 'preparing', action: 'order.prepare' },
+  ship: { from: 'preparing', to: 'shipped', action: 'order.ship' },
+  deliver: { from: 'shipped', to: 'delivered', action: 'order.deliver' },
+} as const satisfies Record<string, { from: OrderStatus; to: OrderStatus; action: string }>;
+export type FulfilmentStep = keyof typeof STEPS;
+
+/** An order being cancelled (claimed) does not move forward until the cancellation ends. */
+export const mayAdvance = (order: Pick<Order, 'status' | 'cancelledAt'>, step: FulfilmentStep) =>
+  order.status === STEPS[step].from && (order.cancelledAt === null || order.status === 'shipped');
+
+/** The back office's buttons, and the reason beside a disabled 'Cancelar' (invoiced: valid or pending). */
+export function staffActions(order: CancelFacts, invoiced: boolean) {
+  const refusal = refusalOf(order, invoiced, STAFF_RULE);
+  return {
+    prepare: mayAdvance(order, 'prepare'),
+    ship: mayAdvance(order, 'ship'),
+    deliver: mayAdvance(order, 'deliver'),
+    cancel: refusal === null,
+    cancelBlockedReason: refusal ? STAFF_RULE.messages[refusal] : null,
+  };
+}
+
+export const SHOPPER_CANCEL_REASON = 'Cancelado por el cliente';
+
+/** A cancellation as one requester asks for it: the rule that applies to them and what is stored with the claim. */
+export type CancelPolicy = {
+  /** Stored on the order with the claim: whoever finishes the cancellation uses this reason and actor. */
+  request: CancelRequest;
+  from: readonly OrderStatus[];
+  /** Only this user's orders (others' answer like missing ones); null: any order. */
+  ownerId: number | null;
+  /** The refusal to tell, or null when the order may be cancelled now. */
+  check(order: CancelFacts, invoiced: boolean): AppError | null;
+  refundFailedMessage: string;
+};
+
+export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: string })): CancelPolicy {
+  const rule = who.kind === 'shopper' ? SHOPPER_RULE : STAFF_RULE;
+  const check = (order: CancelFacts, invoiced: boolean) => {
+    const refusal = refusalOf(order, invoiced, rule);
+    return refusal ? conflict(rule.messages[refusal], rule.code(refusal)) : null;
+  };
+  if (who.kind === 'shopper') {
+    return {
+      request: { by: 'shopper', reason: SHOPPER_CANCEL_REASON, actor: null },
+      from: rule.from,
+      ownerId: who.userId,
+      check,
+      refundFailedMessage: 'No se pudo procesar el reembolso con el banco. Intente de nuevo en unos minutos.',
+    };
+  }
+  return {
+    request: { by: 'staff', reason: who.reason, actor: who.actor },
+    from: rule.from,
+    ownerId: null,
+    check,
+    refundFailedMessage:
+      'No se pudo procesar el reembolso con el banco; el pedido sigue sin cancelar. Intente de nuevo en unos minutos.',
+  };
+}
