@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 import { type InvoicingConfig, invoicingConfig } from './invoices/config.ts';
 import { invoicingEnvShape } from './invoices/env.ts';
 import { type MailConfig, mailConfig, mailEnvShape } from './mail/config.ts';
@@ -111,7 +112,8 @@ export type PaymentsConfig = {
   webhook?: { user: string; password: string };
 };
 
-export class ConfigError extends Error {}
+// ConfigError has its own module (config-error.ts); importers of config.ts keep finding it here.
+export { ConfigError };
 
 /** Reads the environment; throws ConfigError with one line per bad variable, naming it. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {

@@ -11,7 +11,7 @@ import { assertPaymentsAllowed, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
 import { assertInvoicingAllowed } from './invoices/config.ts';
-import { startBackgroundJobs } from './mail/jobs.ts';
+import { startBackgroundJobs } from './jobs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

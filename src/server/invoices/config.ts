@@ -1,7 +1,5 @@
 import { z } from 'zod';
-// config.ts calls invoicingConfig() at run time only, so this import cycle is harmless; the env
-// shape it spreads at load time lives in env.ts, outside the cycle.
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import { invoicingEnvShape } from './env.ts';
 
 const envObject = z.object(invoicingEnvShape);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { startAuthCleanup } from '../auth/cleanup.ts';
-import { createMailTransport } from './transport.ts';
-import { startMailWorker } from './worker.ts';
+import { startAuthCleanup } from './auth/cleanup.ts';
+import { createMailTransport } from './mail/transport.ts';
+import { startMailWorker } from './mail/worker.ts';
 
 /**
  * The accounts' background work of one server process: the outbox worker and the hourly purge of
