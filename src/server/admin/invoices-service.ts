@@ -1,11 +1,11 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
 import { INVOICE_STATUS_LABELS } from '../../shared/schemas/admin.ts';
 import { type Actor, writeAudit } from '../audit/log.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
+import { invoices, orders, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
-import { isoOrNull, rows } from './sql.ts';
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -14,58 +14,57 @@ export async function listAdminInvoices(
   db: Db,
   query: { status: '' | 'issued' | 'cancelled' | 'pending'; q?: string | undefined; page: number },
 ) {
-  const conditions: SQL[] = [];
-  if (query.status) conditions.push(sql`i.status = ${query.status}`);
   const q = query.q?.trim();
-  if (q) {
-    const like = `%${likeEscape(q)}%`;
-    const number = /^#?\d{1,9}$/.test(q) ? Number(q.replace('#', '')) : null;
-    conditions.push(sql`(${number !== null ? sql`i.order_number = ${number} or` : sql``}
-      i.rfc ilike ${like} or i.uuid ilike ${like} or u.email ilike ${like} or i.nombre_fiscal ilike ${like})`);
-  }
-  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-  const [count] = await rows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from invoices i join users u on u.id = i.user_id ${where}`,
+  const like = q ? `%${likeEscape(q)}%` : '';
+  const number = q && /^#?\d{1,9}$/.test(q) ? Number(q.replace('#', '')) : null;
+  const where = and(
+    query.status ? eq(invoices.status, query.status) : undefined,
+    q
+      ? or(
+          number !== null ? eq(invoices.orderNumber, number) : undefined,
+          ilike(invoices.rfc, like),
+          ilike(invoices.uuid, like),
+          ilike(users.email, like),
+          ilike(invoices.nombreFiscal, like),
+        )
+      : undefined,
   );
-  const list = await rows<{
-    id: number;
-    order_number: number;
-    status: string;
-    uuid: string | null;
-    rfc: string;
-    nombre_fiscal: string;
-    email: string;
-    total_cents: number;
-    test: boolean;
-    issued_at: string | Date | null;
-    cancelled_at: string | Date | null;
-  }>(
-    db,
-    sql`select i.id, i.order_number, i.status, i.uuid, i.rfc, i.nombre_fiscal, u.email, i.total_cents, i.test,
-        i.issued_at, i.cancelled_at
-      from invoices i join users u on u.id = i.user_id ${where}
-      order by i.id desc limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`,
-  );
-  const total = Number(count?.n ?? 0);
+  const [total] = await db
+    .select({ n: count() })
+    .from(invoices)
+    .innerJoin(users, eq(users.id, invoices.userId))
+    .where(where);
+  const list = await db
+    .select({
+      id: invoices.id,
+      orderNumber: invoices.orderNumber,
+      status: invoices.status,
+      uuid: invoices.uuid,
+      rfc: invoices.rfc,
+      nombreFiscal: invoices.nombreFiscal,
+      email: users.email,
+      totalCents: invoices.totalCents,
+      test: invoices.test,
+      issuedAt: invoices.issuedAt,
+      cancelledAt: invoices.cancelledAt,
+    })
+    .from(invoices)
+    .innerJoin(users, eq(users.id, invoices.userId))
+    .where(where)
+    .orderBy(desc(invoices.id))
+    .limit(PAGE_SIZE)
+    .offset((query.page - 1) * PAGE_SIZE);
+  const n = total?.n ?? 0;
   return {
     items: list.map((r) => ({
-      id: Number(r.id),
-      orderNumber: Number(r.order_number),
-      status: r.status,
+      ...r,
       statusLabel: INVOICE_STATUS_LABELS[r.status] ?? r.status,
-      uuid: r.uuid,
-      rfc: r.rfc,
-      nombreFiscal: r.nombre_fiscal,
-      email: r.email,
-      totalCents: Number(r.total_cents),
-      test: r.test,
-      issuedAt: isoOrNull(r.issued_at),
-      cancelledAt: isoOrNull(r.cancelled_at),
+      issuedAt: r.issuedAt?.toISOString() ?? null,
+      cancelledAt: r.cancelledAt?.toISOString() ?? null,
     })),
-    total,
+    total: n,
     page: query.page,
-    pages: pagesOf(total),
+    pages: pagesOf(n),
   };
 }
 
@@ -74,29 +73,21 @@ export async function listAdminInvoices(
  * mails the owner, which is what a staff action on their invoice must do too.
  */
 export async function ownerOf(db: Db, number: number): Promise<SessionUser> {
-  const [u] = await rows<{
-    id: number;
-    email: string;
-    role: string;
-    nombre: string;
-    apellido_pat: string;
-    apellido_mat: string;
-    telefono: string;
-  }>(
-    db,
-    sql`select u.id, u.email, u.role, u.nombre, u.apellido_pat, u.apellido_mat, u.telefono
-      from orders o join users u on u.id = o.user_id where o.number = ${number}`,
-  );
+  const [u] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      nombre: users.nombre,
+      apellidoPat: users.apellidoPat,
+      apellidoMat: users.apellidoMat,
+      telefono: users.telefono,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.number, number));
   if (!u) throw notFound('Pedido no encontrado');
-  return {
-    id: Number(u.id),
-    email: u.email,
-    role: u.role === 'staff' ? 'staff' : 'customer',
-    nombre: u.nombre,
-    apellidoPat: u.apellido_pat,
-    apellidoMat: u.apellido_mat,
-    telefono: u.telefono,
-  };
+  return { ...u, role: u.role === 'staff' ? 'staff' : 'customer' };
 }
 
 /** Cancels through the invoices service, then writes the audit row. */
@@ -107,10 +98,11 @@ export async function cancelInvoiceByStaff(
   cancel: (owner: SessionUser) => Promise<{ message: string }>,
 ): Promise<{ message: string }> {
   const owner = await ownerOf(db, number);
-  const [before] = await rows<{ uuid: string | null; status: string }>(
-    db,
-    sql`select uuid, status from invoices where order_number = ${number} and status = 'issued' limit 1`,
-  );
+  const [before] = await db
+    .select({ uuid: invoices.uuid, status: invoices.status })
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
+    .limit(1);
   await cancel(owner);
   await writeAudit(db, actor, {
     action: 'invoice.cancel',

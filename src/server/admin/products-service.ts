@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
 import {
   type AdminProduct,
   type AdminProductList,
@@ -11,63 +11,49 @@ import {
 import { type Actor, writeAudit } from '../audit/log.ts';
 import { sanitizeLongDescription } from '../catalog/sanitize.ts';
 import { datasheetUrl, productImageUrl } from '../catalog/service.ts';
-import type { Db } from '../db/client.ts';
-import { products } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { brands, groups, products, stockMovements, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { datasheetProblem, imageProblem } from './media-checks.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
-import { iso, rows } from './sql.ts';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** The same short content hash the catalogue uses in image and datasheet URLs. */
 export const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
-type ProductRow = {
-  code: string;
-  name: string;
-  brand: string | null;
-  group_clas: string | null;
-  group_name: string | null;
-  line: string | null;
-  type: string | null;
-  price_cents: number;
-  stock: number;
-  weight_kg: string | number;
-  short_desc: string;
-  long_desc_html: string;
-  sat_product_key: string | null;
-  sat_unit_key: string | null;
-  active: boolean;
-  image_hash: string | null;
-  datasheet_hash: string | null;
-  updated_at: string | Date;
+/** The product as staff see it (never the image or datasheet bytes). */
+const productFields = {
+  code: products.code,
+  name: products.name,
+  brand: products.brand,
+  groupClas: products.groupClas,
+  groupName: groups.name,
+  line: products.line,
+  type: products.type,
+  priceCents: products.priceCents,
+  stock: products.stock,
+  weightKg: products.weightKg,
+  shortDesc: products.shortDesc,
+  longDescHtml: products.longDescHtml,
+  satProductKey: products.satProductKey,
+  satUnitKey: products.satUnitKey,
+  active: products.active,
+  imageHash: products.imageHash,
+  datasheetHash: products.datasheetHash,
+  updatedAt: products.updatedAt,
 };
 
-const PRODUCT_SELECT = sql`select p.code, p.name, p.brand, p.group_clas, g.name as group_name, p.line, p.type,
-    p.price_cents, p.stock, p.weight_kg, p.short_desc, p.long_desc_html, p.sat_product_key, p.sat_unit_key,
-    p.active, p.image_hash, p.datasheet_hash, p.updated_at
-  from products p left join groups g on g.clas = p.group_clas`;
+const selectProducts = (db: Db) =>
+  db.select(productFields).from(products).leftJoin(groups, eq(groups.clas, products.groupClas));
 
-const toProduct = (r: ProductRow): AdminProduct => ({
-  code: r.code,
-  name: r.name,
-  brand: r.brand,
-  groupClas: r.group_clas,
-  groupName: r.group_name,
-  line: r.line,
-  type: r.type,
-  priceCents: Number(r.price_cents),
-  stock: Number(r.stock),
-  weightKg: Number(r.weight_kg),
-  shortDesc: r.short_desc,
-  longDescHtml: r.long_desc_html,
-  satProductKey: r.sat_product_key,
-  satUnitKey: r.sat_unit_key,
-  active: r.active,
-  imageUrl: productImageUrl(r.code, r.image_hash),
-  datasheetUrl: datasheetUrl(r.code, r.datasheet_hash),
-  updatedAt: iso(r.updated_at),
+type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['execute']>>[number];
+
+const toProduct = ({ imageHash, datasheetHash, updatedAt, ...r }: ProductRow): AdminProduct => ({
+  ...r,
+  imageUrl: productImageUrl(r.code, imageHash),
+  datasheetUrl: datasheetUrl(r.code, datasheetHash),
+  updatedAt: updatedAt.toISOString(),
 });
 
 /** GET /api/admin/products: by code, name or brand; inactive ones too. */
@@ -75,22 +61,25 @@ export async function listAdminProducts(
   db: Db,
   query: { q?: string | undefined; status: 'all' | 'active' | 'inactive'; page: number },
 ): Promise<AdminProductList> {
-  const conditions: SQL[] = [];
-  if (query.status !== 'all') conditions.push(sql`p.active = ${query.status === 'active'}`);
   const q = query.q?.trim();
-  if (q) {
-    const esc = likeEscape(q);
-    conditions.push(
-      sql`(p.code ilike ${`${esc}%`} or p.name ilike ${`%${esc}%`} or p.brand ilike ${`%${esc}%`})`,
-    );
-  }
-  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from products p ${where}`);
-  const list = await rows<ProductRow>(
-    db,
-    sql`${PRODUCT_SELECT} ${where} order by p.code limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`,
+  const esc = q ? likeEscape(q) : '';
+  const where = and(
+    query.status === 'all' ? undefined : eq(products.active, query.status === 'active'),
+    q
+      ? or(
+          ilike(products.code, `${esc}%`),
+          ilike(products.name, `%${esc}%`),
+          ilike(products.brand, `%${esc}%`),
+        )
+      : undefined,
   );
-  const total = Number(count?.n ?? 0);
+  const [total] = await db.select({ n: count() }).from(products).where(where);
+  const list = await selectProducts(db)
+    .where(where)
+    .orderBy(asc(products.code))
+    .limit(PAGE_SIZE)
+    .offset((query.page - 1) * PAGE_SIZE);
+  const n = total?.n ?? 0;
   return {
     items: list.map((r) => {
       const p = toProduct(r);
@@ -106,14 +95,24 @@ export async function listAdminProducts(
         imageUrl: p.imageUrl,
       };
     }),
-    total,
+    total: n,
     page: query.page,
-    pages: pagesOf(total),
+    pages: pagesOf(n),
   };
 }
 
 async function findProduct(db: Db, code: string): Promise<ProductRow | undefined> {
-  const [row] = await rows<ProductRow>(db, sql`${PRODUCT_SELECT} where p.code = ${code}`);
+  const [row] = await selectProducts(db).where(eq(products.code, code));
+  return row;
+}
+
+/** Locks the product's row for the rest of the transaction; false when it does not exist. */
+async function lockProduct(tx: Tx, code: string) {
+  const [row] = await tx
+    .select({ active: products.active, imageHash: products.imageHash, datasheetHash: products.datasheetHash })
+    .from(products)
+    .where(eq(products.code, code))
+    .for('update');
   return row;
 }
 
@@ -122,6 +121,22 @@ export async function getAdminProduct(db: Db, code: string): Promise<AdminProduc
   if (!row) throw notFound(PRODUCT_NOT_FOUND);
   return toProduct(row);
 }
+
+/** The columns a product form sets (stock changes only through adjustments and orders). */
+const columnsOf = (f: ProductFields) => ({
+  name: f.name,
+  brand: f.brand,
+  groupClas: f.groupClas,
+  line: f.line,
+  type: f.type,
+  priceCents: f.price,
+  weightKg: f.weightKg,
+  shortDesc: f.shortDesc,
+  longDescHtml: sanitizeLongDescription(f.longDescHtml),
+  satProductKey: f.satProductKey,
+  satUnitKey: f.satUnitKey,
+  active: f.active,
+});
 
 /** What the audit keeps of a product (no bytes; the long description by length and hash). */
 const auditView = (p: AdminProduct) => ({
@@ -141,17 +156,16 @@ const auditView = (p: AdminProduct) => ({
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {
-  const [group] = await rows<{ clas: string }>(
-    tx,
-    sql`select clas from groups where clas = ${fields.groupClas}`,
-  );
+  const [group] = await tx
+    .select({ clas: groups.clas })
+    .from(groups)
+    .where(eq(groups.clas, fields.groupClas));
   if (!group) {
     const message = `El grupo ${fields.groupClas} no existe`;
     throw badRequest(message, { groupClas: message });
   }
   // A brand typed for the first time is created, as the import does.
-  if (fields.brand)
-    await tx.execute(sql`insert into brands (name) values (${fields.brand}) on conflict do nothing`);
+  if (fields.brand) await tx.insert(brands).values({ name: fields.brand }).onConflictDoNothing();
 }
 
 /** POST /api/admin/products */
@@ -160,25 +174,25 @@ export async function createProduct(
   actor: Actor,
   input: ProductFields & { code: string; stock: number },
 ): Promise<AdminProduct> {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     await checkGroupAndBrand(tx, input);
-    const inserted = await rows<{ code: string }>(
-      tx,
-      sql`insert into products (code, name, brand, group_clas, line, type, price_cents, stock, weight_kg, short_desc,
-          long_desc_html, sat_product_key, sat_unit_key, active)
-        values (${input.code}, ${input.name}, ${input.brand}, ${input.groupClas}, ${input.line}, ${input.type},
-          ${input.price}, ${input.stock}, ${input.weightKg}, ${input.shortDesc},
-          ${sanitizeLongDescription(input.longDescHtml)}, ${input.satProductKey}, ${input.satUnitKey}, ${input.active})
-        on conflict (code) do nothing returning code`,
-    );
+    const inserted = await tx
+      .insert(products)
+      .values({ code: input.code, stock: input.stock, ...columnsOf(input) })
+      .onConflictDoNothing({ target: products.code })
+      .returning({ code: products.code });
     if (inserted.length === 0) {
       const message = `Ya existe un producto con el código ${input.code}`;
       throw conflict(message, 'duplicate_code');
     }
     if (input.stock > 0) {
-      await tx.execute(sql`insert into stock_movements (product_code, delta, reason, note, actor_user_id)
-        values (${input.code}, ${input.stock}, 'adjustment', 'Existencia inicial', ${actor.userId})`);
+      await tx.insert(stockMovements).values({
+        productCode: input.code,
+        delta: input.stock,
+        reason: 'adjustment',
+        note: 'Existencia inicial',
+        actorUserId: actor.userId,
+      });
     }
     const created = await findProduct(tx, input.code);
     await writeAudit(tx, actor, {
@@ -198,21 +212,14 @@ export async function updateProduct(
   code: string,
   fields: ProductFields,
 ): Promise<AdminProduct> {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [locked] = await rows<{ code: string }>(
-      tx,
-      sql`select code from products where code = ${code} for update`,
-    );
-    if (!locked) throw notFound(PRODUCT_NOT_FOUND);
+  await db.transaction(async (tx) => {
+    if (!(await lockProduct(tx, code))) throw notFound(PRODUCT_NOT_FOUND);
     const before = toProduct((await findProduct(tx, code))!);
     await checkGroupAndBrand(tx, fields);
-    await tx.execute(sql`update products set name = ${fields.name}, brand = ${fields.brand},
-        group_clas = ${fields.groupClas}, line = ${fields.line}, type = ${fields.type}, price_cents = ${fields.price},
-        weight_kg = ${fields.weightKg}, short_desc = ${fields.shortDesc},
-        long_desc_html = ${sanitizeLongDescription(fields.longDescHtml)}, sat_product_key = ${fields.satProductKey},
-        sat_unit_key = ${fields.satUnitKey}, active = ${fields.active}, updated_at = now()
-      where code = ${code}`);
+    await tx
+      .update(products)
+      .set({ ...columnsOf(fields), updatedAt: sql`now()` })
+      .where(eq(products.code, code));
     const after = toProduct((await findProduct(tx, code))!);
     await writeAudit(tx, actor, {
       action: 'product.update',
@@ -243,14 +250,10 @@ export async function setProductActive(
   code: string,
   active: boolean,
 ): Promise<AdminProduct> {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [before] = await rows<{ active: boolean }>(
-      tx,
-      sql`select active from products where code = ${code} for update`,
-    );
+  await db.transaction(async (tx) => {
+    const before = await lockProduct(tx, code);
     if (!before) throw notFound(PRODUCT_NOT_FOUND);
-    await tx.execute(sql`update products set active = ${active}, updated_at = now() where code = ${code}`);
+    await tx.update(products).set({ active, updatedAt: sql`now()` }).where(eq(products.code, code));
     await writeAudit(tx, actor, {
       action: active ? 'product.activate' : 'product.deactivate',
       entityType: 'product',
@@ -273,15 +276,10 @@ export async function setProductMedia(
   const problem = kind === 'image' ? await imageProblem(data) : datasheetProblem(data);
   if (problem) throw badRequest(problem, { contentBase64: problem });
   const hash = contentHash(data);
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [before] = await rows<{ hash: string | null }>(
-      tx,
-      kind === 'image'
-        ? sql`select image_hash as hash from products where code = ${code} for update`
-        : sql`select datasheet_hash as hash from products where code = ${code} for update`,
-    );
-    if (!before) throw notFound(PRODUCT_NOT_FOUND);
+  await db.transaction(async (tx) => {
+    const locked = await lockProduct(tx, code);
+    if (!locked) throw notFound(PRODUCT_NOT_FOUND);
+    const before = { hash: kind === 'image' ? locked.imageHash : locked.datasheetHash };
     await tx
       .update(products)
       .set(
@@ -312,22 +310,26 @@ export async function adjustStock(
   code: string,
   input: { delta: number; reason: string },
 ): Promise<{ message: string; product: AdminProduct }> {
-  const stock = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [updated] = await rows<{ stock: number }>(
-      tx,
-      sql`update products set stock = stock + ${input.delta}, updated_at = now()
-        where code = ${code} and stock + ${input.delta} >= 0 returning stock`,
-    );
+  const stock = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${input.delta}`, updatedAt: sql`now()` })
+      .where(and(eq(products.code, code), gte(sql`${products.stock} + ${input.delta}`, 0)))
+      .returning({ stock: products.stock });
     if (!updated) {
-      const [row] = await rows<{ stock: number }>(tx, sql`select stock from products where code = ${code}`);
+      const [row] = await tx.select({ stock: products.stock }).from(products).where(eq(products.code, code));
       if (!row) throw notFound(PRODUCT_NOT_FOUND);
       const message = `La existencia no puede quedar negativa: hay ${row.stock} y se intentó restar ${-input.delta}`;
       throw conflict(message, 'negative_stock');
     }
-    await tx.execute(sql`insert into stock_movements (product_code, delta, reason, note, actor_user_id)
-      values (${code}, ${input.delta}, 'adjustment', ${input.reason}, ${actor.userId})`);
-    const after = Number(updated.stock);
+    await tx.insert(stockMovements).values({
+      productCode: code,
+      delta: input.delta,
+      reason: 'adjustment',
+      note: input.reason,
+      actorUserId: actor.userId,
+    });
+    const after = updated.stock;
     await writeAudit(tx, actor, {
       action: 'stock.adjust',
       entityType: 'product',
@@ -348,46 +350,44 @@ export async function stockMovementsOf(
   db: Db,
   code: string,
 ): Promise<{ stock: number; movements: StockMovement[] }> {
-  const [product] = await rows<{ stock: number }>(db, sql`select stock from products where code = ${code}`);
+  const [product] = await db.select({ stock: products.stock }).from(products).where(eq(products.code, code));
   if (!product) throw notFound(PRODUCT_NOT_FOUND);
-  const list = await rows<{
-    id: number;
-    delta: number;
-    reason: string;
-    order_number: number | null;
-    note: string | null;
-    email: string | null;
-    created_at: string | Date;
-  }>(
-    db,
-    sql`select m.id, m.delta, m.reason, m.order_number, m.note, u.email, m.created_at
-      from stock_movements m left join users u on u.id = m.actor_user_id
-      where m.product_code = ${code} order by m.id desc limit 300`,
-  );
+  const list = await db
+    .select({
+      id: stockMovements.id,
+      delta: stockMovements.delta,
+      reason: stockMovements.reason,
+      orderNumber: stockMovements.orderNumber,
+      note: stockMovements.note,
+      actor: users.email,
+      createdAt: stockMovements.createdAt,
+    })
+    .from(stockMovements)
+    .leftJoin(users, eq(users.id, stockMovements.actorUserId))
+    .where(eq(stockMovements.productCode, code))
+    .orderBy(desc(stockMovements.id))
+    .limit(300);
   return {
-    stock: Number(product.stock),
+    stock: product.stock,
     movements: list.map((m) => ({
-      id: Number(m.id),
-      delta: Number(m.delta),
-      reason: m.reason,
+      ...m,
       reasonLabel: STOCK_REASON_LABELS[m.reason] ?? m.reason,
-      orderNumber: m.order_number === null ? null : Number(m.order_number),
-      note: m.note,
-      actor: m.email,
-      createdAt: iso(m.created_at),
+      createdAt: m.createdAt.toISOString(),
     })),
   };
 }
 
 /** The brand and group choices of the product form. */
 export async function catalogOptions(db: Db): Promise<CatalogOptions> {
-  const brandRows = await rows<{ name: string }>(db, sql`select name from brands order by name`);
-  const groupRows = await rows<{ clas: string; name: string; parent_clas: string | null }>(
-    db,
-    sql`select clas, name, parent_clas from groups order by coalesce(parent_clas, clas), parent_clas nulls first, position, name`,
-  );
-  return {
-    brands: brandRows.map((b) => b.name),
-    groups: groupRows.map((g) => ({ clas: g.clas, name: g.name, parentClas: g.parent_clas })),
-  };
+  const brandRows = await db.select({ name: brands.name }).from(brands).orderBy(asc(brands.name));
+  const groupRows = await db
+    .select({ clas: groups.clas, name: groups.name, parentClas: groups.parentClas })
+    .from(groups)
+    .orderBy(
+      sql`coalesce(${groups.parentClas}, ${groups.clas})`,
+      sql`${groups.parentClas} nulls first`,
+      asc(groups.position),
+      asc(groups.name),
+    );
+  return { brands: brandRows.map((b) => b.name), groups: groupRows };
 }

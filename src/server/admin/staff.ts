@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   apellidoPatSchema,
@@ -11,7 +11,7 @@ import { type Actor, CLI_ACTOR, writeAudit } from '../audit/log.ts';
 import { hashPassword } from '../auth/password.ts';
 import { deleteUserSessions } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
-import { rows } from './sql.ts';
+import { users } from '../db/schema.ts';
 
 /** npm run staff:create: the same e-mail and password rules as registration. */
 export const staffAccountSchema = z.object({
@@ -33,18 +33,25 @@ export async function createOrPromoteStaff(
   actor: Actor = CLI_ACTOR,
 ): Promise<{ id: number; created: boolean }> {
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [existing] = await rows<{ id: number; role: string }>(
-      tx,
-      sql`select id, role from users where lower(email) = ${input.email} for update`,
-    );
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: users.id, role: users.role })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, input.email))
+      .for('update');
     if (existing) {
-      await tx.execute(sql`update users set role = 'staff', password_hash = ${passwordHash},
-          nombre = coalesce(${input.nombre ?? null}, nombre), apellido_pat = coalesce(${input.apellidoPat ?? null}, apellido_pat),
-          telefono = coalesce(${input.telefono ?? null}, telefono), updated_at = now()
-        where id = ${existing.id}`);
-      await deleteUserSessions(tx, Number(existing.id));
+      await tx
+        .update(users)
+        .set({
+          role: 'staff',
+          passwordHash,
+          ...(input.nombre !== undefined ? { nombre: input.nombre } : {}),
+          ...(input.apellidoPat !== undefined ? { apellidoPat: input.apellidoPat } : {}),
+          ...(input.telefono !== undefined ? { telefono: input.telefono } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, existing.id));
+      await deleteUserSessions(tx, existing.id);
       await writeAudit(tx, actor, {
         action: 'staff.promote',
         entityType: 'user',
@@ -52,21 +59,25 @@ export async function createOrPromoteStaff(
         before: { role: existing.role },
         after: { role: 'staff', email: input.email },
       });
-      return { id: Number(existing.id), created: false };
+      return { id: existing.id, created: false };
     }
-    const [row] = await rows<{ id: number }>(
-      tx,
-      sql`insert into users (email, password_hash, nombre, apellido_pat, telefono, role)
-        values (${input.email}, ${passwordHash}, ${input.nombre ?? 'Personal'}, ${input.apellidoPat ?? 'Tienda'},
-          ${input.telefono ?? '0000000000'}, 'staff')
-        returning id`,
-    );
+    const [row] = await tx
+      .insert(users)
+      .values({
+        email: input.email,
+        passwordHash,
+        nombre: input.nombre ?? 'Personal',
+        apellidoPat: input.apellidoPat ?? 'Tienda',
+        telefono: input.telefono ?? '0000000000',
+        role: 'staff',
+      })
+      .returning({ id: users.id });
     await writeAudit(tx, actor, {
       action: 'staff.create',
       entityType: 'user',
       entityId: row!.id,
       after: { role: 'staff', email: input.email },
     });
-    return { id: Number(row!.id), created: true };
+    return { id: row!.id, created: true };
   });
 }

@@ -2,7 +2,7 @@ import { and, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-o
 import type { FacetCount, ProductsQuery, ProductsResponse } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { groups, products } from '../db/schema.ts';
-import { queryRows, type Search } from './search.ts';
+import type { Search } from './search.ts';
 
 /**
  * The counting half of a listing (catalog/listing.ts keeps the results per selection): the filter of each
@@ -117,14 +117,13 @@ export async function countMatches(
   search: Search,
 ): Promise<Counted> {
   const ok = (f: Facet) => facetWhere[f] ?? sql`true`;
-  const [row] = await queryRows<{
+  const { rows } = await db.execute<{
     total: number;
     brands: Pair[] | null;
     groups: [string, string, number][] | null;
     lines: Pair[] | null;
     types: Pair[] | null;
   }>(
-    db,
     sql`
     with m as materialized (
       select ${products.brand} as brand, ${products.groupClas} as group_clas, ${products.line} as line,
@@ -138,9 +137,9 @@ export async function countMatches(
       (select json_agg(json_build_array(brand, n)) from (
         select brand, count(*)::int as n from m where g_ok and l_ok and t_ok and brand is not null group by brand) f
       ) as brands,
-      (select json_agg(json_build_array(f.group_clas, g.name, f.n)) from (
+      (select json_agg(json_build_array(f.group_clas, ${groups.name}, f.n)) from (
         select group_clas, count(*)::int as n from m where b_ok and l_ok and t_ok and group_clas is not null
-        group by group_clas) f join ${groups} g on g.clas = f.group_clas
+        group by group_clas) f join ${groups} on ${groups.clas} = f.group_clas
       ) as groups,
       (select json_agg(json_build_array(line, n)) from (
         select line, count(*)::int as n from m where b_ok and g_ok and t_ok and line is not null group by line) f
@@ -149,6 +148,7 @@ export async function countMatches(
         select type, count(*)::int as n from m where b_ok and g_ok and l_ok and type is not null group by type) f
       ) as types`,
   );
+  const row = rows[0];
   const pairs = (v: Pair[] | null | undefined): FacetCount[] =>
     (v ?? []).map(([value, n]) => ({ value, label: value, count: Number(n) }));
   return {
@@ -164,16 +164,16 @@ export async function countMatches(
 
 /** Whole-catalogue facet counts: one grouping-sets scan over the active products. */
 export async function computeGlobalFacets(db: Db): Promise<RawFacets> {
-  const rows = await queryRows<{ kind: string; value: string; label: string | null; n: number }>(
-    db,
+  const { brand, groupClas, line, type } = products;
+  const { rows } = await db.execute<{ kind: string; value: string | null; label: string | null; n: number }>(
     sql`
-    select case grouping(p.brand, p.group_clas, p.line, p.type)
+    select case grouping(${brand}, ${groupClas}, ${line}, ${type})
              when 7 then 'brand' when 11 then 'group' when 13 then 'line' else 'type' end as kind,
-           coalesce(p.brand, p.group_clas, p.line, p.type) as value,
-           max(g.name) as label, count(*)::int as n
-    from ${products} p left join ${groups} g on g.clas = p.group_clas
-    where p.active
-    group by grouping sets ((p.brand), (p.group_clas), (p.line), (p.type))`,
+           coalesce(${brand}, ${groupClas}, ${line}, ${type}) as value,
+           max(${groups.name}) as label, count(*)::int as n
+    from ${products} left join ${groups} on ${groups.clas} = ${groupClas}
+    where ${products.active}
+    group by grouping sets ((${brand}), (${groupClas}), (${line}), (${type}))`,
   );
   const out = emptyFacets();
   for (const r of rows) {

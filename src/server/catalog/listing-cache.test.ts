@@ -5,7 +5,6 @@ import { productsQuerySchema } from '../../shared/schemas/catalog.ts';
 import { products } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { listProducts } from './listing.ts';
-import { queryRows } from './search.ts';
 import { catalogueVersion, SelectionCache } from './selection-cache.ts';
 import { listVia } from './test-list.ts';
 
@@ -85,10 +84,11 @@ describe('listings after catalogue changes', () => {
     expect(n(brandsAfter, p.brand!)).toBe(n(brandsBefore, p.brand!)! - 1);
     expect((await list({ brand: p.brand! })).total).toBe(total - 1);
     const group = await list({ group: p.groupClas! });
-    const [inGroup] = await queryRows<{ n: number }>(
-      t.database.db,
-      sql`select count(*)::int as n from products where active and brand = ${p.brand} and group_clas = ${p.groupClas}`,
-    );
+    const [inGroup] = (
+      await t.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from products where active and brand = ${p.brand} and group_clas = ${p.groupClas}`,
+      )
+    ).rows;
     expect(count(group, 'brands', p.brand!)).toBe(inGroup!.n);
     await t.database.db.execute(sql`update products set brand = ${p.brand} where code = ${p.code}`);
   });
@@ -119,10 +119,11 @@ describe('listings after catalogue changes', () => {
   });
 
   it('answers every page and order the same as an uncached listing, also past the kept codes', async () => {
-    const [{ brand } = { brand: '' }] = await queryRows<{ brand: string }>(
-      t.database.db,
-      sql`select brand from products where active and brand is not null group by brand order by count(*) desc limit 1`,
-    );
+    const [{ brand } = { brand: '' }] = (
+      await t.database.db.execute<{ brand: string }>(
+        sql`select brand from products where active and brand is not null group by brand order by count(*) desc limit 1`,
+      )
+    ).rows;
     const cases: Record<string, string | string[]>[] = [
       {},
       { brand },

@@ -53,17 +53,11 @@ function condition(tsquery: string, code: string | null): { where: SQL; rank: SQ
   return { where, rank };
 }
 
-/** Raw SQL rows (the Db type is shared by both drivers, so execute() is untyped). */
-export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
-  const res = await queryRows<{ n: number }>(
-    db,
+  const { rows } = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from (select 1 from ${products} where ${products.active} and ${where} limit ${limit}) s`,
   );
-  return Number(res[0]?.n ?? 0);
+  return rows[0]?.n ?? 0;
 }
 
 /** Catalogue words similar to each query word (only words of 3+ letters that are not plain numbers). */
@@ -72,8 +66,8 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
   const out = new Map<string, string[]>();
   if (candidates.length === 0) return out;
   // unaccent so 'balansá' compares like the stored, unaccented words.
-  const res = await queryRows<{ tok: string; word: string }>(
-    db,
+  // search_words (migration 0003) is kept by triggers and is not part of the Drizzle schema.
+  const { rows } = await db.execute<{ tok: string; word: string }>(
     sql`
     select t.tok, w.word
     from unnest(array[${sql.join(
@@ -87,7 +81,7 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
       limit ${SIMILAR_PER_WORD}
     ) w`,
   );
-  for (const row of res) {
+  for (const row of rows) {
     // Stored words come from the catalogue; keep only plain words before they enter a tsquery.
     if (!/^[\p{L}\p{N}]+$/u.test(row.word)) continue;
     out.set(row.tok, [...(out.get(row.tok) ?? []), row.word]);

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { queryRows } from './search.ts';
 
 /**
  * What a listing needs besides its page of products — the total, the facet counts, the search plan and the
@@ -23,8 +22,10 @@ const versionReads = new WeakMap<Db, Promise<string>>();
 export function catalogueVersion(db: Db): Promise<string> {
   let read = versionReads.get(db);
   if (!read) {
-    read = queryRows<{ v: string }>(db, sql`select version::text as v from catalogue_state`)
-      .then(([row]) => row?.v ?? '0')
+    // catalogue_state (migration 0007) is kept by triggers and is not part of the Drizzle schema.
+    read = db
+      .execute<{ v: string }>(sql`select version::text as v from catalogue_state`)
+      .then(({ rows }) => rows[0]?.v ?? '0')
       .finally(() => versionReads.delete(db));
     versionReads.set(db, read);
   }

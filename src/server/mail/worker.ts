@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import type { OutboxAttachment } from './outbox.ts';
+import { mailOutbox } from '../db/schema.ts';
 import type { MailMessage, MailTransport } from './transport.ts';
 
 export type MailWorkerOptions = {
@@ -25,16 +25,17 @@ export type MailWorker = {
   stop(): Promise<void>;
 };
 
-type ClaimedRow = {
-  id: number;
-  kind: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  attachments: OutboxAttachment[] | string;
-  attempts: number;
+const claimedColumns = {
+  id: mailOutbox.id,
+  kind: mailOutbox.kind,
+  to: mailOutbox.to,
+  subject: mailOutbox.subject,
+  html: mailOutbox.html,
+  text: mailOutbox.text,
+  attachments: mailOutbox.attachments,
+  attempts: mailOutbox.attempts,
 };
+type ClaimedRow = { [K in keyof typeof claimedColumns]: (typeof mailOutbox.$inferSelect)[K] };
 
 export const backoffMs = (attempts: number, base: number) => Math.min(base * 2 ** (attempts - 1), 3_600_000);
 
@@ -59,46 +60,51 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   let running: Promise<number> | undefined;
 
   async function claim(): Promise<ClaimedRow[]> {
-    const result = await db.execute(sql`
-      update mail_outbox
-         set locked_until = now() + make_interval(secs => ${lockMs / 1000}::float8),
-             attempts = attempts + 1
-       where id in (
-         select id from mail_outbox
-          where status = 'pending'
-            and next_attempt_at <= now()
-            and (locked_until is null or locked_until < now())
-          order by next_attempt_at, id
-          limit ${batchSize}::int
-          for update skip locked)
-      returning id, kind, "to", subject, html, text, attachments, attempts`);
-    return (result as unknown as { rows: ClaimedRow[] }).rows;
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.status, 'pending'),
+          lte(mailOutbox.nextAttemptAt, sql`now()`),
+          or(isNull(mailOutbox.lockedUntil), lt(mailOutbox.lockedUntil, sql`now()`)),
+        ),
+      )
+      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    return db
+      .update(mailOutbox)
+      .set({
+        lockedUntil: sql`now() + make_interval(secs => ${lockMs / 1000}::float8)`,
+        attempts: sql`${mailOutbox.attempts} + 1`,
+      })
+      .where(inArray(mailOutbox.id, due))
+      .returning(claimedColumns);
   }
 
   async function sendOne(row: ClaimedRow): Promise<boolean> {
-    const mail: MailMessage = {
-      ...row,
-      attachments:
-        typeof row.attachments === 'string' ? JSON.parse(row.attachments) : (row.attachments ?? []),
-    };
+    const mail: MailMessage = { ...row, attachments: row.attachments ?? [] };
     try {
       await transport.send(mail);
-      await db.execute(sql`
-        update mail_outbox
-           set status = 'sent', sent_at = now(), locked_until = null, last_error = null
-         where id = ${row.id}`);
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: sql`now()`, lockedUntil: null, lastError: null })
+        .where(eq(mailOutbox.id, row.id));
       return true;
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUp = row.attempts >= maxAttempts;
       const delay = backoffMs(row.attempts, backoffBaseMs);
-      await db.execute(sql`
-        update mail_outbox
-           set status = ${giveUp ? 'failed' : 'pending'},
-               next_attempt_at = now() + make_interval(secs => ${delay / 1000}::float8),
-               locked_until = null,
-               last_error = ${message}
-         where id = ${row.id}`);
+      await db
+        .update(mailOutbox)
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000}::float8)`,
+          lockedUntil: null,
+          lastError: message,
+        })
+        .where(eq(mailOutbox.id, row.id));
       log[giveUp ? 'error' : 'warn'](
         { mailId: row.id, kind: row.kind, attempts: row.attempts, err: message },
         giveUp ? 'correo descartado tras el último intento' : 'no se pudo enviar el correo; se reintentará',

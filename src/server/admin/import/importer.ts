@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { inArray, sql } from 'drizzle-orm';
+import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
 import type { Db } from '../../db/client.ts';
-import { brands, products, stockMovements } from '../../db/schema.ts';
+import { brands, groups, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
 import { contentHash } from '../products-service.ts';
-import { rows } from '../sql.ts';
 import { type Column, type RowValues, readHeader, readRow } from './columns.ts';
 import { decodeCsv, detectDelimiter, ImportFileError, parseCsv } from './csv.ts';
 
@@ -67,43 +67,16 @@ type Accepted = {
   datasheet?: { path: string; hash: string };
 };
 
-type Existing = {
-  code: string;
-  name: string;
-  brand: string | null;
-  group_clas: string | null;
-  line: string | null;
-  type: string | null;
-  price_cents: number;
-  stock: number;
-  weight_kg: string | number;
-  short_desc: string;
-  long_desc_html: string;
-  active: boolean;
-  sat_product_key: string | null;
-  sat_unit_key: string | null;
-  image_hash: string | null;
-  datasheet_hash: string | null;
-};
-
-type Merged = {
-  code: string;
-  name: string;
-  brand: string | null;
-  groupClas: string | null;
-  line: string | null;
-  type: string | null;
-  priceCents: number;
-  stock: number;
-  weightKg: number;
-  shortDesc: string;
-  longDescHtml: string;
-  active: boolean;
-  satProductKey: string | null;
-  satUnitKey: string | null;
-  imageHash: string | null;
-  datasheetHash: string | null;
-};
+/** The product's columns an import reads, compares and writes: all but the file bytes and the timestamps. */
+const {
+  image: _image,
+  datasheet: _datasheet,
+  createdAt: _created,
+  updatedAt: _updated,
+  ...importedColumns
+} = getTableColumns(products);
+type Merged = { [K in keyof typeof importedColumns]: (typeof products.$inferSelect)[K] };
+type Existing = Merged;
 
 const keep = <T>(value: T | undefined, stored: T): T => (value === undefined ? stored : value);
 
@@ -113,19 +86,19 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     code: v.code,
     name: keep(v.name, e?.name ?? ''),
     brand: keep(v.brand, e?.brand ?? null),
-    groupClas: keep(v.groupClas, e?.group_clas ?? null),
+    groupClas: keep(v.groupClas, e?.groupClas ?? null),
     line: keep(v.line, e?.line ?? null),
     type: keep(v.type, e?.type ?? null),
-    priceCents: keep(v.priceCents, e ? Number(e.price_cents) : 0),
-    stock: keep(v.stock, e ? Number(e.stock) : 0),
-    weightKg: keep(v.weightKg, e ? Number(e.weight_kg) : 0),
-    shortDesc: keep(v.shortDesc, e?.short_desc ?? ''),
-    longDescHtml: keep(v.longDescHtml, e?.long_desc_html ?? ''),
+    priceCents: keep(v.priceCents, e?.priceCents ?? 0),
+    stock: keep(v.stock, e?.stock ?? 0),
+    weightKg: keep(v.weightKg, e?.weightKg ?? 0),
+    shortDesc: keep(v.shortDesc, e?.shortDesc ?? ''),
+    longDescHtml: keep(v.longDescHtml, e?.longDescHtml ?? ''),
     active: keep(v.active, e?.active ?? true),
-    satProductKey: keep(v.satProductKey, e?.sat_product_key ?? null),
-    satUnitKey: keep(v.satUnitKey, e?.sat_unit_key ?? null),
-    imageHash: row.image?.hash ?? e?.image_hash ?? null,
-    datasheetHash: row.datasheet?.hash ?? e?.datasheet_hash ?? null,
+    satProductKey: keep(v.satProductKey, e?.satProductKey ?? null),
+    satUnitKey: keep(v.satUnitKey, e?.satUnitKey ?? null),
+    imageHash: row.image?.hash ?? e?.imageHash ?? null,
+    datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
 }
 
@@ -155,15 +128,12 @@ function changedFields(m: Merged, e: Existing): string[] {
 
 async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
   if (codes.length === 0) return new Map();
-  const list = await rows<Existing>(
-    db,
-    sql`select code, name, brand, group_clas, line, type, price_cents, stock, weight_kg, short_desc, long_desc_html,
-        active, sat_product_key, sat_unit_key, image_hash, datasheet_hash
-      from products where code in (${sql.join(
-        codes.map((c) => sql`${c}`),
-        sql`, `,
-      )}) order by code ${lock ? sql`for update` : sql``}`,
-  );
+  const query = db
+    .select(importedColumns)
+    .from(products)
+    .where(inArray(products.code, codes))
+    .orderBy(asc(products.code));
+  const list = lock ? await query.for('update') : await query;
   return new Map(list.map((r) => [r.code, r]));
 }
 
@@ -198,9 +168,7 @@ export async function importCatalogue(
   if (data.length === 0)
     throw new ImportFileError('El archivo no tiene filas de productos, solo el encabezado');
 
-  const knownGroups = new Set(
-    (await rows<{ clas: string }>(db, sql`select clas from groups`)).map((g) => g.clas),
-  );
+  const knownGroups = new Set((await db.select({ clas: groups.clas }).from(groups)).map((g) => g.clas));
   const images = indexDir(options.media?.images, IMAGE_EXTS);
   const datasheets = indexDir(options.media?.datasheets, ['.pdf']);
   const codesInFile = data.map((r) => (r.fields[header.get('code')!] ?? '').trim()).filter(Boolean);
@@ -290,8 +258,8 @@ export async function importCatalogue(
       const outcome = options.dryRun
         ? await planBatch(db, batch, false)
         : await db.transaction(async (tx) => {
-            const plan = await planBatch(tx as unknown as Db, batch, true);
-            await writeBatch(tx as unknown as Db, plan, options, info);
+            const plan = await planBatch(tx, batch, true);
+            await writeBatch(tx, plan, options, info);
             return plan;
           });
       info.landed = !options.dryRun;
@@ -377,6 +345,9 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
   return plan;
 }
 
+/** The value an upsert proposed for this column (`excluded.<column>`). */
+const excluded = (column: PgColumn) => sql.raw(`excluded.${JSON.stringify(column.name)}`);
+
 async function writeBatch(
   tx: Db,
   plan: Plan,
@@ -420,30 +391,31 @@ async function writeBatch(
     .onConflictDoUpdate({
       target: products.code,
       set: {
-        name: sql.raw('excluded.name'),
-        brand: sql.raw('excluded.brand'),
-        groupClas: sql.raw('excluded.group_clas'),
-        line: sql.raw('excluded.line'),
-        type: sql.raw('excluded.type'),
-        priceCents: sql.raw('excluded.price_cents'),
-        stock: sql.raw('excluded.stock'),
-        weightKg: sql.raw('excluded.weight_kg'),
-        shortDesc: sql.raw('excluded.short_desc'),
-        longDescHtml: sql.raw('excluded.long_desc_html'),
-        active: sql.raw('excluded.active'),
-        satProductKey: sql.raw('excluded.sat_product_key'),
-        satUnitKey: sql.raw('excluded.sat_unit_key'),
-        image: sql.raw('coalesce(excluded.image, products.image)'),
-        imageHash: sql.raw('coalesce(excluded.image_hash, products.image_hash)'),
-        datasheet: sql.raw('coalesce(excluded.datasheet, products.datasheet)'),
-        datasheetHash: sql.raw('coalesce(excluded.datasheet_hash, products.datasheet_hash)'),
-        updatedAt: sql.raw('excluded.updated_at'),
+        name: excluded(products.name),
+        brand: excluded(products.brand),
+        groupClas: excluded(products.groupClas),
+        line: excluded(products.line),
+        type: excluded(products.type),
+        priceCents: excluded(products.priceCents),
+        stock: excluded(products.stock),
+        weightKg: excluded(products.weightKg),
+        shortDesc: excluded(products.shortDesc),
+        longDescHtml: excluded(products.longDescHtml),
+        active: excluded(products.active),
+        satProductKey: excluded(products.satProductKey),
+        satUnitKey: excluded(products.satUnitKey),
+        // A row without a file keeps the stored one.
+        image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
+        imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,
+        datasheet: sql`coalesce(${excluded(products.datasheet)}, ${products.datasheet})`,
+        datasheetHash: sql`coalesce(${excluded(products.datasheetHash)}, ${products.datasheetHash})`,
+        updatedAt: excluded(products.updatedAt),
       },
     });
   const ledger = changed
     .map(({ merged, existing }) => ({
       code: merged.code,
-      delta: merged.stock - (existing ? Number(existing.stock) : 0),
+      delta: merged.stock - (existing?.stock ?? 0),
     }))
     .filter((m) => m.delta !== 0);
   if (ledger.length > 0) {
