@@ -23,6 +23,7 @@ import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFound } from './http/errors.ts';
 import { rejectNulCharacters } from './http/input-guard.ts';
+import { documentErrorResponses } from './http/openapi.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.decorate('database', deps.database);
   app.decorate('db', deps.database.db);
   installErrorHandler(app);
+  documentErrorResponses(app);
   app.addHook('preValidation', rejectNulCharacters);
   await registerRateLimits(app, config.rateLimit);
 

@@ -1,3 +1,5 @@
+import type { ErrorEnvelope } from '@/shared/schemas/errors.ts';
+
 /** An API failure with the server's Spanish message (or 'Error de conexión' when the network failed). */
 export class ApiError extends Error {
   constructor(
@@ -48,7 +50,8 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
   } catch {
     throw new ApiError(0, 'network', 'Error de conexión');
   }
-  let data: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
+  // A failed answer carries the server's error envelope; a body that is not JSON (a proxy's page) reads as null.
+  let data: Partial<ErrorEnvelope> | null = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

@@ -7,7 +7,7 @@ import {
   shippingAddressSavedSchema,
   shippingAddressSchema,
 } from '../../shared/schemas/account.ts';
-import { messageResponseSchema } from '../../shared/schemas/auth.ts';
+import { messageSchema } from '../../shared/schemas/common.ts';
 import { requireUser, setSessionCookie } from '../auth/session.ts';
 import {
   changePassword,
@@ -38,7 +38,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Actualiza el perfil (pide la contraseña actual)',
         body: profileUpdateSchema,
-        response: { 200: profileSchema.extend({ message: messageResponseSchema.shape.message }) },
+        response: { 200: profileSchema.extend({ message: messageSchema.shape.message }) },
       },
     },
     async (request) => {
@@ -55,7 +55,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Cambia la contraseña; cierra las demás sesiones',
         body: passwordChangeSchema,
-        response: { 200: messageResponseSchema },
+        response: { 200: messageSchema },
       },
     },
     async (request, reply) => {

@@ -4,12 +4,12 @@ import type {
   ProfileUpdateInput,
   ShippingAddress,
 } from '../../shared/schemas/account.ts';
+import type { Address } from '../../shared/schemas/common.ts';
 import { passwordChangedMail } from '../auth/mails.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from '../auth/session.ts';
 import { accountKey, assertNotThrottled, ipKey, recordFailure } from '../auth/throttle.ts';
 import type { Db } from '../db/client.ts';
-import type { AddressSnapshot } from '../db/schema/orders.ts';
 import { shippingAddresses, users } from '../db/schema.ts';
 import { AppError, unauthorized } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -19,7 +19,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 export const WRONG_CURRENT_PASSWORD = 'La contraseña actual es incorrecta';
 
 /** The user's saved shipping address (checkout copies it into the order), or null. */
-export async function getShippingAddress(db: Db, userId: number): Promise<AddressSnapshot | null> {
+export async function getShippingAddress(db: Db, userId: number): Promise<Address | null> {
   const [row] = await db
     .select()
     .from(shippingAddresses)

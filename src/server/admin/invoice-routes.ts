@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  adminInvoiceListSchema,
-  adminInvoicesQuerySchema,
-  messageSchema,
-  orderNumberParamsSchema,
-} from '../../shared/schemas/admin.ts';
+import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/schemas/admin.ts';
+import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { cancelInvoice, createInvoicingContext, getInvoicePdf, getInvoiceXml } from '../invoices/service.ts';
 import { staffActor } from './context.ts';
 import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-service.ts';

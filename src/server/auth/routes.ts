@@ -2,13 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   loginSchema,
-  messageResponseSchema,
   recoveryRequestSchema,
   recoveryResetSchema,
   registerSchema,
   sessionResponseSchema,
   signInResponseSchema,
 } from '../../shared/schemas/auth.ts';
+import { messageSchema } from '../../shared/schemas/common.ts';
 import { login, MESSAGES, register, requestRecovery, resetWithCode } from './service.ts';
 import {
   clearSessionCookie,
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/logout',
     {
-      schema: { tags, summary: 'Cierra la sesión en el servidor', response: { 200: messageResponseSchema } },
+      schema: { tags, summary: 'Cierra la sesión en el servidor', response: { 200: messageSchema } },
     },
     async (request, reply) => {
       const token = readSessionToken(request);
@@ -102,7 +102,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Envía un código de recuperación (misma respuesta exista o no la cuenta)',
         body: recoveryRequestSchema,
-        response: { 200: messageResponseSchema },
+        response: { 200: messageSchema },
       },
     },
     async (request) => requestRecovery(app.db, request.body, request.ip, app.config.publicUrl),
@@ -115,7 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Nueva contraseña con el código de recuperación; cierra todas las sesiones',
         body: recoveryResetSchema,
-        response: { 200: messageResponseSchema },
+        response: { 200: messageSchema },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
+import { errorEnvelopeSchema } from '../../shared/schemas/errors.ts';
 import {
   invoiceActionResponseSchema,
   invoiceRequestSchema,
   invoiceStateSchema,
-  orderNumberParamsSchema,
 } from '../../shared/schemas/invoice.ts';
 import { requireUser } from '../auth/session.ts';
 import type { InvoicingContext } from './service.ts';
@@ -17,13 +17,7 @@ import {
   issueInvoice,
 } from './service.ts';
 
-const errorSchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-  }),
-});
+const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
 
 export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'pac' | 'now'>> };

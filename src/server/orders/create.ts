@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
+import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
-import { type AddressSnapshot, orderLines, orderNumberSeq, orders } from '../db/schema.ts';
+import { orderLines, orderNumberSeq, orders } from '../db/schema.ts';
 import { reserveStock } from './stock.ts';
 
 export type NewOrder = {
   userId: number;
-  address: AddressSnapshot;
+  address: Address;
   idempotencyKey: string;
   requestHash: string;
   /** How long the reservation holds while the order waits for its payment. */

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
+import type { Address } from '../../shared/schemas/common.ts';
 import type { Db } from '../db/client.ts';
-import { type AddressSnapshot, orderLines, users } from '../db/schema.ts';
+import { orderLines, users } from '../db/schema.ts';
 import { renderMail } from '../mail/layout.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Order } from './lock.ts';
@@ -13,7 +14,7 @@ type MailOrder = Pick<
   'number' | 'userId' | 'subtotalCents' | 'shippingCents' | 'ivaCents' | 'totalCents' | 'address'
 >;
 
-const addressText = (a: AddressSnapshot) =>
+const addressText = (a: Address) =>
   [
     a.nombreEnvio,
     `${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}`,

@@ -12,6 +12,7 @@ import {
   phoneSchema,
   text,
 } from './auth.ts';
+import { addressSchema } from './common.ts';
 
 /**
  * The account area: profile, password and shipping address (spec §3 and §5). The server takes the
@@ -114,20 +115,6 @@ export type ShippingAddress = z.output<typeof shippingAddressSchema>;
 
 /** GET /api/account/shipping-address */
 export const shippingAddressResponseSchema = z.object({
-  address: z
-    .object({
-      nombreEnvio: z.string(),
-      telefonoEnvio: z.string(),
-      cpEnvio: z.string(),
-      calleEnvio: z.string(),
-      numExtEnvio: z.string(),
-      numIntEnvio: z.string(),
-      coloniaEnvio: z.string(),
-      municipioEnvio: z.string(),
-      ciudadEnvio: z.string(),
-      estadoEnvio: z.string(),
-      paisEnvio: z.string(),
-    })
-    .nullable(),
+  address: addressSchema.nullable(),
 });
 export const shippingAddressSavedSchema = shippingAddressResponseSchema.extend({ message: z.string() });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parsePriceToCents } from '../money.ts';
-import { addressSnapshotSchema, invoiceStateSchema, orderStatusSchema } from './orders.ts';
+import { addressSchema } from './common.ts';
+import { invoiceStateSchema, orderStatusSchema } from './orders.ts';
 
 /**
  * The back-office API (/api/admin/*): the contract between src/server/admin and src/client/admin.
@@ -90,7 +91,7 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
   shippedAt: z.string().nullable(),
   deliveryProvider: z.string().nullable(),
   deliveryDate: z.string().nullable(),
-  address: addressSnapshotSchema,
+  address: addressSchema,
   lines: z.array(
     z.object({
       code: z.string(),
@@ -459,14 +460,6 @@ export const adminInvoiceRowSchema = z.object({
 export type AdminInvoiceRow = z.infer<typeof adminInvoiceRowSchema>;
 export const adminInvoiceListSchema = z.object({ items: z.array(adminInvoiceRowSchema), ...pageInfoSchema });
 
-export const orderNumberParamsSchema = z.object({
-  number: z.coerce
-    .number({ error: 'Número de pedido inválido' })
-    .int('Número de pedido inválido')
-    .min(1, 'Número de pedido inválido')
-    .max(2_147_483_647, 'Número de pedido inválido'),
-});
-
 export const adminCustomersQuerySchema = z.object({
   q: z.string().trim().max(100, 'La búsqueda es demasiado larga').optional(),
   page,
@@ -497,7 +490,7 @@ export const customerIdParamsSchema = z.object({
 });
 
 export const adminCustomerDetailSchema = adminCustomerRowSchema.extend({
-  address: addressSnapshotSchema.nullable(),
+  address: addressSchema.nullable(),
   totalSpentCents: z.number().int(),
   orders: z.array(adminOrderSummarySchema),
 });
@@ -527,5 +520,3 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'staff.create': 'Cuenta de personal creada',
   'staff.promote': 'Cuenta promovida a personal',
 };
-
-export const messageSchema = z.object({ message: z.string() });

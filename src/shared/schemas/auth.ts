@@ -177,4 +177,3 @@ export type SessionUserDto = z.infer<typeof sessionUserSchema>;
 /** GET /api/auth/session, and the answer of login / register. */
 export const sessionResponseSchema = z.object({ user: sessionUserSchema.nullable() });
 export const signInResponseSchema = z.object({ user: sessionUserSchema.nullable(), message: z.string() });
-export const messageResponseSchema = z.object({ message: z.string() });

@@ -99,14 +99,6 @@ export const invoiceRequestSchema = z
 export type InvoiceRequestInput = z.input<typeof invoiceRequestSchema>;
 export type InvoiceRequest = z.output<typeof invoiceRequestSchema>;
 
-export const orderNumberParamsSchema = z.object({
-  number: z.coerce
-    .number({ error: 'Número de pedido inválido' })
-    .int('Número de pedido inválido')
-    .positive('Número de pedido inválido')
-    .max(2_147_483_647, 'Número de pedido inválido'),
-});
-
 /** What the history, the receipt and /factura show about an order's invoice. */
 export const invoiceStateSchema = z.object({
   orderNumber: z.number().int(),

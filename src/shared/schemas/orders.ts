@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cartLinesSchema } from './cart.ts';
+import { addressSchema } from './common.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
@@ -51,14 +52,6 @@ export const placeOrderResponseSchema = z.object({
 });
 export type PlaceOrderResponse = z.infer<typeof placeOrderResponseSchema>;
 
-export const orderNumberParamsSchema = z.object({
-  number: z.coerce
-    .number({ error: 'Número de pedido inválido' })
-    .int('Número de pedido inválido')
-    .min(1, 'Número de pedido inválido')
-    .max(2_147_483_647, 'Número de pedido inválido'),
-});
-
 export const invoiceStateSchema = z.enum(['none', 'issued', 'cancelled']);
 export type InvoiceState = z.infer<typeof invoiceStateSchema>;
 
@@ -92,20 +85,6 @@ export const orderListSchema = z.object({
 });
 export type OrderList = z.infer<typeof orderListSchema>;
 
-export const addressSnapshotSchema = z.object({
-  nombreEnvio: z.string(),
-  telefonoEnvio: z.string(),
-  cpEnvio: z.string(),
-  calleEnvio: z.string(),
-  numExtEnvio: z.string(),
-  numIntEnvio: z.string(),
-  coloniaEnvio: z.string(),
-  municipioEnvio: z.string(),
-  ciudadEnvio: z.string(),
-  estadoEnvio: z.string(),
-  paisEnvio: z.string(),
-});
-
 export const orderLineSchema = z.object({
   code: z.string(),
   description: z.string(),
@@ -123,7 +102,7 @@ export const orderDetailSchema = z.object({
   cancelledAt: z.string().nullable(),
   status: orderStatusSchema,
   statusLabel: z.string(),
-  address: addressSnapshotSchema,
+  address: addressSchema,
   billingName: z.string(),
   billingNumber: z.string(),
   trackingGuide: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorEnvelopeSchema } from './errors.ts';
 
 /** GET /api/payments/config: what the card form needs to know (never a private key). */
 export const paymentsConfigSchema = z.object({
@@ -37,12 +38,11 @@ export const sandboxTokenResponseSchema = z.object({
   card: z.object({ card_number: z.string(), brand: z.string() }),
 });
 
-/** Openpay's error object, which the simulator's tokenization endpoint also answers. */
-export const openpayErrorSchema = z.object({
+/** Openpay's error object, which the simulator's tokenization endpoint answers with the shop's envelope. */
+export const openpayErrorSchema = errorEnvelopeSchema.extend({
   category: z.string(),
   error_code: z.number().int(),
   description: z.string(),
   http_code: z.number().int(),
   request_id: z.string(),
-  error: z.object({ code: z.string(), message: z.string() }),
 });

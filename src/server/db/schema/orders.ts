@@ -12,22 +12,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Address } from '../../../shared/schemas/common.ts';
 import type { OrderStatus } from '../../../shared/schemas/orders.ts';
 import { users } from './accounts.ts';
-
-export type AddressSnapshot = {
-  nombreEnvio: string;
-  telefonoEnvio: string;
-  cpEnvio: string;
-  calleEnvio: string;
-  numExtEnvio: string;
-  numIntEnvio: string;
-  coloniaEnvio: string;
-  municipioEnvio: string;
-  ciudadEnvio: string;
-  estadoEnvio: string;
-  paisEnvio: string;
-};
 
 /**
  * Who asked for a cancellation and why, written when the order is claimed (cancelledAt set) so that whoever
@@ -59,7 +46,7 @@ export const orders = pgTable(
     shippingCents: integer('shipping_cents').notNull(),
     ivaCents: integer('iva_cents').notNull(),
     totalCents: integer('total_cents').notNull(),
-    address: jsonb('address').$type<AddressSnapshot>().notNull(),
+    address: jsonb('address').$type<Address>().notNull(),
     trackingGuide: text('tracking_guide'),
     deliveryProvider: text('delivery_provider'),
     deliveryDate: date('delivery_date'),
