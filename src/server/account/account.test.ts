@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PASSWORD, sessionCookie, signIn, signUp, whoAmI } from '../auth/test-helpers.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { PASSWORD, sessionCookie, signIn, signUp, whoAmI } from '../../../tests/server/support/accounts.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { getShippingAddress } from './service.ts';
 
 let t: TestApp;

@@ -6,7 +6,7 @@ import {
   createShopper,
   createStaff,
   type Shopper,
-} from './test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 
 let t: CheckoutTestApp;
 let shopper: Shopper;

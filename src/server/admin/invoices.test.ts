@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrder, createTestShopper } from '../invoices/fixtures/orders.ts';
+import { createTestOrder, createTestShopper } from '../../../tests/server/support/invoice-orders.ts';
 import {
   auditRows,
   type CheckoutTestApp,
@@ -8,7 +8,7 @@ import {
   createStaff,
   outbox,
   type Shopper,
-} from './test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 
 let t: CheckoutTestApp;
 let staff: Shopper;

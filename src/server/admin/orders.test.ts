@@ -9,7 +9,7 @@ import {
   paidOrderOfNew,
   type Shopper,
   stockOf,
-} from './test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 
 let t: CheckoutTestApp;
 let staff: Shopper;

@@ -8,7 +8,7 @@ import {
   createStaff,
   type Shopper,
   stockOf,
-} from './test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 
 let t: CheckoutTestApp;
 let staff: Shopper;

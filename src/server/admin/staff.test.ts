@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CheckoutTestApp,
+  createCheckoutApp,
+  createShopper,
+} from '../../../tests/server/support/staff.ts';
 import { openDatabase } from '../db/client.ts';
 import { createOrPromoteStaff, staffAccountSchema } from './staff.ts';
-import { type CheckoutTestApp, createCheckoutApp, createShopper } from './test-support.ts';
 
 let t: CheckoutTestApp;
 beforeAll(async () => {

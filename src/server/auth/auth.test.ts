@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import {
+  newEmail,
+  PASSWORD,
+  registration,
+  sessionCookie,
+  signIn,
+  signUp,
+  whoAmI,
+} from '../../../tests/server/support/accounts.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { hashToken } from './session.ts';
-import { newEmail, PASSWORD, registration, sessionCookie, signIn, signUp, whoAmI } from './test-helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {

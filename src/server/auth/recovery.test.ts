@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newEmail, PASSWORD, signIn, signUp, whoAmI } from '../../../tests/server/support/accounts.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { RECOVERY_ALPHABET } from '../../shared/schemas/auth.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { newEmail, PASSWORD, signIn, signUp, whoAmI } from './test-helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {

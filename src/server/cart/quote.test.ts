@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { CartQuote } from '../../shared/schemas/cart.ts';
 import { products } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { shippingCentsForWeight } from './quote.ts';
 
 let t: TestApp;

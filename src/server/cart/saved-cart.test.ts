@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { SavedCart } from '../../shared/schemas/cart.ts';
 import { createSession } from '../auth/session.ts';
 import { carts, products, users } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 let t: TestApp;
 let ana: string;

@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listVia } from '../../../tests/server/support/catalog.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { ProductsResponse } from '../../shared/schemas/catalog.ts';
 import { productsQuerySchema } from '../../shared/schemas/catalog.ts';
 import { products } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { listProducts } from './listing.ts';
 import { catalogueVersion, SelectionCache } from './selection-cache.ts';
-import { listVia } from './test-list.ts';
 
 // Listings keep their totals, facet counts and orders per selection while the catalogue version holds.
 // These tests change the catalogue the way another instance, an import or an administrator would — by

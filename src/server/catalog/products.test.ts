@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listVia } from '../../../tests/server/support/catalog.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { ProductCard } from '../../shared/schemas/catalog.ts';
 import { groups, products } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { listVia } from './test-list.ts';
 
 let t: TestApp;
 type Row = {

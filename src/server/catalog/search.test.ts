@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { ProductsResponse } from '../../shared/schemas/catalog.ts';
 import { products } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { searchTokens } from './search.ts';
 
 let t: TestApp;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { products } from '../db/schema.ts';
 import { renderSitemap, renderSubSitemap } from '../seo/sitemap.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 const PUBLIC = 'https://tienda.example.mx';
 let t: TestApp;

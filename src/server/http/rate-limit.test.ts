@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 
 // A card tester or a scraper from one address is slowed down; other shoppers are not affected.
 

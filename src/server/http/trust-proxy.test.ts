@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../../tests/server/support/test-db.ts';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { openTestDatabase } from '../test/test-db.ts';
 
 // The client's address feeds the per-address sign-in limit: a client must not be able to pick it by
 // sending its own X-Forwarded-For. Only as many proxies as TRUST_PROXY says are believed.

@@ -2,14 +2,15 @@ import { createVerify, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sampleComprobante, testCsd } from '../../../tests/server/support/cfdi-sample.ts';
+import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import { cadenaOriginal, comprobanteXml, sealComprobante } from './cfdi.ts';
 import { loadCsd, TEST_CSD } from './csd.ts';
-import { sampleComprobante, testCsd } from './fixtures/sample.ts';
-import { validateCfdiXml } from './fixtures/xsd.ts';
 import { SANDBOX_LEYENDA, SandboxPac } from './pac/sandbox.ts';
 import { readAttribute, tfdCadenaOriginal } from './pac/tfd.ts';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(join(import.meta.dirname, '../../../tests/server/fixtures/cfdi', name), 'utf8');
 
 /** Verifies an RSA-SHA256 base64 signature of the UTF-8 text with the certificate in the XML. */
 function verifies(certificateBase64: string, text: string, signature: string) {

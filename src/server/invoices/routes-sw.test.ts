@@ -1,11 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  REPLICA_PASSWORD,
+  REPLICA_USER,
+  type SwReplica,
+  startSwReplica,
+} from '../../../tests/server/replicas/sw-sapien.ts';
+import { testCsd } from '../../../tests/server/support/cfdi-sample.ts';
+import {
+  createTestOrder,
+  createTestShopper,
+  type TestShopper,
+} from '../../../tests/server/support/invoice-orders.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { invoices, mailOutbox } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { createTestOrder, createTestShopper, type TestShopper } from './fixtures/orders.ts';
-import { testCsd } from './fixtures/sample.ts';
-import { REPLICA_PASSWORD, REPLICA_USER, type SwReplica, startSwReplica } from './fixtures/sw-replica.ts';
 
 /** The whole invoice flow with CFDI_PAC=sw, against the local replica of SW sapien's API. */
 let replica: SwReplica;

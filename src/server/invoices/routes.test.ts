@@ -1,10 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
+import {
+  createTestOrder,
+  createTestShopper,
+  setPaidAt,
+  type TestShopper,
+} from '../../../tests/server/support/invoice-orders.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { GENERIC_RFC_MESSAGE, type InvoiceState } from '../../shared/schemas/invoice.ts';
 import { invoices, mailOutbox, products } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { createTestOrder, createTestShopper, setPaidAt, type TestShopper } from './fixtures/orders.ts';
-import { validateCfdiXml } from './fixtures/xsd.ts';
 import { readAttribute } from './pac/tfd.ts';
 
 let t: TestApp;

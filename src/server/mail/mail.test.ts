@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { renderMail } from './layout.ts';
 import { enqueueMail } from './outbox.ts';
 import { createMailTransport } from './transport.ts';

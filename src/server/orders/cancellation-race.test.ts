@@ -8,7 +8,7 @@ import {
   paidOrderOfNew,
   type Shopper,
   stockOf,
-} from '../admin/test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 import { invoices, orders } from '../db/schema.ts';
 import { lockOrder } from './lock.ts';
 

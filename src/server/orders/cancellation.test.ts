@@ -9,7 +9,7 @@ import {
   paidOrderOfNew,
   type Shopper,
   stockOf,
-} from '../admin/test-support.ts';
+} from '../../../tests/server/support/staff.ts';
 import { sweepOnce } from '../checkout/sweeper.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orders, payments } from '../db/schema.ts';

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOnce } from '../checkout/sweeper.ts';
-import { OpenpayGateway } from '../payments/openpay.ts';
-import { OpenpayReplica } from '../payments/openpay-replica.ts';
+import { OpenpayReplica } from '../../../tests/server/replicas/openpay.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -12,7 +10,9 @@ import {
   productWithStock,
   sandboxToken,
   stockOf,
-} from './test-support.ts';
+} from '../../../tests/server/support/checkout.ts';
+import { sweepOnce } from '../checkout/sweeper.ts';
+import { OpenpayGateway } from '../payments/openpay.ts';
 
 // Runs on in-memory PGlite, and on PostgreSQL with TEST_DATABASE_URL (real concurrent transactions).
 describe('concurrency (sandbox gateway)', () => {

@@ -9,7 +9,7 @@ import {
   productWithStock,
   sandboxToken,
   stockOf,
-} from './test-support.ts';
+} from '../../../tests/server/support/checkout.ts';
 
 const APPROVED = '4111111111111111';
 let t: CheckoutTestApp;

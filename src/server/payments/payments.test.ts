@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
+import { OpenpayReplica } from '../../../tests/server/replicas/openpay.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
   createShopper,
   placeOrderRequest,
   productWithStock,
-} from '../orders/test-support.ts';
+} from '../../../tests/server/support/checkout.ts';
+import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
 import { GatewayError, GatewayUnavailableError } from './gateway.ts';
 import { OpenpayGateway } from './openpay.ts';
-import { OpenpayReplica } from './openpay-replica.ts';
 
 const replica = new OpenpayReplica();
 let gateway: OpenpayGateway;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckoutTestApp, createCheckoutApp } from '../orders/test-support.ts';
+import { type CheckoutTestApp, createCheckoutApp } from '../../../tests/server/support/checkout.ts';
 import { luhnValid } from './sandbox.ts';
 
 let t: CheckoutTestApp;

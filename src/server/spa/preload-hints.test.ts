@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productsSearchParams } from '@/client/catalog/api/get-products.ts';
 import { IMAGE_WIDTHS as CLIENT_IMAGE_WIDTHS } from '@/client/catalog/components/product-image.tsx';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { apiPreload, IMAGE_WIDTHS, PRODUCT_PHOTO_SIZES, productPhotoPreload } from './preload-hints.ts';
 
 const root = resolve(import.meta.dirname, '../../..');

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ACTOR } from '../../audit/log.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -12,10 +11,13 @@ import {
   createStaff,
   type Shopper,
   stockOf,
-} from '../test-support.ts';
+} from '../../../../tests/server/support/staff.ts';
+import { CLI_ACTOR } from '../../audit/log.ts';
 import { ImportFileError, importCatalogue } from './importer.ts';
 
-const fixture = readFileSync(new URL('./fixtures/productos-con-errores.csv', import.meta.url));
+const fixture = readFileSync(
+  new URL('../../../../tests/server/fixtures/productos-con-errores.csv', import.meta.url),
+);
 let t: CheckoutTestApp;
 let staff: Shopper;
 let dir: string;

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  REPLICA_PASSWORD,
+  REPLICA_USER,
+  type SwReplica,
+  startSwReplica,
+} from '../../../../tests/server/replicas/sw-sapien.ts';
+import { sampleComprobante, testCsd } from '../../../../tests/server/support/cfdi-sample.ts';
+import { validateCfdiXml } from '../../../../tests/server/support/cfdi-xsd.ts';
 import { comprobanteXml, sealComprobante } from '../cfdi.ts';
-import { sampleComprobante, testCsd } from '../fixtures/sample.ts';
-import { REPLICA_PASSWORD, REPLICA_USER, type SwReplica, startSwReplica } from '../fixtures/sw-replica.ts';
-import { validateCfdiXml } from '../fixtures/xsd.ts';
 import { SwSapienPac } from './sw-sapien.ts';
 import { readAttribute } from './tfd.ts';
 import { PacError } from './types.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../db/client.ts';
+import { type Database, openDatabase } from '../../../src/server/db/client.ts';
 
 /**
  * An isolated, migrated database for one test file: in-memory PGlite by default, or a fresh database

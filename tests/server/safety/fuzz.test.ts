@@ -10,7 +10,7 @@ import {
   ODD_STRINGS,
   PATH_JUNK,
   validArb,
-} from './fuzz-arbitraries.ts';
+} from '../support/fuzz-arbitraries.ts';
 import {
   changedTables,
   createWorld,
@@ -20,7 +20,7 @@ import {
   renewSession,
   type World,
   walPosition,
-} from './world.ts';
+} from '../support/world.ts';
 
 /**
  * Every operation of /api/openapi.json fed generated requests through app.inject: values made from

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_WORKERS, webConcurrency } from '../cluster.ts';
-import { ConfigError } from '../config.ts';
-import { createFreshDatabase, type ServerProcess, startServer, waitReady } from './instances.ts';
+import { MAX_WORKERS, webConcurrency } from '../../../src/server/cluster.ts';
+import { ConfigError } from '../../../src/server/config.ts';
+import { createFreshDatabase, type ServerProcess, startServer, waitReady } from '../support/instances.ts';
 
 const PG = 'postgres://postgres@127.0.0.1:5432/tienda';
 const PORT = Number(process.env.SCALE_TEST_PORT ?? 3200) + 2;

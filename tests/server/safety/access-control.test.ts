@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxToken } from '../orders/test-support.ts';
+import { sandboxToken } from '../support/checkout.ts';
 import {
   changedTables,
   createWorld,
@@ -11,7 +11,7 @@ import {
   type Person,
   type Shopper,
   type World,
-} from './world.ts';
+} from '../support/world.ts';
 
 /**
  * The access-control matrix: two shoppers (Aurelio and Bernarda, each with a paid and invoiced order,

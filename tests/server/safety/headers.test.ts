@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { registration } from '../auth/test-helpers.ts';
-import { seedDemoCatalogue } from '../catalog/demo/seed.ts';
-import { type AppConfig, loadConfig } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { openTestDatabase } from '../test/test-db.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { seedDemoCatalogue } from '../../../src/server/catalog/demo/seed.ts';
+import { type AppConfig, loadConfig } from '../../../src/server/config.ts';
+import type { Database } from '../../../src/server/db/client.ts';
+import { registration } from '../support/accounts.ts';
+import { openTestDatabase } from '../support/test-db.ts';
 
 /**
  * Security headers and session cookies, on the app built with the production configuration (HSTS,

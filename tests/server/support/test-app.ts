@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import { seedDemoCatalogue } from '../catalog/demo/seed.ts';
-import { type AppConfig, loadConfig } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { seedDemoCatalogue } from '../../../src/server/catalog/demo/seed.ts';
+import { type AppConfig, loadConfig } from '../../../src/server/config.ts';
+import type { Database } from '../../../src/server/db/client.ts';
 import { openTestDatabase } from './test-db.ts';
 
 export type TestApp = { app: FastifyInstance; database: Database; close(): Promise<void> };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { createSession, sessionCookieName } from '../auth/session.ts';
-import { users } from '../db/schema.ts';
+import { createSession, sessionCookieName } from '../../../src/server/auth/session.ts';
+import { users } from '../../../src/server/db/schema.ts';
 import {
   type CheckoutTestApp,
   createShopper,
@@ -9,9 +9,9 @@ import {
   productWithStock,
   type Shopper,
   sandboxToken,
-} from '../orders/test-support.ts';
+} from './checkout.ts';
 
-export { createCheckoutApp, createShopper, productWithStock, stockOf } from '../orders/test-support.ts';
+export { createCheckoutApp, createShopper, productWithStock, stockOf } from './checkout.ts';
 export type { CheckoutTestApp, Shopper };
 
 /** A staff member with a live session. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { ProductsResponse } from '../../shared/schemas/catalog.ts';
+import type { ProductsResponse } from '../../../src/shared/schemas/catalog.ts';
 
 /** GET /api/products through app.inject, expecting 200 (test helper). */
 export async function listVia(

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../auth/session.ts';
-import { type Database, openDatabase } from '../db/client.ts';
-import { products, shippingAddresses, stockMovements, users } from '../db/schema.ts';
-import { ADDRESS } from '../orders/test-support.ts';
-import { createFreshDatabase, type ServerProcess, startServer, waitReady } from './instances.ts';
+import { createSession } from '../../../src/server/auth/session.ts';
+import { type Database, openDatabase } from '../../../src/server/db/client.ts';
+import { products, shippingAddresses, stockMovements, users } from '../../../src/server/db/schema.ts';
+import { ADDRESS } from '../support/checkout.ts';
+import { createFreshDatabase, type ServerProcess, startServer, waitReady } from '../support/instances.ts';
 
 /**
  * Two real server processes (`npx tsx src/server/main.ts`) on two ports against one PostgreSQL

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import { createSession, sessionCookieName } from '../auth/session.ts';
-import { seedDemoCatalogue } from '../catalog/demo/seed.ts';
-import { type AppConfig, loadConfig } from '../config.ts';
-import type { Database, Db } from '../db/client.ts';
-import { products, shippingAddresses, users } from '../db/schema.ts';
-import type { PaymentGateway } from '../payments/gateway.ts';
-import { openTestDatabase } from '../test/test-db.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { createSession, sessionCookieName } from '../../../src/server/auth/session.ts';
+import { seedDemoCatalogue } from '../../../src/server/catalog/demo/seed.ts';
+import { type AppConfig, loadConfig } from '../../../src/server/config.ts';
+import type { Database, Db } from '../../../src/server/db/client.ts';
+import { products, shippingAddresses, users } from '../../../src/server/db/schema.ts';
+import type { PaymentGateway } from '../../../src/server/payments/gateway.ts';
+import { openTestDatabase } from './test-db.ts';
 
 /** Test support for checkout: an app with a chosen gateway, shoppers with sessions, products with stock. */
 export type CheckoutTestApp = { app: FastifyInstance; database: Database; db: Db; close(): Promise<void> };

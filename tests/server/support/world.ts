@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { createSession, sessionCookieName } from '../auth/session.ts';
-import { shippingAddresses, users } from '../db/schema.ts';
+import { createSession, sessionCookieName } from '../../../src/server/auth/session.ts';
+import { shippingAddresses, users } from '../../../src/server/db/schema.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
   placeOrderRequest,
   productWithStock,
   sandboxToken,
-} from '../orders/test-support.ts';
+} from './checkout.ts';
 
 /**
  * The people of the safety tests: two shoppers (each with a profile, an address, a saved cart, a paid

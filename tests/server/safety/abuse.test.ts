@@ -2,12 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH } from '../../shared/schemas/auth.ts';
-import { RECOVERY_MAX_ATTEMPTS } from '../auth/recovery-code.ts';
-import { PASSWORD, sessionCookie, signIn, signUp } from '../auth/test-helpers.ts';
-import { MAX_FAILURES, WINDOW_MS } from '../auth/throttle.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { changedTables, createWorld, databaseFingerprint, errorBodyProblem, type World } from './world.ts';
+import { RECOVERY_MAX_ATTEMPTS } from '../../../src/server/auth/recovery-code.ts';
+import { MAX_FAILURES, WINDOW_MS } from '../../../src/server/auth/throttle.ts';
+import { RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH } from '../../../src/shared/schemas/auth.ts';
+import { PASSWORD, sessionCookie, signIn, signUp } from '../support/accounts.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import {
+  changedTables,
+  createWorld,
+  databaseFingerprint,
+  errorBodyProblem,
+  type World,
+} from '../support/world.ts';
 
 /**
  * Abuse: password guessing throttled per account (and per address), recovery codes that cannot be
