@@ -36,6 +36,8 @@ export type Database = {
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, which `loadDataDir` opens again (tests copy a migrated one). */
+  dumpDataDir?(): Promise<Blob>;
 };
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -50,11 +52,13 @@ export type DatabaseOptions = {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PGlite: start from this dumped data directory (Database.dumpDataDir) instead of an empty one. */
+  loadDataDir?: Blob;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
-  return openPglite(options.dataDir ?? './data');
+  return openPglite(options.dataDir ?? './data', options.loadDataDir);
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -84,13 +88,16 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
   let location = dataDir;
   if (!dataDir.startsWith('memory://')) {
     location = join(resolve(dataDir), 'pglite');
     mkdirSync(location, { recursive: true });
   }
-  const client = await PGlite.create(location, { extensions: { pg_trgm, unaccent } });
+  const client = await PGlite.create(location, {
+    extensions: { pg_trgm, unaccent },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const db: Db = drizzlePglite(client, { schema });
   return {
     db,
@@ -100,5 +107,6 @@ async function openPglite(dataDir: string): Promise<Database> {
       await client.query('select 1');
     },
     close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }

@@ -3,20 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { postgresAdminUrl } from './test-db.ts';
 
 /** Support for the multi-instance tests: a fresh PostgreSQL database and real server processes. */
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** The PostgreSQL server the test creates its database on (CI: the local server). */
-export const adminUrl = () =>
-  process.env.TEST_DATABASE_URL || process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
 const hidePassword = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
 
 /** Creates an empty database; fails with one clear sentence when PostgreSQL cannot be reached. */
 export async function createFreshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = adminUrl();
+  const admin = postgresAdminUrl();
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
   try {
