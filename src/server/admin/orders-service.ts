@@ -3,8 +3,9 @@ import type { AdminOrderDetail, AdminOrderList, AdminOrderSummary } from '../../
 import type { OrderStatus } from '../../shared/schemas/orders.ts';
 import { auditOf } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
-import { invoices, orderLines, orders, payments, users } from '../db/schema.ts';
+import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { orderLineViews } from '../orders/history.ts';
 import { hasActiveInvoice } from '../orders/invoice-state.ts';
 import { guideOf, ORDER_NOT_FOUND, staffActions, statusLabel } from '../orders/rules.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
@@ -123,11 +124,6 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     .where(eq(orders.number, number));
   if (!found) throw notFound(ORDER_NOT_FOUND);
   const o = found.order;
-  const lines = await db
-    .select()
-    .from(orderLines)
-    .where(eq(orderLines.orderNumber, number))
-    .orderBy(asc(orderLines.lineNo));
   const paymentRows = await db
     .select()
     .from(payments)
@@ -144,13 +140,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     deliveryProvider: o.deliveryProvider,
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     address: o.address,
-    lines: lines.map((l) => ({
-      code: l.productCode,
-      description: l.description,
-      unitPriceCents: l.unitPriceCents,
-      quantity: l.quantity,
-      lineTotalCents: l.unitPriceCents * l.quantity,
-    })),
+    lines: await orderLineViews(db, number),
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertInvoiceRow } from '../../../tests/server/support/invoice-orders.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -9,7 +10,7 @@ import {
   type Shopper,
   stockOf,
 } from '../../../tests/server/support/staff.ts';
-import { invoices, orders } from '../db/schema.ts';
+import { orders } from '../db/schema.ts';
 import { lockOrder } from './lock.ts';
 
 /**
@@ -49,21 +50,7 @@ describe('an invoice committed while a cancellation waits for the order', () => 
     let cancel!: Promise<LightMyRequestResponse>;
     await t.db.transaction(async (tx) => {
       await lockOrder(tx, number);
-      await tx.insert(invoices).values({
-        orderNumber: number,
-        userId: shopper.id,
-        status: 'issued',
-        pac: 'sandbox',
-        rfc: 'XAXX010101000',
-        nombreFiscal: 'PUBLICO EN GENERAL',
-        regimenFiscal: '616',
-        usoCfdi: 'S01',
-        formaPago: '04',
-        cp: '44100',
-        subtotalCents: 100,
-        ivaCents: 16,
-        totalCents: 116,
-      });
+      await insertInvoiceRow(tx, { orderNumber: number, userId: shopper.id, status: 'issued' });
       cancel = t.app.inject({
         method: 'POST',
         url: who === 'shopper' ? `/api/orders/${number}/cancel` : `/api/admin/orders/${number}/cancel`,

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertInvoiceRow } from '../../../tests/server/support/invoice-orders.ts';
 import {
   auditRows,
   type CheckoutTestApp,
@@ -12,7 +13,7 @@ import {
 } from '../../../tests/server/support/staff.ts';
 import { sweepOnce } from '../checkout/sweeper.ts';
 import type { Db } from '../db/client.ts';
-import { invoices, orders, payments } from '../db/schema.ts';
+import { orders, payments } from '../db/schema.ts';
 import { SandboxGateway } from '../payments/sandbox.ts';
 
 /**
@@ -78,21 +79,7 @@ describe('cancelling an invoiced order: the shopper and staff are refused by the
     'an invoice %s: both answer 409, nothing refunded, nothing changed',
     async (status) => {
       const { shopper, product, number } = await paidOrderOfNew(t, status === 'issued' ? 0 : 1);
-      await t.db.insert(invoices).values({
-        orderNumber: number,
-        userId: shopper.id,
-        status,
-        pac: 'sandbox',
-        rfc: 'XAXX010101000',
-        nombreFiscal: 'PUBLICO EN GENERAL',
-        regimenFiscal: '616',
-        usoCfdi: 'S01',
-        formaPago: '04',
-        cp: '44100',
-        subtotalCents: 100,
-        ivaCents: 16,
-        totalCents: 116,
-      });
+      await insertInvoiceRow(t.db, { orderNumber: number, userId: shopper.id, status });
 
       const byShopper = await post(shopper, `/api/orders/${number}/cancel`);
       expect(byShopper.statusCode).toBe(409);

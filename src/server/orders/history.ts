@@ -53,6 +53,27 @@ export async function listOrders(
   };
 }
 
+/** An order's lines as the receipt and the back office show them (what was bought, at the price paid). */
+export async function orderLineViews(db: Db, number: number) {
+  const lines = await db
+    .select({
+      code: orderLines.productCode,
+      description: orderLines.description,
+      unitPriceCents: orderLines.unitPriceCents,
+      quantity: orderLines.quantity,
+      imageHash: products.imageHash,
+    })
+    .from(orderLines)
+    .leftJoin(products, eq(products.code, orderLines.productCode))
+    .where(eq(orderLines.orderNumber, number))
+    .orderBy(asc(orderLines.lineNo));
+  return lines.map(({ imageHash, ...l }) => ({
+    ...l,
+    lineTotalCents: l.unitPriceCents * l.quantity,
+    imageUrl: productImageUrl(l.code, imageHash),
+  }));
+}
+
 /** GET /api/orders/:number — only the owner's; anyone else gets the same 404 as a missing order. */
 export async function getOrder(db: Db, userId: number, number: number): Promise<OrderDetail> {
   const [found] = await db
@@ -69,18 +90,6 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     .where(and(eq(orders.number, number), eq(orders.userId, userId)));
   if (!found) throw notFound(ORDER_NOT_FOUND);
   const o = found.order;
-  const lines = await db
-    .select({
-      code: orderLines.productCode,
-      description: orderLines.description,
-      unitPriceCents: orderLines.unitPriceCents,
-      quantity: orderLines.quantity,
-      imageHash: products.imageHash,
-    })
-    .from(orderLines)
-    .leftJoin(products, eq(products.code, orderLines.productCode))
-    .where(eq(orderLines.orderNumber, number))
-    .orderBy(asc(orderLines.lineNo));
   const [refund] = await db
     .select({ refunded: sum(payments.refundedCents).mapWith(Number) })
     .from(payments)
@@ -99,14 +108,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     trackingGuide: guideOf(o.trackingGuide),
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     deliveryProvider: o.deliveryProvider,
-    lines: lines.map((l) => ({
-      code: l.code,
-      description: l.description,
-      unitPriceCents: l.unitPriceCents,
-      quantity: l.quantity,
-      lineTotalCents: l.unitPriceCents * l.quantity,
-      imageUrl: productImageUrl(l.code, l.imageHash),
-    })),
+    lines: await orderLineViews(db, number),
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,
