@@ -11,8 +11,8 @@ import {
   sandboxToken,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
-import { sweepOnce } from '../checkout/sweeper.ts';
 import { OpenpayGateway } from '../payments/openpay.ts';
+import { sweepOnce } from './sweeper.ts';
 
 // Runs on in-memory PGlite, and on PostgreSQL with TEST_DATABASE_URL (real concurrent transactions).
 describe('concurrency (sandbox gateway)', () => {
