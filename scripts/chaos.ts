@@ -464,6 +464,8 @@ async function settle(db: Db) {
     sql`update orders set cancelled_at = now() - interval '6 minutes' where status = 'paid' and cancelled_at is not null`,
   );
   const log = {
+    trace() {},
+    debug() {},
     info() {},
     warn() {},
     error: (o: unknown, m?: string) => say(`barrido: ${m ?? ''} ${JSON.stringify(o).slice(0, 200)}`),
