@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 const apiPort = process.env.API_PORT ?? '3001';
@@ -37,17 +38,10 @@ function chunkModules(): Plugin {
 export default defineConfig({
   root: resolve(import.meta.dirname, 'src/client'),
   publicDir: resolve(import.meta.dirname, 'src/client/public'),
-  // JSX: tsconfig's "jsx": "react-jsx" makes Vite compile it to react/jsx-runtime, aliased below.
-  plugins: [tailwindcss(), chunkModules()],
+  // React 19 runs the client (docs/decisions/011); the plugin gives Fast Refresh in development.
+  plugins: [react(), tailwindcss(), chunkModules()],
   resolve: {
-    alias: [
-      { find: /^@\//, replacement: `${resolve(import.meta.dirname, 'src')}/` },
-      // Preact runs the client: the code (and react-router, TanStack Query, react-hook-form, sonner)
-      // imports React, served by preact/compat — ~4 KB gzip instead of React DOM's ~60 KB. The types
-      // stay @types/react. Subpaths follow: react/jsx-runtime → preact/compat/jsx-runtime,
-      // react-dom/client → preact/compat/client.
-      { find: /^react(-dom)?(?=\/|$)/, replacement: 'preact/compat' },
-    ],
+    alias: [{ find: /^@\//, replacement: `${resolve(import.meta.dirname, 'src')}/` }],
   },
   build: {
     // CLIENT_OUT_DIR lets parallel work build into its own folder (the server reads CLIENT_DIR).
@@ -60,12 +54,6 @@ export default defineConfig({
     // Every browser the shop supports knows <link rel="modulepreload">; the polyfill is dead weight.
     modulePreload: { polyfill: false },
     rolldownOptions: {
-      // react-query's "use client" directives mean nothing in a client-only bundle (@vitejs/plugin-react
-      // used to silence this warning; without it, do it here).
-      onwarn(warning, warn) {
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) return;
-        warn(warning);
-      },
       output: {
         codeSplitting: {
           groups: [
@@ -73,7 +61,7 @@ export default defineConfig({
             // dependencies (a deployment of the shop's own code does not invalidate it).
             {
               name: 'framework',
-              test: /node_modules[\\/](preact|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
             },
           ],
         },

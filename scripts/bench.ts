@@ -3,7 +3,9 @@
 //   1. The catalogue listings and searches at 200,000 products: scripts/bench-catalog.ts (run as is).
 //   2. On the same database, the real server (`npx tsx src/server/main.ts`, NODE_ENV=production) with 1
 //      and with 2 worker processes (WEB_CONCURRENCY): product detail (random products among the
-//      200,000), cart quote (3 lines) and order placement with the sandbox gateway (many shoppers with
+//      200,000); the server-rendered HTML of a group page and of a product page beside the JSON API
+//      answer the same page is made of (both gzip, target HTML p99 ≤ 2.5 × API p99, docs/decisions/012);
+//      cart quote (3 lines) and order placement with the sandbox gateway (many shoppers with
 //      an address and a session made up front, one card token and one Idempotency-Key per request,
 //      stock big enough) — p50/p95/p99 and requests/s; then the orders are checked against the answers.
 //   3. The embedded database: first start (migrations + demo catalogue) and restarts, until /readyz.
@@ -16,7 +18,7 @@
 //   BENCH_PORT          first port used (default 3191; the startup runs use the next one)
 //   BENCH_SKIP=catalog,server,startup   parts to skip
 //   BENCH_CPU_PROF      a folder: run the server under node --cpu-prof (open the .cpuprofile in DevTools)
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -48,6 +50,10 @@ const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim
 const SHOPPERS = 400;
 const HOT_PRODUCTS = 50;
 const ORDER_TARGET_P95 = 100;
+/** Server rendering's cost: the HTML's p99 at most this many times the p99 of the JSON it is made of. */
+const HTML_TARGET_RATIO = 2.5;
+/** The group page measured (the bench catalogue's biggest sub-group, as in bench-catalog.ts). */
+const BENCH_GROUP = 'VID-MAT';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
@@ -300,6 +306,31 @@ function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec
         setup: () => ({ path: `/api/products/${pick(f.detailCodes)}` }),
       },
     },
+    // Each page twice: the server-rendered HTML, and the JSON API answer it is made of (same compression).
+    ...(
+      [
+        ['grupo — HTML', `/grupos/${BENCH_GROUP}`],
+        ['grupo — API JSON', `/api/products?group=${BENCH_GROUP}`],
+      ] as const
+    ).map(([name, path]) => ({
+      name,
+      ok: 200,
+      spec: { method: 'GET' as const, path, setup: () => ({ headers: { 'accept-encoding': 'gzip' } }) },
+    })),
+    ...(
+      [
+        ['producto — HTML', '/productos/'],
+        ['producto — API JSON', '/api/products/'],
+      ] as const
+    ).map(([name, prefix]) => ({
+      name,
+      ok: 200,
+      spec: {
+        method: 'GET' as const,
+        path: prefix,
+        setup: () => ({ path: `${prefix}${pick(f.detailCodes)}`, headers: { 'accept-encoding': 'gzip' } }),
+      },
+    })),
     {
       name: 'cotización del carrito (3 líneas)',
       ok: 200,
@@ -352,6 +383,9 @@ function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec
 type Row = { workers: number; connections: number; name: string; f: Figures; ok: number; warm: number };
 
 async function serverBenchmarks(database: Database): Promise<Row[]> {
+  // The server renders pages with the built client's index.html and manifest: build it when it is missing or old.
+  const build = spawnSync('node', ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('no se pudo compilar el cliente');
   console.log('\nPreparando compradores, existencias y tokens…');
   const fixtures = await prepareFixtures(database.db);
   const out: Row[] = [];
@@ -364,6 +398,7 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
       PORT: String(PORT),
       PUBLIC_URL: base,
       DATABASE_URL,
+      CLIENT_DIR: 'dist/client',
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       WEB_CONCURRENCY: String(workers),
@@ -522,6 +557,23 @@ async function main() {
       console.log(
         `| ${r.workers} | ${r.connections} | ${r.name} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${answers} |`,
       );
+    }
+    for (const page of ['grupo', 'producto']) {
+      for (const html of rowsOut.filter((r) => r.name === `${page} — HTML`)) {
+        const api = rowsOut.find(
+          (r) =>
+            r.name === `${page} — API JSON` &&
+            r.workers === html.workers &&
+            r.connections === html.connections,
+        );
+        if (!api) continue;
+        const ratio = html.f.p99 / api.f.p99;
+        console.log(
+          `${page === 'grupo' ? `Grupo ${BENCH_GROUP}` : 'Producto'} con ${html.workers} proceso(s) y ${html.connections} conexión(es): ` +
+            `HTML p99 ${ms(html.f.p99)} ms = ${ratio.toFixed(2)} × API p99 ${ms(api.f.p99)} ms ` +
+            `${ratio <= HTML_TARGET_RATIO ? '✓' : '✗'} (objetivo ≤ ${HTML_TARGET_RATIO}×)`,
+        );
+      }
     }
     for (const r of rowsOut.filter((x) => x.name.startsWith('compra'))) {
       console.log(

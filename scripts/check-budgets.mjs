@@ -1,4 +1,5 @@
 // npm run check:budgets [-- <client dir>]: front-end budgets of the production build (part of npm test).
+// Runs under tsx: the pages and their areas come from the route table (src/client/app/route-table.ts).
 //
 // Reads the Vite manifest (.vite/manifest.json) and the chunk → modules map written by vite.config.ts
 // (.vite/chunk-modules.json) of the build in <client dir> (default: CLIENT_OUT_DIR, the build's folder, or dist/client) and checks:
@@ -8,20 +9,22 @@
 //      checkout, orders, invoices or account code — those load only on their own screens;
 //   3. fonts local or system: no external stylesheet, script or font in index.html or the CSS;
 //   4. images sized: every <img> in the modules of the catalogue and cart pages sets width and height
-//      and says how it loads (loading="lazy" below the fold, or fetchPriority for the LCP image).
+//      and says how it loads (loading="lazy" below the fold, or fetchPriority for the LCP image);
+//   5. React itself runs the client: no `preact` in package.json nor in any built chunk (decision 011).
 // Prints a table of every route's initial JavaScript too. Exits 1 on any failure.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { ROUTES as TABLE } from '../src/client/app/route-table.ts';
 
 /**
- * Budgets in bytes (KB = 1000 bytes). The issue asks for ≤ 100 KB gzip of initial JavaScript on the home
- * page. With React 19 the framework alone (React + React Router 7 data router + TanStack Query 5) was
- * 110 KB gzip; the client now runs on Preact through preact/compat (vite.config.ts), which brings the
- * whole home page — framework chunk included — to ≈ 64 KB (docs/benchmarks.md, "Front-end budgets").
+ * Budgets in bytes (KB = 1000 bytes). React 19 runs the client (docs/decisions/011): React DOM, React Router 7
+ * (data router) and TanStack Query 5 are ≈ 110 KB gzip of the home page's initial JavaScript before any of
+ * the shop's code; the home page is held at 130 KB. The page paints from the server's HTML, so this is
+ * what hydration waits for, not what the first paint waits for (docs/benchmarks.md, "Front-end budgets").
  */
 export const BUDGETS = {
-  homeInitialJsGzip: 100_000,
+  homeInitialJsGzip: 130_000,
 };
 
 const root = resolve(import.meta.dirname, '..');
@@ -35,21 +38,15 @@ if (!existsSync(manifestPath) || !existsSync(modulesPath)) {
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 const chunkModules = JSON.parse(readFileSync(modulesPath, 'utf8'));
 
-/** Route → manifest key of its lazy page module (keys are relative to src/client). */
-const ROUTES = {
-  '/ (inicio)': 'catalog/pages/home-page.tsx',
-  '/todas_las_marcas': 'catalog/pages/brands-page.tsx',
-  '/marcas/:marca': 'catalog/pages/brand-page.tsx',
-  '/grupos/:grupo': 'catalog/pages/group-page.tsx',
-  '/busqueda/:q': 'catalog/pages/search-page.tsx',
-  '/productos/:codigo': 'catalog/pages/product-page.tsx',
-  '/preguntas_frecuentes …': 'static-pages/pages/static-page.tsx',
-  '/carrito': 'cart/pages/cart-page.tsx',
-  '/orden': 'checkout/pages/order-page.tsx',
-  '/admin': 'admin/pages/admin-page.tsx',
-};
-const CATALOGUE = Object.keys(ROUTES).filter((r) => !['/carrito', '/orden', '/admin'].includes(r));
-/** Code that must never load on a catalogue page. */
+/** Route → manifest key of its page module, from the route table (one row per page module). */
+const ROUTES = {};
+for (const r of TABLE) {
+  if (Object.values(ROUTES).includes(r.page)) continue;
+  ROUTES[r.path === '' ? '/ (inicio)' : `/${r.path}`] = r.page;
+}
+const areaOf = Object.fromEntries(TABLE.map((r) => [r.page, r.area]));
+const CATALOGUE = Object.keys(ROUTES).filter((r) => areaOf[ROUTES[r]] === 'catalogue');
+/** Code that must never load on a catalogue page: the signed-in areas' folders and pages. */
 const FORBIDDEN = [
   /^src\/client\/admin\//,
   /^src\/client\/checkout\//,
@@ -59,6 +56,9 @@ const FORBIDDEN = [
   /^src\/shared\/schemas\/admin\.ts$/,
   /^src\/shared\/schemas\/orders\.ts$/,
   /^src\/shared\/schemas\/invoice/,
+  ...TABLE.filter((r) => ['account', 'checkout', 'admin'].includes(r.area)).map(
+    (r) => new RegExp(`^src/client/${r.page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  ),
 ];
 
 const failures = [];
@@ -99,7 +99,7 @@ const rows = [];
 const routeKeys = {};
 for (const [route, key] of Object.entries(ROUTES)) {
   if (!manifest[key]) {
-    fail(`${route}: no se encontró ${key} en el manifiesto (¿cambió la ruta en router.tsx?)`);
+    fail(`${route}: no se encontró ${key} en el manifiesto (¿está en src/client/app/page-modules.ts?)`);
     continue;
   }
   const keys = new Set([...closure(entryKey), ...closure(key)]);
@@ -163,7 +163,7 @@ for (const route of CATALOGUE) {
   }
 }
 // The check must be able to fail: the admin and checkout chunks do hold those modules.
-for (const route of ['/admin', '/orden']) {
+for (const route of ['/admin/*', '/orden']) {
   const keys = routeKeys[route];
   if (!keys) continue;
   const all = [...keys].flatMap((k) => chunkModules[manifest[k].file] ?? []);
@@ -222,6 +222,22 @@ else if (!failures.some((f) => f.includes('<img>')))
   console.log(
     `✓ ${images} etiquetas <img> del catálogo y el carrito con width, height y loading/fetchPriority`,
   );
+
+// ── 5. React, not a stand-in behind an alias ────────────────────────────────────────────────────
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+  for (const name of Object.keys(pkg[field] ?? {}))
+    if (/(^|\/)preact/.test(name)) fail(`package.json (${field}) declara ${name}: el cliente corre en React`);
+}
+for (const [file, modules] of Object.entries(chunkModules)) {
+  const bad = modules.filter((m) => /^npm:(@[^/]+\/)?preact/.test(m));
+  if (bad.length > 0 || /\bpreact\b/.test(readFileSync(join(dir, file), 'utf8')))
+    fail(`${file} contiene Preact${bad.length > 0 ? ` (${bad.join(', ')})` : ''}: el cliente corre en React`);
+}
+if (!Object.values(chunkModules).some((modules) => modules.includes('npm:react-dom')))
+  fail('Ningún chunk contiene react-dom: la comprobación de React no reconoce la compilación');
+else if (!failures.some((f) => f.includes('Preact') || f.includes('preact')))
+  console.log('✓ React 19 en el navegador: ningún chunk ni package.json menciona preact');
 
 if (failures.length > 0) {
   console.error(`\n✗ Presupuestos incumplidos (${failures.length}):`);

@@ -11,8 +11,9 @@
 // The server runs on its own port with a fresh embedded database in a temporary folder, so the
 // figures never depend on ./data. Prints performance, accessibility, best practices and SEO with
 // LCP, TBT and CLS for the home page, a group page, a product page and the cart (with two products
-// in it), the audits that cost points, and exits 1 when a page misses performance ≥ 95 or
-// accessibility 100.
+// in it), beside the last figures of the Preact-era client-rendered build (docs/benchmarks.md), the
+// audits that cost points, and exits 1 when a page misses a target of issue 17: performance ≥ 98,
+// LCP ≤ 1.0 s (home, product) or ≤ 1.2 s (group, cart), TBT ≤ 100 ms, CLS 0, accessibility 100.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -26,7 +27,19 @@ const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3195);
 const DEBUG_PORT = PORT + 1;
 const base = `http://127.0.0.1:${PORT}`;
 const clientOut = 'dist/client-lighthouse';
-const TARGET = { performance: 95, accessibility: 100 };
+const TARGET = { performance: 98, accessibility: 100, tbtMs: 100, cls: 0 };
+/** LCP targets by page (ms). */
+const LCP_TARGET: Record<string, number> = { inicio: 1000, producto: 1000, grupo: 1200, carrito: 1200 };
+/**
+ * The Preact 11 build, client-rendered (docs/benchmarks.md, 2026-11-21 19:13, median of 3): performance and LCP,
+ * printed beside each run for comparison.
+ */
+const PREACT_ERA: Record<string, { performance: number; lcp: number }> = {
+  inicio: { performance: 98, lcp: 1970 },
+  grupo: { performance: 96, lcp: 2150 },
+  producto: { performance: 96, lcp: 2140 },
+  carrito: { performance: 97, lcp: 1960 },
+};
 
 type Figures = {
   performance: number;
@@ -243,13 +256,30 @@ async function main() {
       `\nLighthouse ${RUNS} ${RUNS === 1 ? 'vez' : 'veces'} por página, móvil (simulado: 4G lento, CPU 4×), ` +
         `${cpus().length} núcleos, carga ${loadavg()[0]!.toFixed(1)}\n`,
     );
-    const results: { name: string; path: string; f: Figures; all: number[] }[] = [];
+    const results: { key: string; name: string; path: string; f: Figures; all: number[] }[] = [];
     for (const page of pages.filter((p) => !only || only.includes(p.key))) {
       const runs: Figures[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await audit(`${base}${page.path}`, page.setup));
+      for (let i = 0; i < RUNS; i += 1) {
+        // Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART…): that run is taken again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            runs.push(await audit(`${base}${page.path}`, page.setup));
+            break;
+          } catch (error) {
+            if (attempt === 3) throw error;
+            console.log(`  (otra vez: ${(error as Error).message.slice(0, 120)})`);
+          }
+        }
+      }
       runs.sort((a, b) => a.performance - b.performance);
       const median = runs[Math.floor(runs.length / 2)]!;
-      results.push({ name: page.name, path: page.path, f: median, all: runs.map((r) => r.performance) });
+      results.push({
+        key: page.key,
+        name: page.name,
+        path: page.path,
+        f: median,
+        all: runs.map((r) => r.performance),
+      });
       console.log(
         `${page.name.padEnd(34)} rendimiento ${median.performance} (${runs.map((r) => r.performance).join('/')}) · ` +
           `accesibilidad ${median.accessibility} · buenas prácticas ${median.bestPractices} · SEO ${median.seo} · ` +
@@ -258,21 +288,36 @@ async function main() {
     }
 
     console.log(
-      '\n| Página | Rendimiento | Accesibilidad | Buenas prácticas | SEO | FCP | LCP | TBT | CLS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '\n| Página | Rendimiento (Preact) | Accesibilidad | Buenas prácticas | SEO | FCP | LCP (Preact) | TBT | CLS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const r of results) {
+      const before = PREACT_ERA[r.key];
       console.log(
-        `| ${r.name} (\`${r.path}\`) | ${r.f.performance} | ${r.f.accessibility} | ${r.f.bestPractices} | ${r.f.seo} | ` +
-          `${(r.f.fcp / 1000).toFixed(2)} s | ${(r.f.lcp / 1000).toFixed(2)} s | ${Math.round(r.f.tbt)} ms | ${r.f.cls.toFixed(3)} |`,
+        `| ${r.name} (\`${r.path}\`) | ${r.f.performance} (${before?.performance ?? '—'}) | ${r.f.accessibility} | ` +
+          `${r.f.bestPractices} | ${r.f.seo} | ${(r.f.fcp / 1000).toFixed(2)} s | ${(r.f.lcp / 1000).toFixed(2)} s ` +
+          `(${before ? (before.lcp / 1000).toFixed(2) : '—'} s) | ${Math.round(r.f.tbt)} ms | ${r.f.cls.toFixed(3)} |`,
       );
     }
 
     let ok = true;
-    console.log(`\nObjetivos: rendimiento ≥ ${TARGET.performance}, accesibilidad ${TARGET.accessibility}`);
+    console.log(
+      `\nObjetivos: rendimiento ≥ ${TARGET.performance}, accesibilidad ${TARGET.accessibility}, ` +
+        `LCP ≤ 1.0 s (inicio, producto) / 1.2 s (grupo, carrito), TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}`,
+    );
     for (const r of results) {
-      const pass = r.f.performance >= TARGET.performance && r.f.accessibility >= TARGET.accessibility;
-      ok &&= pass;
-      console.log(`${pass ? '✓' : '✗'} ${r.name}`);
+      const lcpTarget = LCP_TARGET[r.key] ?? 1200;
+      const missed = [
+        r.f.performance < TARGET.performance ? `rendimiento ${r.f.performance}` : '',
+        r.f.accessibility < TARGET.accessibility ? `accesibilidad ${r.f.accessibility}` : '',
+        r.f.lcp > lcpTarget ? `LCP ${(r.f.lcp / 1000).toFixed(2)} s > ${lcpTarget / 1000} s` : '',
+        r.f.tbt > TARGET.tbtMs ? `TBT ${Math.round(r.f.tbt)} ms` : '',
+        // Lighthouse shows CLS with three decimals: 0.000 counts as 0.
+        r.f.cls >= 0.0005 ? `CLS ${r.f.cls.toFixed(3)}` : '',
+      ].filter(Boolean);
+      ok &&= missed.length === 0;
+      console.log(
+        `${missed.length === 0 ? '✓' : '✗'} ${r.name}${missed.length ? `: ${missed.join(', ')}` : ''}`,
+      );
       for (const m of r.f.misses) console.log(`    ${m}`);
     }
     console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s en total`);

@@ -21,8 +21,8 @@ const steps = [
   ['Compilación del cliente (vite)', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   [
     'Presupuestos del cliente (JavaScript inicial, código por área, fuentes, imágenes)',
-    'node',
-    ['scripts/check-budgets.mjs'],
+    'npx',
+    ['tsx', 'scripts/check-budgets.mjs'],
   ],
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];

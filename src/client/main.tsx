@@ -1,27 +1,49 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, type RouteObject, RouterProvider } from 'react-router';
+import { loadPage } from './app/page-modules.ts';
+import { createRoutes, type RouteHandle } from './app/routes.tsx';
+import { createQueryClient, hydrateQueryState, SSR_STATE_ID } from './lib/query-client.ts';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Spec §9: entries kept 5 minutes; no refetch on window focus.
-      gcTime: 5 * 60_000,
-      staleTime: 60_000,
-      refetchOnWindowFocus: false,
-      retry: 3,
-      retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 30_000),
-    },
-  },
-});
+/**
+ * A server-rendered page's own route is loaded before hydrating (its chunk was modulepreloaded by the HTML),
+ * so the first render in the browser is the page the server rendered, not a fallback. A client-rendered page
+ * stays lazy: hydration renders its placeholder, as the server did, and the router loads it right after.
+ */
+async function loadServerRenderedRoutes(routes: RouteObject[]) {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (!route.lazy || typeof route.lazy !== 'function') return;
+      if ((route.handle as RouteHandle | undefined)?.entry.render !== 'server') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+async function start() {
+  const root = document.getElementById('root')!;
+  const queryClient = createQueryClient();
+  const routes = createRoutes(loadPage, 'browser');
+  const ssrState = document.getElementById(SSR_STATE_ID);
+  if (ssrState) {
+    hydrateQueryState(queryClient, JSON.parse(ssrState.textContent ?? '{}'));
+    await loadServerRenderedRoutes(routes);
+  }
+  const app = (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={createBrowserRouter(routes)} />
+      </QueryClientProvider>
+    </StrictMode>
+  );
+  // As a transition, hydration yields to the browser every few milliseconds instead of blocking the main thread
+  // for the whole page (a click meanwhile is replayed once its part is hydrated). Without the server's state
+  // (npm run dev, where Vite serves index.html) the page renders in the browser.
+  if (ssrState) startTransition(() => void hydrateRoot(root, app));
+  else createRoot(root).render(app);
+}
+
+void start();

@@ -146,10 +146,18 @@ test('staff ship an order with a guide; the shopper sees it in /historial and ca
   await staff.getByRole('button', { name: 'Marcar «En preparación»' }).click();
   await expect(staff.getByText(`Pedido #${number} en preparación`, { exact: true })).toBeVisible();
 
+  // The form checks the shared schema itself (zodResolver): an empty form says what is missing without a request.
+  const shipRequests: string[] = [];
+  staff.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/api/admin/orders/${number}/ship`))
+      shipRequests.push(r.url());
+  });
   const ship = staff.getByRole('form', { name: 'Enviar pedido' });
   await ship.getByRole('button', { name: 'Marcar enviado y avisar al cliente' }).click();
   await expect(ship.getByText('Escriba la guía de rastreo')).toBeVisible();
   await expect(ship.getByText('Escriba la paquetería')).toBeVisible();
+  await expect(ship.getByText('Escriba la fecha de entrega estimada')).toBeVisible();
+  expect(shipRequests).toEqual([]);
 
   await ship.getByLabel('Guía de rastreo').fill('EST-4471902231');
   await ship.getByLabel('Paquetería').fill('Estafeta');

@@ -292,12 +292,16 @@ test('list cards have sized, lazy images below the first row and "Sin imagen" ot
 
 test('a network failure on the product shows "Error de conexión" after the retries', async ({ page }) => {
   test.setTimeout(40_000);
+  // The first load is server-rendered: the failure can only happen when the browser asks, i.e. when the
+  // shopper goes to the product from another page once it has hydrated (the account links appear then).
+  await page.goto('/busqueda/CRX-10000');
+  await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
   let calls = 0;
   await page.route('**/api/products/CRX-10000', (route) => {
     calls++;
     return route.abort('internetdisconnected');
   });
-  await page.goto('/productos/CRX-10000');
+  await page.getByTestId('product-card').first().getByRole('link').click();
   await expect(page.getByRole('status').getByText('Cargando producto…')).toBeAttached();
   await expect(page.getByRole('alert')).toHaveText('Error de conexión', { timeout: 20_000 });
   expect(calls).toBe(4);

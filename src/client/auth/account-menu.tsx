@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useLogout } from '@/client/lib/auth/logout.ts';
+import { useSessionUser } from '@/client/lib/auth/session.ts';
 import { ChevronDownIcon, UserIcon } from '@/client/ui/icons.tsx';
-import { useSessionUser } from './api/get-session.ts';
-import { useLogout } from './api/logout.ts';
 
 /** The header's account area: 'Crear cuenta' / 'Ingresar' for visitors, a menu for signed-in users. */
 export function AccountMenu() {
   const { user, pending } = useSessionUser();
-  if (pending) return <div className="h-9 w-24" aria-hidden="true" />;
-  if (!user) {
+  // While the session is unknown (the server's HTML, the first moments after hydration) the visitor's links hold
+  // their place unseen, so the header does not move when they appear.
+  if (pending || !user) {
     return (
-      <div className="flex items-center gap-1 text-sm">
+      <div className={`flex items-center gap-1 text-sm ${pending ? 'invisible' : ''}`}>
         <UserIcon className="hidden size-5 text-slate-500 sm:block" />
         <Link
           to="/registro"

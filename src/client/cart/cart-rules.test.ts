@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CartItem } from '@/client/lib/cart-store.ts';
 import {
   addToCart,
   cartCount,
@@ -11,7 +12,6 @@ import {
   updateQuantity,
   validateQuantity,
 } from './cart-rules.ts';
-import type { CartItem } from './cart-store.ts';
 
 const matraz: ProductForCart = {
   code: 'VID-10001',

@@ -1,4 +1,4 @@
-import type { CartItem } from './cart-store.ts';
+import type { CartItem } from '@/client/lib/cart-store.ts';
 
 /**
  * The cart's rules as pure functions (spec §4 and §5), so they can be tested without a browser.

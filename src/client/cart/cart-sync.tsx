@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useSession } from '@/client/auth/api/get-session.ts';
 import { ApiError } from '@/client/lib/api-client.ts';
+import { useSession } from '@/client/lib/auth/session.ts';
+import { type CartItem, getCartItems, setCartItems, subscribeCart } from '@/client/lib/cart-store.ts';
 import { getSavedCart, mergeSavedCart, putSavedCart } from './api/saved-cart.ts';
 import { rebaseOnSaved } from './cart-rules.ts';
-import { type CartItem, getCartItems, setCartItems, subscribeCart } from './cart-store.ts';
 
 /**
  * Marks which user the local cart is a copy of. At a real sign-in (no mark, or another user's) the local cart is

@@ -1,12 +1,4 @@
-import {
-  type ChangeEvent,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type Ref,
-  useEffect,
-  useId,
-  useState,
-} from 'react';
+import { type ChangeEvent, type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
 
 /** Form pieces shared by the sign-in screens, the account area and checkout. */
 
@@ -88,17 +80,10 @@ export function TextField({
   className,
   ref,
   maxLength,
-  autoFocus,
   ...input
 }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
-  // Focus on mount, as React does for autoFocus. Preact only writes the attribute, which the browser
-  // honours once per document: going from /ingresar to /recuperar left the focus on the page.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
-  useEffect(() => {
-    if (autoFocus) document.getElementById(id)?.focus();
-  }, []);
   // For digit fields the length is enforced after removing separators, so a pasted
   // '33-1234-5678' becomes '3312345678' instead of being cut at the tenth character.
   const handleChange = (e: ChangeEvent<HTMLInputElement>) => {

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import { ApiError } from '../lib/api-client.ts';
+import { ApiError } from '@/client/lib/api-client.ts';
 
 /**
  * Shows a failed call the way the spec wants: the server's message as an error toast, its field

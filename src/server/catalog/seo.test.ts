@@ -71,11 +71,11 @@ describe('page metadata written into index.html', () => {
     expect(ld.offers.availability).toBe('https://schema.org/OutOfStock');
   });
 
-  it('answers 404 with a "no encontrado" title for an unknown product, brand, group or route, still rendering the SPA', async () => {
+  it('answers 404 with a "no encontrado" title for an unknown product, brand, group or route, with the page rendered', async () => {
     const cases: [string, string][] = [
       ['/productos/NO-EXISTE', 'Producto no encontrado'],
       ['/marcas/NoExiste', 'Marca no encontrada'],
-      ['/grupos/NOPE', 'Grupo no encontrado'],
+      ['/grupos/NOPE', 'Categoría no encontrada'],
       ['/ruta/desconocida', 'Página no encontrada'],
     ];
     for (const [url, title] of cases) {

@@ -1,4 +1,5 @@
 import { asc, count, eq } from 'drizzle-orm';
+import { ROUTES } from '../../client/app/route-table.ts';
 import type { Db } from '../db/client.ts';
 import { brands, groups, products } from '../db/schema.ts';
 
@@ -28,21 +29,8 @@ function sitemapIndex(locs: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</sitemapindex>\n`;
 }
 
-const staticPaths = [
-  '/',
-  '/todas_las_marcas',
-  '/nosotros',
-  '/contacto',
-  '/sucursales',
-  '/preguntas_frecuentes',
-  '/politica_de_venta',
-  '/politica_de_envios',
-  '/politica_de_devoluciones',
-  '/facturacion',
-  '/terminos_y_condiciones',
-  '/politica_de_privacidad',
-  '/cookies_policy',
-];
+/** The route table's pages listed as they are (home, brands, the company's pages). */
+const staticPaths = ROUTES.filter((r) => r.sitemap).map((r) => `/${r.path}`);
 
 /** Home, static pages, brands with active products, and every group. */
 async function pageEntries(db: Db, publicUrl: string): Promise<Entry[]> {
@@ -108,6 +96,7 @@ export async function renderSubSitemap(
 
 /** robots.txt: everything public may be crawled; the API and the shopper's private pages may not. */
 export function renderRobots(publicUrl: string): string {
-  const disallow = ['/api/', '/cuenta', '/orden', '/envio', '/historial', '/resumen', '/factura', '/carrito'];
+  const privatePaths = ROUTES.filter((r) => r.private).map((r) => `/${r.path.split('/')[0]}`);
+  const disallow = ['/api/', ...new Set(privatePaths)];
   return `User-agent: *\nAllow: /\n${disallow.map((p) => `Disallow: ${p}`).join('\n')}\n\nSitemap: ${publicUrl}/sitemap.xml\n`;
 }

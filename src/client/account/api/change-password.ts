@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { PasswordChangeInput } from '@/shared/schemas/account.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const changePassword = (input: PasswordChangeInput) =>
   apiFetch<{ message: string }>('/api/account/password', { method: 'PUT', body: input });

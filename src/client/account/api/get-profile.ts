@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { Profile } from '@/shared/schemas/account.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getProfile = () => apiFetch<Profile>('/api/account/profile');
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { ShippingAddress } from '@/shared/schemas/account.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export type SavedAddress = ShippingAddress;
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { ShippingAddress, ShippingAddressInput } from '@/shared/schemas/account.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { shippingAddressQueryOptions } from './get-shipping-address.ts';
 
 export const saveShippingAddress = (address: ShippingAddressInput) =>

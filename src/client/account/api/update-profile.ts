@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { Profile, ProfileUpdateInput } from '@/shared/schemas/account.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { profileQueryOptions } from './get-profile.ts';
 
 export const updateProfile = (input: ProfileUpdateInput) =>

@@ -3,15 +3,15 @@ import { useEffect } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { ApiError } from '@/client/lib/api-client.ts';
+import { SelectField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import {
   type ShippingAddress,
   type ShippingAddressInput,
   shippingAddressSchema,
 } from '@/shared/schemas/account.ts';
 import { COUNTRY, MEXICAN_STATES } from '@/shared/states.ts';
-import { ApiError } from '../../lib/api-client.ts';
-import { SelectField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
 import { useShippingAddress } from '../api/get-shipping-address.ts';
 import { useSaveShippingAddress } from '../api/save-shipping-address.ts';
 

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { inputClass, PasswordChecklist, PasswordField } from '@/client/ui/form-field.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
 import { type PasswordFormInput, passwordFormSchema } from '@/shared/schemas/account.ts';
 import { passwordChecklist } from '@/shared/schemas/auth.ts';
-import { inputClass, PasswordChecklist, PasswordField } from '../../ui/form-field.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { FormActions } from './profile-form.tsx';
 

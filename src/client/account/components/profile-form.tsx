@@ -3,10 +3,10 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { inputClass, PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { type ProfileFormInput, profileFormSchema } from '@/shared/schemas/account.ts';
-import { inputClass, PasswordField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
-import { Spinner } from '../../ui/spinner.tsx';
 import { useProfile } from '../api/get-profile.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 

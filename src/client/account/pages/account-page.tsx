@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import type { SessionUser } from '@/client/lib/auth/session.ts';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import type { SessionUser } from '../../auth/api/get-session.ts';
-import { RequireSignedIn } from '../../auth/require-signed-in.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
 import { AddressForm } from '../components/address-form.tsx';
 import { PasswordForm } from '../components/password-form.tsx';
 import { ProfileForm } from '../components/profile-form.tsx';

@@ -1,5 +1,5 @@
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminProduct, StockAdjustmentInput } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 /** POST /api/admin/products/:code/stock (use with useProductMutation). */
 export const adjustStock = (code: string, body: StockAdjustmentInput) =>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AuditEntry } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { toQueryString } from './query-string.ts';
 
 type AuditList = { items: AuditEntry[]; total: number; page: number; pages: number };

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { CatalogOptions } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getCatalogOptions = () => apiFetch<CatalogOptions>('/api/admin/catalog-options');
 

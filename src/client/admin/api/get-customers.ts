@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminCustomerDetail, AdminCustomerRow, AdminCustomersQuery } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { toQueryString } from './query-string.ts';
 
 type CustomerList = { items: AdminCustomerRow[]; total: number; page: number; pages: number };

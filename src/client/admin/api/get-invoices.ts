@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminInvoiceRow, AdminInvoicesQuery } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { toQueryString } from './query-string.ts';
 
 type InvoiceList = { items: AdminInvoiceRow[]; total: number; page: number; pages: number };

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { StockMovement } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getMovements = (code: string) =>
   apiFetch<{ stock: number; movements: StockMovement[] }>(

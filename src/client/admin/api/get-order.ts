@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminOrderDetail } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getAdminOrder = (number: number) => apiFetch<AdminOrderDetail>(`/api/admin/orders/${number}`);
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminProduct } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getAdminProduct = (code: string) =>
   apiFetch<AdminProduct>(`/api/admin/products/${encodeURIComponent(code)}`);

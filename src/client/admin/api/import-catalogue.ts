@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { ImportReport, ImportRequest } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 /** POST /api/admin/import */
 export const importCatalogue = (body: ImportRequest) =>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { AdminCancelOrderInput, AdminOrderDetail, ShipOrderInput } from '@/shared/schemas/admin.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 type ActionResponse = { message: string; order: AdminOrderDetail };
 

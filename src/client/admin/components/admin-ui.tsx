@@ -161,3 +161,12 @@ export function fileToBase64(file: File): Promise<string> {
     reader.readAsDataURL(file);
   });
 }
+
+/** The server's message for each field of a refused request (it validates again with the same schema). */
+export const serverFields = (error: unknown): Record<string, string> =>
+  (error as { fields?: Record<string, string> } | null)?.fields ?? {};
+
+/** A field's message under it, in red (the form's schema or the server's answer). */
+export function FieldMessage({ message }: { message: string | undefined }) {
+  return message ? <span className="mt-1 block text-xs text-red-600">{message}</span> : null;
+}

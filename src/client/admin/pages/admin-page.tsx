@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, NavLink, Route, Routes } from 'react-router';
-import { useSession } from '@/client/auth/api/get-session.ts';
-import { useLogin } from '@/client/auth/api/login.ts';
-import { logout } from '@/client/auth/api/logout.ts';
+import { useLogin, useLoginForm } from '@/client/lib/auth/login.ts';
+import { logout } from '@/client/lib/auth/logout.ts';
+import { useSession } from '@/client/lib/auth/session.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
@@ -53,24 +53,14 @@ function StaffSignIn() {
   useDocumentTitle(`Administración — ${shop.tradeName}`);
   const client = useQueryClient();
   const login = useLogin();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (!username.trim() || !password) {
-      setError('Escriba su correo y su contraseña');
-      return;
-    }
-    login.mutate(
-      { username, password },
-      {
-        onSuccess: (data) => client.setQueryData(['session'], { user: data.user }),
-        onError: (e) => setError(e.message),
-      },
-    );
-  };
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useLoginForm();
+  const submit = handleSubmit((values) =>
+    login.mutate(values, { onSuccess: (data) => client.setQueryData(['session'], { user: data.user }) }),
+  );
   return (
     <div className="flex min-h-screen items-center justify-center bg-slate-100 px-4 py-10">
       <div className="w-full max-w-sm rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -82,16 +72,16 @@ function StaffSignIn() {
             label="Correo electrónico"
             type="email"
             autoComplete="username"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
+            error={errors.username?.message}
+            {...register('username')}
           />
           <PasswordField
             label="Contraseña"
             autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            error={errors.password?.message}
+            {...register('password')}
           />
-          {error ? <Alert tone="danger">{error}</Alert> : null}
+          {login.error ? <Alert tone="danger">{login.error.message}</Alert> : null}
           <SubmitButton loading={login.isPending} className="w-full">
             Entrar
           </SubmitButton>

@@ -1,20 +1,30 @@
-import { type FormEvent, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
-import type { AdminOrderDetail } from '@/shared/schemas/admin.ts';
+import {
+  type AdminCancelOrderInput,
+  type AdminOrderDetail,
+  adminCancelOrderSchema,
+  type ShipOrderInput,
+  shipOrderSchema,
+} from '@/shared/schemas/admin.ts';
 import { useAdminOrder } from '../api/get-order.ts';
 import { useOrderAction } from '../api/order-actions.ts';
 import {
   Badge,
   buttonClass,
+  FieldMessage,
   fieldClass,
   formatDateTime,
   formatDay,
   Panel,
   ScreenTitle,
+  serverFields,
 } from '../components/admin-ui.tsx';
 import { AuditList } from './audit-screen.tsx';
 
@@ -31,56 +41,53 @@ const PROVIDERS = ['Estafeta', 'DHL', 'FedEx', 'Paquetexpress', 'Redpack', 'Entr
 
 function ShipForm({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
-  const [form, setForm] = useState({ trackingGuide: '', deliveryProvider: '', deliveryDate: '' });
-  const fields = (action.error as { fields?: Record<string, string> } | null)?.fields ?? {};
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    action.mutate({ kind: 'ship', body: form });
-  };
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ShipOrderInput>({
+    // Raw values: the server parses them again with the same schema (it trusts nothing the browser sends).
+    resolver: zodResolver(shipOrderSchema, undefined, { raw: true }),
+    defaultValues: { trackingGuide: '', deliveryProvider: '', deliveryDate: '' },
+  });
+  const fields = serverFields(action.error);
+  const error = (key: keyof ShipOrderInput) => errors[key]?.message ?? fields[key];
+  const submit = handleSubmit((body) => action.mutate({ kind: 'ship', body }));
   return (
     <form onSubmit={submit} className="grid gap-3" aria-label="Enviar pedido" noValidate>
       <label className="text-sm font-medium text-slate-700">
         Guía de rastreo
         <input
           className={`${fieldClass} mt-1`}
-          value={form.trackingGuide}
-          aria-invalid={Boolean(fields.trackingGuide)}
-          onChange={(e) => setForm({ ...form, trackingGuide: e.target.value })}
+          aria-invalid={Boolean(error('trackingGuide'))}
+          {...register('trackingGuide')}
         />
-        {fields.trackingGuide ? (
-          <span className="mt-1 block text-xs text-red-600">{fields.trackingGuide}</span>
-        ) : null}
+        <FieldMessage message={error('trackingGuide')} />
       </label>
       <label className="text-sm font-medium text-slate-700">
         Paquetería
         <input
           className={`${fieldClass} mt-1`}
           list="paqueterias"
-          value={form.deliveryProvider}
-          aria-invalid={Boolean(fields.deliveryProvider)}
-          onChange={(e) => setForm({ ...form, deliveryProvider: e.target.value })}
+          aria-invalid={Boolean(error('deliveryProvider'))}
+          {...register('deliveryProvider')}
         />
         <datalist id="paqueterias">
           {PROVIDERS.map((p) => (
             <option key={p} value={p} />
           ))}
         </datalist>
-        {fields.deliveryProvider ? (
-          <span className="mt-1 block text-xs text-red-600">{fields.deliveryProvider}</span>
-        ) : null}
+        <FieldMessage message={error('deliveryProvider')} />
       </label>
       <label className="text-sm font-medium text-slate-700">
         Fecha de entrega estimada
         <input
           type="date"
           className={`${fieldClass} mt-1`}
-          value={form.deliveryDate}
-          aria-invalid={Boolean(fields.deliveryDate)}
-          onChange={(e) => setForm({ ...form, deliveryDate: e.target.value })}
+          aria-invalid={Boolean(error('deliveryDate'))}
+          {...register('deliveryDate')}
         />
-        {fields.deliveryDate ? (
-          <span className="mt-1 block text-xs text-red-600">{fields.deliveryDate}</span>
-        ) : null}
+        <FieldMessage message={error('deliveryDate')} />
       </label>
       {action.error && Object.keys(fields).length === 0 ? (
         <Alert tone="danger">{action.error.message}</Alert>
@@ -95,8 +102,15 @@ function ShipForm({ order }: { order: AdminOrderDetail }) {
 function CancelForm({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const fieldError = (action.error as { fields?: Record<string, string> } | null)?.fields?.reason;
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<AdminCancelOrderInput>({
+    resolver: zodResolver(adminCancelOrderSchema, undefined, { raw: true }),
+    defaultValues: { reason: '' },
+  });
+  const fieldError = errors.reason?.message ?? serverFields(action.error).reason;
   if (!order.actions.cancel) {
     return order.status === 'cancelled' ? null : (
       <p className="text-sm text-slate-500">
@@ -115,10 +129,8 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
     <form
       className="grid gap-3 rounded-lg border border-red-200 bg-red-50/50 p-3"
       aria-label="Cancelar pedido"
-      onSubmit={(e) => {
-        e.preventDefault();
-        action.mutate({ kind: 'cancel', body: { reason } });
-      }}
+      noValidate
+      onSubmit={handleSubmit((body) => action.mutate({ kind: 'cancel', body }))}
     >
       <p className="text-sm text-red-800">
         Se reembolsarán {formatMoney(order.totalCents)} a la tarjeta del cliente, la existencia vuelve al
@@ -129,11 +141,10 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
         <textarea
           className={`${fieldClass} mt-1`}
           rows={2}
-          value={reason}
           aria-invalid={Boolean(fieldError)}
-          onChange={(e) => setReason(e.target.value)}
+          {...register('reason')}
         />
-        {fieldError ? <span className="mt-1 block text-xs text-red-600">{fieldError}</span> : null}
+        <FieldMessage message={fieldError} />
       </label>
       {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
       <div className="flex flex-wrap gap-2">

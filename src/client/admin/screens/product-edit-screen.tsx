@@ -1,15 +1,17 @@
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ReactNode, useEffect } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatAmount } from '@/shared/money.ts';
-import type { AdminProduct } from '@/shared/schemas/admin.ts';
+import { type AdminProduct, createProductSchema, productFieldsSchema } from '@/shared/schemas/admin.ts';
 import { useCatalogOptions } from '../api/get-catalog-options.ts';
 import { useAdminProduct } from '../api/get-product.ts';
 import { saveProduct, setProductActive, useProductMutation } from '../api/save-product.ts';
-import { buttonClass, fieldClass, Panel, ScreenTitle } from '../components/admin-ui.tsx';
+import { buttonClass, fieldClass, Panel, ScreenTitle, serverFields } from '../components/admin-ui.tsx';
 import { ProductMediaPanel } from './product-media-panel.tsx';
 import { ProductStockPanel } from './product-stock-panel.tsx';
 
@@ -98,10 +100,22 @@ export function ProductEditScreen() {
   useDocumentTitle(code ? `Producto ${code} — Administración` : 'Nuevo producto — Administración');
   const product = useAdminProduct(code ?? '', code !== null);
   const options = useCatalogOptions();
-  const [form, setForm] = useState<Form>(EMPTY);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<Form>({
+    // The shared schema of the request (a new product's also checks its code and initial stock). Raw values
+    // go to the server, which parses them again with the same schema.
+    resolver: zodResolver(code ? productFieldsSchema : createProductSchema, undefined, {
+      raw: true,
+    }) as unknown as Resolver<Form>,
+    defaultValues: EMPTY,
+  });
   useEffect(() => {
-    setForm(product.data ? toForm(product.data) : EMPTY);
-  }, [product.data]);
+    reset(product.data ? toForm(product.data) : EMPTY);
+  }, [product.data, reset]);
   const save = useProductMutation((f: Form) => {
     const { code: c, stock, ...fields } = f;
     return code
@@ -109,22 +123,20 @@ export function ProductEditScreen() {
       : saveProduct(null, { ...fields, code: c, stock: Number(stock || 0) });
   });
   const toggle = useProductMutation((active: boolean) => setProductActive(code ?? '', active));
-  const fields = (save.error as { fields?: Record<string, string> } | null)?.fields ?? {};
-  const set = (key: keyof Form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [key]: e.target.value });
+  const fields = serverFields(save.error);
+  const err = (key: keyof Form) => errors[key]?.message ?? fields[key];
 
   if (code && product.isPending) return <Spinner />;
   if (code && product.error) return <Alert tone="danger">{product.error.message}</Alert>;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate(form, {
+  const submit = handleSubmit((values) =>
+    save.mutate(values, {
       onSuccess: (data) => {
         toast.success(data.message);
         if (!code) navigate(`/admin/productos/${encodeURIComponent(data.product.code)}`, { replace: true });
       },
-    });
-  };
+    }),
+  );
   const top = (options.data?.groups ?? []).filter((g) => g.parentClas === null);
 
   return (
@@ -175,39 +187,28 @@ export function ProductEditScreen() {
             {code ? null : (
               <Field
                 label="Código"
-                error={fields.code}
+                error={err('code')}
                 hint="Letras, números y - . _ /; no se puede cambiar después"
               >
-                <input
-                  className={fieldClass}
-                  value={form.code}
-                  onChange={set('code')}
-                  aria-invalid={Boolean(fields.code)}
-                />
+                <input className={fieldClass} {...register('code')} aria-invalid={Boolean(err('code'))} />
               </Field>
             )}
-            <Field label="Nombre" error={fields.name} className={code ? 'sm:col-span-2' : ''}>
-              <input
-                className={fieldClass}
-                value={form.name}
-                onChange={set('name')}
-                aria-invalid={Boolean(fields.name)}
-              />
+            <Field label="Nombre" error={err('name')} className={code ? 'sm:col-span-2' : ''}>
+              <input className={fieldClass} {...register('name')} aria-invalid={Boolean(err('name'))} />
             </Field>
-            <Field label="Marca" error={fields.brand} hint="Una marca nueva se crea al guardar">
-              <input className={fieldClass} list="marcas" value={form.brand} onChange={set('brand')} />
+            <Field label="Marca" error={err('brand')} hint="Una marca nueva se crea al guardar">
+              <input className={fieldClass} list="marcas" {...register('brand')} />
               <datalist id="marcas">
                 {options.data?.brands.map((b) => (
                   <option key={b} value={b} />
                 ))}
               </datalist>
             </Field>
-            <Field label="Grupo" error={fields.groupClas}>
+            <Field label="Grupo" error={err('groupClas')}>
               <select
                 className={fieldClass}
-                value={form.groupClas}
-                onChange={set('groupClas')}
-                aria-invalid={Boolean(fields.groupClas)}
+                {...register('groupClas')}
+                aria-invalid={Boolean(err('groupClas'))}
               >
                 <option value="">Elija un grupo</option>
                 {top.map((g) => (
@@ -224,82 +225,64 @@ export function ProductEditScreen() {
                 ))}
               </select>
             </Field>
-            <Field label="Línea" error={fields.line}>
-              <input className={fieldClass} value={form.line} onChange={set('line')} />
+            <Field label="Línea" error={err('line')}>
+              <input className={fieldClass} {...register('line')} />
             </Field>
-            <Field label="Tipo" error={fields.type}>
-              <input className={fieldClass} value={form.type} onChange={set('type')} />
+            <Field label="Tipo" error={err('type')}>
+              <input className={fieldClass} {...register('type')} />
             </Field>
             <Field
               label="Precio con IVA (MXN)"
-              error={fields.price}
+              error={err('price')}
               hint="Con punto o coma decimal: 1234.50 o 1234,50"
             >
               <input
                 className={fieldClass}
                 inputMode="decimal"
-                value={form.price}
-                onChange={set('price')}
-                aria-invalid={Boolean(fields.price)}
+                {...register('price')}
+                aria-invalid={Boolean(err('price'))}
               />
             </Field>
-            <Field label="Peso (kg)" error={fields.weightKg} hint="Para calcular el envío">
+            <Field label="Peso (kg)" error={err('weightKg')} hint="Para calcular el envío">
               <input
                 className={fieldClass}
                 inputMode="decimal"
-                value={form.weightKg}
-                onChange={set('weightKg')}
-                aria-invalid={Boolean(fields.weightKg)}
+                {...register('weightKg')}
+                aria-invalid={Boolean(err('weightKg'))}
               />
             </Field>
             {code ? null : (
-              <Field label="Existencia inicial" error={fields.stock}>
-                <input
-                  className={fieldClass}
-                  inputMode="numeric"
-                  value={form.stock}
-                  onChange={set('stock')}
-                />
+              <Field label="Existencia inicial" error={err('stock')}>
+                <input className={fieldClass} inputMode="numeric" {...register('stock')} />
               </Field>
             )}
             <Field
               label="Clave de producto SAT"
-              error={fields.satProductKey}
+              error={err('satProductKey')}
               hint="8 dígitos; vacío = la de la tienda"
             >
-              <input
-                className={fieldClass}
-                inputMode="numeric"
-                value={form.satProductKey}
-                onChange={set('satProductKey')}
-              />
+              <input className={fieldClass} inputMode="numeric" {...register('satProductKey')} />
             </Field>
-            <Field label="Clave de unidad SAT" error={fields.satUnitKey} hint="p. ej. H87 (pieza)">
-              <input className={fieldClass} value={form.satUnitKey} onChange={set('satUnitKey')} />
+            <Field label="Clave de unidad SAT" error={err('satUnitKey')} hint="p. ej. H87 (pieza)">
+              <input className={fieldClass} {...register('satUnitKey')} />
             </Field>
-            <Field label="Descripción corta" error={fields.shortDesc} className="sm:col-span-2">
-              <textarea className={fieldClass} rows={2} value={form.shortDesc} onChange={set('shortDesc')} />
+            <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">
+              <textarea className={fieldClass} rows={2} {...register('shortDesc')} />
             </Field>
             <Field
               label="Descripción larga (HTML)"
-              error={fields.longDescHtml}
+              error={err('longDescHtml')}
               hint="Se guarda saneada: se quitan scripts, estilos y atributos no permitidos"
               className="sm:col-span-2"
             >
               <textarea
                 className={`${fieldClass} font-mono text-xs`}
                 rows={8}
-                value={form.longDescHtml}
-                onChange={set('longDescHtml')}
+                {...register('longDescHtml')}
               />
             </Field>
             <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
-              <input
-                type="checkbox"
-                className="size-4 accent-brand-700"
-                checked={form.active}
-                onChange={(e) => setForm({ ...form, active: e.target.checked })}
-              />
+              <input type="checkbox" className="size-4 accent-brand-700" {...register('active')} />
               Activo (visible en la tienda)
             </label>
             {save.error && Object.keys(fields).length === 0 ? (

@@ -1,33 +1,47 @@
-import { type FormEvent, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
-import type { AdminProduct } from '@/shared/schemas/admin.ts';
+import {
+  type AdminProduct,
+  type StockAdjustmentInput,
+  stockAdjustmentSchema,
+} from '@/shared/schemas/admin.ts';
 import { adjustStock } from '../api/adjust-stock.ts';
 import { useMovements } from '../api/get-movements.ts';
 import { useProductMutation } from '../api/save-product.ts';
-import { buttonClass, fieldClass, formatDateTime, Panel } from '../components/admin-ui.tsx';
+import {
+  buttonClass,
+  FieldMessage,
+  fieldClass,
+  formatDateTime,
+  Panel,
+  serverFields,
+} from '../components/admin-ui.tsx';
 
 export function ProductStockPanel({ product }: { product: AdminProduct }) {
   const movements = useMovements(product.code);
-  const [delta, setDelta] = useState('');
-  const [reason, setReason] = useState('');
-  const adjust = useProductMutation((body: { delta: string; reason: string }) =>
-    adjustStock(product.code, body),
-  );
-  const fields = (adjust.error as { fields?: Record<string, string> } | null)?.fields ?? {};
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    adjust.mutate(
-      { delta, reason },
-      {
-        onSuccess: (d) => {
-          toast.success(d.message);
-          setDelta('');
-          setReason('');
-        },
+  const adjust = useProductMutation((body: StockAdjustmentInput) => adjustStock(product.code, body));
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<StockAdjustmentInput>({
+    resolver: zodResolver(stockAdjustmentSchema, undefined, { raw: true }),
+    defaultValues: { delta: '', reason: '' },
+  });
+  const fields = serverFields(adjust.error);
+  const deltaError = errors.delta?.message ?? fields.delta;
+  const reasonError = errors.reason?.message ?? fields.reason;
+  const submit = handleSubmit((body) =>
+    adjust.mutate(body, {
+      onSuccess: (d) => {
+        toast.success(d.message);
+        reset();
       },
-    );
-  };
+    }),
+  );
   return (
     <Panel title={`Existencia: ${product.stock}`}>
       <form onSubmit={submit} className="grid gap-3" aria-label="Ajuste de existencia" noValidate>
@@ -38,9 +52,12 @@ export function ProductStockPanel({ product }: { product: AdminProduct }) {
               className={`${fieldClass} mt-1`}
               inputMode="numeric"
               placeholder="+10 o -2"
-              value={delta}
-              aria-invalid={Boolean(fields.delta)}
-              onChange={(e) => setDelta(e.target.value.replace(/[^\d+-]/g, ''))}
+              aria-invalid={Boolean(deltaError)}
+              {...register('delta', {
+                onChange: (e) => {
+                  e.target.value = e.target.value.replace(/[^\d+-]/g, '');
+                },
+              })}
             />
           </label>
           <label className="text-sm font-medium text-slate-700">
@@ -48,15 +65,12 @@ export function ProductStockPanel({ product }: { product: AdminProduct }) {
             <input
               className={`${fieldClass} mt-1`}
               placeholder="Recepción, merma, conteo…"
-              value={reason}
-              aria-invalid={Boolean(fields.reason)}
-              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={Boolean(reasonError)}
+              {...register('reason')}
             />
           </label>
         </div>
-        {fields.delta || fields.reason ? (
-          <p className="text-xs text-red-600">{fields.delta ?? fields.reason}</p>
-        ) : null}
+        <FieldMessage message={deltaError ?? reasonError} />
         {adjust.error && !fields.delta && !fields.reason ? (
           <Alert tone="danger">{adjust.error.message}</Alert>
         ) : null}

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useGroups } from '@/client/catalog/api/get-groups.ts';
+import { ChevronDownIcon } from '@/client/ui/icons.tsx';
 import type { GroupTree } from '@/shared/schemas/catalog.ts';
-import { useGroups } from '../../catalog/api/get-groups.ts';
-import { ChevronDownIcon } from '../../ui/icons.tsx';
 
 /** Splits sub-groups into columns of four (spec: menu columns hold 4 items). */
 export function columnsOfFour<T>(items: T[]): T[][] {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
+import { BrandMark } from '@/client/ui/brand-mark.tsx';
+import { MailIcon, PhoneIcon, PinIcon } from '@/client/ui/icons.tsx';
 import { shop } from '@/shared/shop.ts';
-import { BrandMark } from '../../ui/brand-mark.tsx';
-import { MailIcon, PhoneIcon, PinIcon } from '../../ui/icons.tsx';
 
 const info = [
   { to: '/nosotros', label: 'Nosotros' },

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { AccountMenu } from '@/client/auth/account-menu.tsx';
+import { useCartCount } from '@/client/lib/cart-store.ts';
+import { BrandMark } from '@/client/ui/brand-mark.tsx';
+import { CartIcon, CloseIcon, MenuIcon } from '@/client/ui/icons.tsx';
 import { shop } from '@/shared/shop.ts';
-import { AccountMenu } from '../../auth/account-menu.tsx';
-import { useCartCount } from '../../cart/cart-store.ts';
-import { BrandMark } from '../../ui/brand-mark.tsx';
-import { CartIcon, CloseIcon, MenuIcon } from '../../ui/icons.tsx';
 import { CategoryList, CategoryMenu } from './category-menu.tsx';
 import { SearchBox } from './search-box.tsx';
 

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigationType } from 'react-router';
 import { CartSync } from '@/client/cart/cart-sync.tsx';
+import { WhatsAppIcon } from '@/client/ui/icons.tsx';
 import { shop } from '@/shared/shop.ts';
-import { WhatsAppIcon } from '../../ui/icons.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 

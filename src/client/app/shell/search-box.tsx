@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { SearchIcon } from '../../ui/icons.tsx';
+import { SearchIcon } from '@/client/ui/icons.tsx';
 
 /** Submitting goes to /busqueda/{text}. */
 export function SearchBox({ id, onDone }: { id: string; onDone?: () => void }) {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
 import type { RecoveryRequestInput, RecoveryResetInput } from '@/shared/schemas/auth.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const requestRecoveryCode = (input: RecoveryRequestInput) =>
   apiFetch<{ message: string }>('/api/auth/recovery', { method: 'POST', body: input });

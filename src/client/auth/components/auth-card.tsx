@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
+import { BrandMark } from '@/client/ui/brand-mark.tsx';
 import { shop } from '@/shared/shop.ts';
-import { BrandMark } from '../../ui/brand-mark.tsx';
 
 /** The sign-in screens have no header or footer: a centred card under the shop's mark. */
 export function AuthCard({

@@ -1,16 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { type LoginInput, loginSchema } from '@/shared/schemas/auth.ts';
+import { useLogin, useLoginForm } from '@/client/lib/auth/login.ts';
+import { useRedirectSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { shop } from '@/shared/shop.ts';
-import { PasswordField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
-import { Spinner } from '../../ui/spinner.tsx';
-import { useLogin } from '../api/login.ts';
 import { AuthCard, linkClass } from '../components/auth-card.tsx';
 import { redirectParam, safeRedirect } from '../redirect-target.ts';
-import { useRedirectSignedIn } from '../require-signed-in.tsx';
 
 /** /ingresar (spec §2 Login). */
 export function Component() {
@@ -23,10 +20,7 @@ export function Component() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
-    defaultValues: { username: '', password: '' },
-  });
+  } = useLoginForm();
 
   if (pending || signedIn) return <Spinner />;
 

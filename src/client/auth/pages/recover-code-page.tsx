@@ -3,16 +3,16 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { useRedirectSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { Alert } from '@/client/ui/alert.tsx';
+import { PasswordChecklist, PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { passwordChecklist, type RecoveryResetInput, recoveryResetSchema } from '@/shared/schemas/auth.ts';
 import { shop } from '@/shared/shop.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { PasswordChecklist, PasswordField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
-import { Spinner } from '../../ui/spinner.tsx';
 import { forgetRecoveryEmail, recalledRecoveryEmail, useResetPassword } from '../api/recovery.ts';
 import { AuthCard } from '../components/auth-card.tsx';
-import { useRedirectSignedIn } from '../require-signed-in.tsx';
 
 const primaryLink =
   'inline-flex w-full items-center justify-center rounded-lg bg-brand-700 px-5 py-2.5 text-[15px] font-semibold text-white shadow-sm hover:bg-brand-800';

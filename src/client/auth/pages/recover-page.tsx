@@ -3,16 +3,16 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { useRedirectSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { Alert } from '@/client/ui/alert.tsx';
+import { SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { type RecoveryRequestInput, recoveryRequestSchema } from '@/shared/schemas/auth.ts';
 import { shop } from '@/shared/shop.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
-import { Spinner } from '../../ui/spinner.tsx';
 import { rememberRecoveryEmail, useRequestRecoveryCode } from '../api/recovery.ts';
 import { AuthCard } from '../components/auth-card.tsx';
-import { useRedirectSignedIn } from '../require-signed-in.tsx';
 
 /** /recuperar: asks for the e-mail; 'Continuar' appears once the server answered. */
 export function Component() {

@@ -2,16 +2,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { useRedirectSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { PasswordChecklist, PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { passwordChecklist, type RegisterFormInput, registerFormSchema } from '@/shared/schemas/auth.ts';
 import { shop } from '@/shared/shop.ts';
-import { PasswordChecklist, PasswordField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
-import { Spinner } from '../../ui/spinner.tsx';
 import { useRegister } from '../api/register.ts';
 import { AuthCard, linkClass } from '../components/auth-card.tsx';
 import { redirectParam, safeRedirect } from '../redirect-target.ts';
-import { useRedirectSignedIn } from '../require-signed-in.tsx';
 
 const EMPTY: RegisterFormInput = {
   username: '',

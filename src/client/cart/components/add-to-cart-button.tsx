@@ -1,6 +1,6 @@
+import { getCartItems, setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import { CartIcon } from '@/client/ui/icons.tsx';
 import { addToCart, MESSAGES, type ProductForCart, quantityInCart } from '../cart-rules.ts';
-import { getCartItems, setCartItems, useCartItems } from '../cart-store.ts';
 
 // sonner is imported on first use, so the product page's initial JavaScript does not carry it (the layout's
 // lazy Toaster has usually loaded it by the time anyone clicks).

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { type CartItem, getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { formatMoney } from '@/shared/money.ts';
 import { getProductStock } from '../api/get-product-stock.ts';
 import { MESSAGES, removeFromCart, updateQuantity, validateQuantity } from '../cart-rules.ts';
-import { type CartItem, getCartItems, setCartItems } from '../cart-store.ts';
 
 function TrashIcon() {
   return (

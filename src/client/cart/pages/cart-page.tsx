@@ -1,16 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useSession } from '@/client/auth/api/get-session.ts';
+import { useSession } from '@/client/lib/auth/session.ts';
+import { getCartItems, setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
+import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { CartIcon } from '@/client/ui/icons.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { hasSavedShippingAddress } from '../api/get-shipping-address.ts';
 import { useCartQuote } from '../api/quote-cart.ts';
 import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
-import { getCartItems, setCartItems, useCartItems } from '../cart-store.ts';
 import { CartLine } from '../components/cart-line.tsx';
 import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
-import { CheckoutSteps } from '../components/checkout-steps.tsx';
 
 const primaryButton =
   'inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';

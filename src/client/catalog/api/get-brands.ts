@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
+import type { CatalogReads } from '@/shared/catalog-reads.ts';
 import type { Brand } from '@/shared/schemas/catalog.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { CATALOG_TIMEOUT_MS, catalogQueryPolicy } from './query-policy.ts';
 
 export const getBrands = () =>
@@ -14,3 +15,11 @@ export const brandsQueryOptions = queryOptions({
 });
 
 export const useBrands = () => useQuery(brandsQueryOptions);
+
+/** The server's read of the same query (same key), kept in `client`. */
+export const prefetchBrands = (client: QueryClient, reads: CatalogReads) =>
+  client.fetchQuery({ ...brandsQueryOptions, queryFn: () => reads.brands() });
+
+/** The brand a /marcas/:name address means: names match without regard to case. */
+export const findBrand = (brands: Brand[] | undefined, name: string) =>
+  brands?.find((b) => b.name.toLowerCase() === name.toLowerCase());

@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
+import type { CatalogReads } from '@/shared/catalog-reads.ts';
 import type { GroupTree } from '@/shared/schemas/catalog.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 
 export const getGroups = () =>
   apiFetch<{ groups: GroupTree[] }>('/api/groups', { timeoutMs: 2000 }).then((r) => r.groups);
@@ -14,3 +15,20 @@ export const groupsQueryOptions = queryOptions({
 });
 
 export const useGroups = () => useQuery(groupsQueryOptions);
+
+/** The server's read of the same query (same key), kept in `client`. */
+export const prefetchGroups = (client: QueryClient, reads: CatalogReads) =>
+  client.fetchQuery({ ...groupsQueryOptions, queryFn: () => reads.groups() });
+
+/** A group or sub-group of the tree by its CLAS, with its parent when it is a sub-group. */
+export function findGroup(
+  groups: GroupTree[] | undefined,
+  clas: string,
+): { clas: string; name: string; parent: GroupTree | undefined } | undefined {
+  for (const g of groups ?? []) {
+    if (g.clas === clas) return { clas: g.clas, name: g.name, parent: undefined };
+    const sub = g.subgroups.find((s) => s.clas === clas);
+    if (sub) return { ...sub, parent: g };
+  }
+  return undefined;
+}

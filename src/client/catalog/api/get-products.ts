@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client.ts';
+import type { CatalogReads } from '@/shared/catalog-reads.ts';
 import type { ProductSort, ProductsResponse } from '@/shared/schemas/catalog.ts';
-import { apiFetch } from '../../lib/api-client.ts';
 import { CATALOG_TIMEOUT_MS, catalogQueryPolicy } from './query-policy.ts';
 
 /** What a list screen asks for; every facet may hold several values (OR within, AND across). */
@@ -45,3 +46,17 @@ export const productsQueryOptions = (p: ProductsParams) =>
 /** Keeps the previous page on screen while the next one loads (no flash of the spinner when paging). */
 export const useProducts = (p: ProductsParams) =>
   useQuery({ ...productsQueryOptions(p), placeholderData: keepPreviousData });
+
+/**
+ * The server's read of the same query (same key and query string), kept in `client`; null when the API would
+ * refuse the query (nothing is kept: the browser asks and shows the API's message).
+ */
+export async function prefetchProducts(
+  client: QueryClient,
+  reads: CatalogReads,
+  p: ProductsParams,
+): Promise<ProductsResponse | null> {
+  const data = await reads.products(productsSearchParams(p));
+  if (data) client.setQueryData(productsQueryOptions(p).queryKey, data);
+  return data;
+}

@@ -1,4 +1,4 @@
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '@/client/lib/api-client.ts';
 
 /** Spec §7/§9: catalogue calls time out after 2 s. */
 export const CATALOG_TIMEOUT_MS = 2000;

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { CloseIcon } from '../../ui/icons.tsx';
+import { CloseIcon } from '@/client/ui/icons.tsx';
 
 /**
  * The mobile filter drawer: a modal <dialog> from the left (focus stays inside, Escape closes).

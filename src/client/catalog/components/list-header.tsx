@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Breadcrumb, type Crumb } from '../../ui/breadcrumb.tsx';
+import { Breadcrumb, type Crumb } from '@/client/ui/breadcrumb.tsx';
 
 /** Breadcrumb, the screen's h1 and a line under it (count of products or results). */
 export function ListHeader({

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
 
 /** /?payment_failed=1 — where the card gateway sends the shopper back after a failed payment. */
 export function PaymentFailed() {

@@ -1,9 +1,8 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
+import { Paginator } from '@/client/ui/paginator.tsx';
 import type { ProductSort, ProductsResponse } from '@/shared/schemas/catalog.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { Paginator } from '../../ui/paginator.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
 import { type ProductsParams, useProducts } from '../api/get-products.ts';
 import {
   clearFacets,
@@ -50,6 +49,19 @@ export type ListingProps = {
   emptyText?: ReactNode;
 };
 
+/** What a list screen asks the API for: its own filter plus the shopper's, from the URL (the server reads the same). */
+export function listingQuery(base: ListingProps['base'], search: URLSearchParams): ProductsParams {
+  const state = readListState(search);
+  return {
+    ...base,
+    brand: [...(base.brand ?? []), ...state.brand],
+    line: state.line,
+    type: state.type,
+    sort: state.sort ?? undefined,
+    page: state.page,
+  };
+}
+
 /**
  * The list of a brand, a group or a search: sort, 9 per page, paginator in ?pagina=, filters in the URL
  * (so a link reproduces the view), a sidebar on desktop and a drawer on phones.
@@ -67,14 +79,7 @@ export function ProductListing({
   const [search, setSearch] = useSearchParams();
   const state = readListState(search);
   const [drawer, setDrawer] = useState(false);
-  const query = useProducts({
-    ...base,
-    brand: [...(base.brand ?? []), ...state.brand],
-    line: state.line,
-    type: state.type,
-    sort: state.sort ?? undefined,
-    page: state.page,
-  });
+  const query = useProducts(listingQuery(base, search));
   const top = useRef<HTMLDivElement>(null);
 
   // A new page of results starts at the top of the list, not where the paginator was.
@@ -88,20 +93,8 @@ export function ProductListing({
     top.current?.scrollIntoView({ block: 'start' });
   }, [state.page]);
 
-  // A screen tall while loading: the footer stays below the fold, so the content arriving does not shift it (CLS).
-  if (query.isPending)
-    return (
-      <div className="min-h-svh">
-        <Spinner label="Cargando productos…" />
-      </div>
-    );
-  if (query.isError) {
-    return (
-      <div className="mx-auto max-w-7xl px-4 py-10">
-        <Alert tone="danger">{query.error.message}</Alert>
-      </div>
-    );
-  }
+  if (query.isPending) return <PageLoading label="Cargando productos…" />;
+  if (query.isError) return <PageError message={query.error.message} />;
 
   const data = query.data;
   const unknownView = unknown?.(data);

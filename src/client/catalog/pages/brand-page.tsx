@@ -1,16 +1,37 @@
 import { Navigate, useLocation, useParams } from 'react-router';
+import { later, type Prefetch } from '@/client/lib/page-data.ts';
+import { NotFound } from '@/client/ui/not-found.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { useBrands } from '../api/get-brands.ts';
+import { findBrand, prefetchBrands, useBrands } from '../api/get-brands.ts';
+import { prefetchProducts } from '../api/get-products.ts';
 import { countText, ListHeader } from '../components/list-header.tsx';
-import { NotFoundView } from '../components/not-found-view.tsx';
-import { ProductListing } from '../components/product-listing.tsx';
+import { listingQuery, ProductListing } from '../components/product-listing.tsx';
+
+const BRAND_NOT_FOUND = 'Marca no encontrada';
+const base = (brandName: string) => ({ brand: [brandName] });
+
+/**
+ * The brand list decides the status and the one address of the brand (/marcas/cristalux → /marcas/Cristalux);
+ * the brand's products are read meanwhile.
+ */
+export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
+  const name = params.brandName ?? '';
+  const rest = later(prefetchProducts(client, reads, listingQuery(base(name), search)));
+  const brand = findBrand(await prefetchBrands(client, reads), name);
+  if (!brand) return { status: 404, facts: { title: BRAND_NOT_FOUND }, rest };
+  if (brand.name !== name) {
+    const query = search.toString();
+    return { redirect: `/marcas/${encodeURIComponent(brand.name)}${query ? `?${query}` : ''}` };
+  }
+  return { facts: { title: brand.name }, rest };
+};
 
 /** /marcas/:brandName — the brand's products, its related categories (→ /grupos/{clas}) with counts. */
 export function Component() {
   const brandName = useParams().brandName ?? '';
   const brands = useBrands();
-  const brand = brands.data?.find((b) => b.name.toLowerCase() === brandName.toLowerCase());
+  const brand = findBrand(brands.data, brandName);
   const name = brand?.name ?? brandName;
   const { search } = useLocation();
   useDocumentTitle(`${name} | ${shop.tradeName}`);
@@ -22,7 +43,7 @@ export function Component() {
   return (
     <ProductListing
       key={brandName}
-      base={{ brand: [brandName] }}
+      base={base(brandName)}
       facets={['line', 'type']}
       related={(data) => [
         {
@@ -36,8 +57,8 @@ export function Component() {
       ]}
       unknown={(data) =>
         brands.isSuccess && !brand && data.total === 0 ? (
-          <NotFoundView
-            title="Marca no encontrada"
+          <NotFound
+            title={BRAND_NOT_FOUND}
             message={`No tenemos productos de la marca «${brandName}». Revise el nombre o elija una de nuestras marcas.`}
           />
         ) : null

@@ -1,10 +1,13 @@
+import type { Prefetch } from '@/client/lib/page-data.ts';
+import { Alert } from '@/client/ui/alert.tsx';
+import { Breadcrumb } from '@/client/ui/breadcrumb.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { shop } from '@/shared/shop.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { Breadcrumb } from '../../ui/breadcrumb.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
-import { useBrands } from '../api/get-brands.ts';
+import { prefetchBrands, useBrands } from '../api/get-brands.ts';
 import { BrandTile } from '../components/brand-tile.tsx';
+
+export const prefetch: Prefetch = async ({ client, reads }) => ({ rest: prefetchBrands(client, reads) });
 
 /** /todas_las_marcas — a grid of brand tiles, each → /marcas/{name}. */
 export function Component() {

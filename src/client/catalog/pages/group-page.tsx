@@ -1,24 +1,39 @@
 import { useParams } from 'react-router';
+import { later, type Prefetch } from '@/client/lib/page-data.ts';
+import type { Crumb } from '@/client/ui/breadcrumb.tsx';
+import { NotFound } from '@/client/ui/not-found.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import type { Crumb } from '../../ui/breadcrumb.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { useGroups } from '../api/get-groups.ts';
+import { findGroup, prefetchGroups, useGroups } from '../api/get-groups.ts';
+import { prefetchProducts } from '../api/get-products.ts';
 import { countText, ListHeader } from '../components/list-header.tsx';
-import { NotFoundView } from '../components/not-found-view.tsx';
-import { ProductListing } from '../components/product-listing.tsx';
+import { listingQuery, ProductListing } from '../components/product-listing.tsx';
+
+const GROUP_NOT_FOUND = 'Categoría no encontrada';
+const base = (groupName: string) => ({ group: [groupName] });
+
+/** The group decides the status (the tree is small and read first); its list is still being read meanwhile. */
+export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
+  const clas = params.groupName ?? '';
+  const rest = later(prefetchProducts(client, reads, listingQuery(base(clas), search)));
+  const group = findGroup(await prefetchGroups(client, reads), clas);
+  return group
+    ? { facts: { title: group.name }, rest }
+    : { status: 404, facts: { title: GROUP_NOT_FOUND }, rest };
+};
 
 /** /grupos/:groupName — heading from the response ('Productos' when absent), related brands with counts. */
 export function Component() {
   const groupName = useParams().groupName ?? '';
   const groups = useGroups();
-  const parent = groups.data?.find((g) => g.subgroups.some((s) => s.clas === groupName));
+  const parent = findGroup(groups.data, groupName)?.parent;
   // The groups facet ignores the page's own group: keep the sub-groups of this group only.
   const children = new Set(groups.data?.find((g) => g.clas === groupName)?.subgroups.map((s) => s.clas));
 
   return (
     <ProductListing
       key={groupName}
-      base={{ group: [groupName] }}
+      base={base(groupName)}
       facets={['brand', 'line', 'type']}
       brandLinks
       related={(data) => [
@@ -31,8 +46,8 @@ export function Component() {
       ]}
       unknown={(data) =>
         data.group === null && data.total === 0 ? (
-          <NotFoundView
-            title="Categoría no encontrada"
+          <NotFound
+            title={GROUP_NOT_FOUND}
             message={`No existe la categoría «${groupName}». Elija una del menú de categorías o busque por nombre.`}
           />
         ) : null

@@ -1,10 +1,16 @@
 import { Link, useSearchParams } from 'react-router';
+import type { Prefetch } from '@/client/lib/page-data.ts';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { useBrands } from '../api/get-brands.ts';
-import { useGroups } from '../api/get-groups.ts';
+import { prefetchBrands, useBrands } from '../api/get-brands.ts';
+import { prefetchGroups, useGroups } from '../api/get-groups.ts';
 import { BrandTile } from '../components/brand-tile.tsx';
 import { PaymentFailed } from '../components/payment-failed.tsx';
+
+/** Nothing decides the home page's status: its head goes out at once while the brands and groups are read. */
+export const prefetch: Prefetch = async ({ client, reads }) => ({
+  rest: Promise.all([prefetchBrands(client, reads), prefetchGroups(client, reads)]),
+});
 
 /** Home: hero, the five featured brands, the categories. /?payment_failed=1 shows 'Error de pago'. */
 export function Component() {

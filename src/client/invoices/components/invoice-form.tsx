@@ -1,6 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { Alert } from '@/client/ui/alert.tsx';
+import { SelectField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
+import { showServerError } from '@/client/ui/server-errors.ts';
 import {
   FORMAS_PAGO,
   GENERIC_RFCS,
@@ -13,9 +16,6 @@ import {
   type InvoiceRequestInput,
   invoiceRequestSchema,
 } from '@/shared/schemas/invoice.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { SelectField, SubmitButton, TextField } from '../../ui/form-field.tsx';
-import { showServerError } from '../../ui/server-errors.ts';
 import { useRequestInvoice } from '../api/request-invoice.ts';
 
 const EMPTY: InvoiceRequestInput = {

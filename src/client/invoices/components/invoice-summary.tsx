@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { showServerError } from '@/client/ui/server-errors.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { InvoiceState } from '@/shared/schemas/invoice.ts';
-import { showServerError } from '../../ui/server-errors.ts';
 import { useCancelInvoice } from '../api/cancel-invoice.ts';
 import { invoicePdfUrl, invoiceXmlUrl } from '../api/get-invoice-state.ts';
 

@@ -1,10 +1,10 @@
 import { Link, useParams } from 'react-router';
+import { ApiError } from '@/client/lib/api-client.ts';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { Alert } from '@/client/ui/alert.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Spinner } from '@/client/ui/spinner.tsx';
 import { shop } from '@/shared/shop.ts';
-import { RequireSignedIn } from '../../auth/require-signed-in.tsx';
-import { ApiError } from '../../lib/api-client.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
 import { useInvoiceState } from '../api/get-invoice-state.ts';
 import { InvoiceForm } from '../components/invoice-form.tsx';
 import { DownloadLinks, IssuedInvoice } from '../components/invoice-summary.tsx';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
 import { ApiError } from '@/client/lib/api-client.ts';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { MailIcon, PhoneIcon, PinIcon } from '@/client/ui/icons.tsx';
+import { Callout } from '@/client/ui/prose.tsx';
 import { shop } from '@/shared/shop.ts';
-import { MailIcon, PhoneIcon, PinIcon } from '../../ui/icons.tsx';
-import { Callout } from '../../ui/prose.tsx';
 import { fullAddress, Mail, telHref } from './shop-text.tsx';
 
 export function About() {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { ChevronDownIcon } from '@/client/ui/icons.tsx';
 import { shop } from '@/shared/shop.ts';
-import { ChevronDownIcon } from '../../ui/icons.tsx';
 import { Mail, shipping } from './shop-text.tsx';
 
 const questions: { q: string; a: ReactNode }[] = [

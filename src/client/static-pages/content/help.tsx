@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { Callout } from '@/client/ui/prose.tsx';
 import { shop } from '@/shared/shop.ts';
-import { Callout } from '../../ui/prose.tsx';
 import { Mail, POLICIES_UPDATED, shipping } from './shop-text.tsx';
 
 /** A worked example a little over the base weight, whatever the configured rule. */

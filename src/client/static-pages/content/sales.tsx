@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { Callout } from '@/client/ui/prose.tsx';
 import { shop } from '@/shared/shop.ts';
-import { Callout } from '../../ui/prose.tsx';
 import { Mail, POLICIES_UPDATED } from './shop-text.tsx';
 
 /** The general conditions of sale of spec §9 (prices, minimums, delivery, freight, orders). */

@@ -1,56 +1,29 @@
 import type { ComponentType } from 'react';
 import { Link, useMatches } from 'react-router';
+import { Breadcrumb } from '@/client/ui/breadcrumb.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { Prose } from '@/client/ui/prose.tsx';
 import { shop } from '@/shared/shop.ts';
-import { Breadcrumb } from '../../ui/breadcrumb.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { Prose } from '../../ui/prose.tsx';
 import { About, Branches, Contact } from '../content/company.tsx';
 import { Faq } from '../content/faq.tsx';
 import { Invoicing, ShippingPolicy } from '../content/help.tsx';
 import { Cookies, Terms } from '../content/legal.tsx';
 import { Privacy } from '../content/privacy.tsx';
 import { ReturnsPolicy, SalesPolicy } from '../content/sales.tsx';
+import { STATIC_PAGES, type StaticPageKey } from '../static-page-list.ts';
 
-export const staticTitles = {
-  faq: 'Preguntas frecuentes',
-  contact: 'Contacto',
-  about: 'Nosotros',
-  terms: 'Términos y condiciones',
-  cookies: 'Política de cookies',
-  privacy: 'Aviso de privacidad',
-  shipping: 'Política de envíos',
-  invoicing: 'Facturación',
-  sales: 'Política de venta',
-  returns: 'Política de devoluciones',
-  branches: 'Sucursales',
-} as const;
-
-export type StaticPageKey = keyof typeof staticTitles;
-
-const pages: Record<StaticPageKey, { path: string; content: ComponentType; intro?: string }> = {
-  about: { path: '/nosotros', content: About },
-  contact: { path: '/contacto', content: Contact },
-  branches: { path: '/sucursales', content: Branches },
-  faq: { path: '/preguntas_frecuentes', content: Faq },
-  shipping: { path: '/politica_de_envios', content: ShippingPolicy },
-  invoicing: { path: '/facturacion', content: Invoicing },
-  sales: {
-    path: '/politica_de_venta',
-    content: SalesPolicy,
-    intro: 'Condiciones generales de venta y garantía limitada',
-  },
-  returns: {
-    path: '/politica_de_devoluciones',
-    content: ReturnsPolicy,
-    intro: 'Devoluciones, garantía y sus derechos como consumidor',
-  },
-  terms: {
-    path: '/terminos_y_condiciones',
-    content: Terms,
-    intro: 'Términos de uso del sitio y de venta en línea',
-  },
-  privacy: { path: '/politica_de_privacidad', content: Privacy, intro: 'Aviso de privacidad integral' },
-  cookies: { path: '/cookies_policy', content: Cookies, intro: 'Cookies y almacenamiento del navegador' },
+const contents: Record<StaticPageKey, ComponentType> = {
+  about: About,
+  contact: Contact,
+  branches: Branches,
+  faq: Faq,
+  shipping: ShippingPolicy,
+  invoicing: Invoicing,
+  sales: SalesPolicy,
+  returns: ReturnsPolicy,
+  terms: Terms,
+  privacy: Privacy,
+  cookies: Cookies,
 };
 
 const sections: { title: string; keys: StaticPageKey[] }[] = [
@@ -63,9 +36,9 @@ const sections: { title: string; keys: StaticPageKey[] }[] = [
 export function Component() {
   const matches = useMatches();
   const key = (matches.at(-1)?.handle as { page?: StaticPageKey } | undefined)?.page ?? 'about';
-  const page = pages[key];
-  const title = staticTitles[key];
-  const Content = page.content;
+  const page = STATIC_PAGES[key];
+  const title = page.title;
+  const Content = contents[key];
   useDocumentTitle(`${title} | ${shop.tradeName}`);
 
   return (
@@ -92,11 +65,11 @@ export function Component() {
                   {s.keys.map((k) => (
                     <li key={k}>
                       <Link
-                        to={pages[k].path}
+                        to={STATIC_PAGES[k].path}
                         aria-current={k === key ? 'page' : undefined}
                         className={`block rounded px-2 py-1.5 text-sm ${k === key ? 'bg-brand-50 font-semibold text-brand-800' : 'text-slate-700 hover:bg-slate-50 hover:text-brand-700'}`}
                       >
-                        {staticTitles[k]}
+                        {STATIC_PAGES[k].title}
                       </Link>
                     </li>
                   ))}

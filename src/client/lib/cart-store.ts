@@ -62,7 +62,10 @@ function subscribe(listener: () => void) {
   };
 }
 
-export const useCartItems = () => useSyncExternalStore(subscribe, getCartItems, () => []);
+/** The server renders an empty cart (it has no browser storage); hydration starts from the same. */
+const SERVER_SNAPSHOT: CartItem[] = [];
+
+export const useCartItems = () => useSyncExternalStore(subscribe, getCartItems, () => SERVER_SNAPSHOT);
 
 /** The header's count: the sum of quantities. */
 export const useCartCount = () => useCartItems().reduce((n, i) => n + i.quantity, 0);

@@ -1,52 +1,25 @@
-import { Link, useParams } from 'react-router';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Breadcrumb } from '@/client/ui/breadcrumb.tsx';
+import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { formatPriceDetail } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
-// Agreed cross-feature import: the cart owns the button, the detail page shows it.
-import { AddToCartButton } from '../../cart/components/add-to-cart-button.tsx';
-import { ApiError } from '../../lib/api-client.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { Breadcrumb } from '../../ui/breadcrumb.tsx';
-import { useDocumentTitle } from '../../ui/page-heading.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
-import { useProduct } from '../api/get-product.ts';
-import { NotFoundView } from '../components/not-found-view.tsx';
-import { ProductImage } from '../components/product-image.tsx';
-import { TechnicalSpecs } from '../components/technical-specs.tsx';
 import { stockText } from '../lib/stock-text.ts';
+import { ProductImage } from './product-image.tsx';
+import { TechnicalSpecs } from './technical-specs.tsx';
 
-/** /productos/:code — spinner, then the product; 'Error de conexión' on network failure; the server's 404 text. */
-export function Component() {
-  const code = useParams().code ?? '';
-  const query = useProduct(code);
+/**
+ * The photo fills its column: a phone downloads the 320 px rendition, a desktop the 640 px one. The server
+ * preloads the photo from the document's head with the same sizes (src/server/spa/preload-hints.ts).
+ */
+export const PRODUCT_PHOTO_SIZES = '(min-width: 1280px) 540px, (min-width: 768px) 44vw, calc(100vw - 4rem)';
 
-  // A screen tall while loading: the footer stays below the fold, so the content arriving does not shift it (CLS).
-  if (query.isPending)
-    return (
-      <div className="min-h-svh">
-        <Spinner label="Cargando producto…" />
-      </div>
-    );
-  if (query.isError) {
-    const { error } = query;
-    if (error instanceof ApiError && error.status === 404) {
-      return (
-        <NotFoundView
-          title={error.message}
-          message={`No encontramos el producto con código «${code}». Puede buscarlo por nombre o ver nuestras marcas.`}
-        />
-      );
-    }
-    return (
-      <div className="mx-auto max-w-7xl px-4 py-10">
-        <Alert tone="danger">{error.message}</Alert>
-      </div>
-    );
-  }
-  return <Product product={query.data} />;
-}
-
-function Product({ product: p }: { product: ProductDetail }) {
+/**
+ * The product detail: photo, code, name, brand, price with IVA, stock, category, description and the
+ * technical sheet. `purchase` is what the page puts under the price (the cart's button).
+ */
+export function ProductDetailView({ product: p, purchase }: { product: ProductDetail; purchase: ReactNode }) {
   useDocumentTitle(`${p.code} | ${p.brand ?? shop.tradeName}`);
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
@@ -59,7 +32,7 @@ function Product({ product: p }: { product: ProductDetail }) {
             alt={p.name}
             lazy={false}
             fallbackWidth={640}
-            sizes="(min-width: 1280px) 540px, (min-width: 768px) 44vw, calc(100vw - 4rem)"
+            sizes={PRODUCT_PHOTO_SIZES}
             className="rounded-lg"
           />
         </div>
@@ -119,17 +92,7 @@ function Product({ product: p }: { product: ProductDetail }) {
 
           {p.shortDesc && <p className="mt-6 leading-relaxed text-slate-700">{p.shortDesc}</p>}
 
-          <div className="mt-8">
-            <AddToCartButton
-              product={{
-                code: p.code,
-                name: p.name,
-                priceCents: p.priceCents,
-                stock: p.stock,
-                imageUrl: p.imageUrl,
-              }}
-            />
-          </div>
+          <div className="mt-8">{purchase}</div>
         </div>
       </div>
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { setCartItems } from '../../cart/cart-store.ts';
-import { apiFetch } from '../../lib/api-client.ts';
+import { apiFetch } from '../api-client.ts';
+import { setCartItems } from '../cart-store.ts';
 
 /** Local copies a previous shopper must not leave behind on a shared computer. */
 const LOCAL_KEYS = ['shippingAddress', 'paymentMethod', 'recoveryEmail'];

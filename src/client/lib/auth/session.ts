@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionUserDto } from '@/shared/schemas/auth.ts';
-import { apiFetch } from '../../lib/api-client.ts';
+import { apiFetch } from '../api-client.ts';
 
 export type SessionUser = SessionUserDto;
 export type SessionResponse = { user: SessionUser | null };

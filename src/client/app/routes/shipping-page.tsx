@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { AddressForm } from '@/client/account/components/address-form.tsx';
-import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
-import { CheckoutSteps } from '@/client/cart/components/checkout-steps.tsx';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 
 /** /envio — step 2 of 3: the shipping address; 'Continuar' saves it and goes to /orden (spec §2). */

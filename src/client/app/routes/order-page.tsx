@@ -2,16 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
-import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
-import { setCartItems, useCartItems } from '@/client/cart/cart-store.ts';
-import { CheckoutSteps } from '@/client/cart/components/checkout-steps.tsx';
+import { AddressCard } from '@/client/checkout/components/address-card.tsx';
+import { CardPayment, PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import { Alert } from '@/client/ui/alert.tsx';
+import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
-import { AddressCard } from '../components/address-card.tsx';
-import { CardPayment, PaymentSuccess } from '../components/card-payment.tsx';
 
 const REDIRECT_DELAY_MS = 2500;
 

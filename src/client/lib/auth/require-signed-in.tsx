@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Spinner } from '../ui/spinner.tsx';
-import { type SessionUser, useSessionUser } from './api/get-session.ts';
+import { Spinner } from '@/client/ui/spinner.tsx';
+import { type SessionUser, useSessionUser } from './session.ts';
 
 /**
  * Sends a visitor away from a signed-in-only screen. By default to the sign-in screen with the

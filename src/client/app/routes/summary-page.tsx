@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { RequireSignedIn } from '@/client/auth/require-signed-in.tsx';
-import { getCartItems, setCartItems } from '@/client/cart/cart-store.ts';
+import { AddressLines } from '@/client/checkout/components/address-card.tsx';
+import { PENDING_ORDER_KEY } from '@/client/checkout/components/card-payment.tsx';
 import { ApiError } from '@/client/lib/api-client.ts';
+import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { useOrder } from '@/client/orders/api/get-order.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
-import { AddressLines } from '../components/address-card.tsx';
-import { PENDING_ORDER_KEY } from '../components/card-payment.tsx';
 
 function Summary({ order }: { order: OrderDetail }) {
   // Back from 3-D Secure: the cart is emptied only once the order is really paid.

@@ -1,0 +1,52 @@
+import { useParams } from 'react-router';
+import { AddToCartButton } from '@/client/cart/components/add-to-cart-button.tsx';
+import { prefetchProduct, useProduct } from '@/client/catalog/api/get-product.ts';
+import { ProductDetailView } from '@/client/catalog/components/product-detail.tsx';
+import type { Prefetch } from '@/client/lib/page-data.ts';
+import { NotFound } from '@/client/ui/not-found.tsx';
+import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
+
+const PRODUCT_NOT_FOUND = 'Producto no encontrado';
+
+/** The server reads the product: 404 when there is none; its facts make the title, price tags and JSON-LD. */
+export const prefetch: Prefetch = async ({ params, client, reads }) => {
+  const product = await prefetchProduct(client, reads, params.code ?? '');
+  return product ? { facts: { product } } : { status: 404, facts: { title: PRODUCT_NOT_FOUND } };
+};
+
+/**
+ * /productos/:code — the catalogue's detail with the cart's button. Spinner, then the product; 'Error de
+ * conexión' on network failure; 'Producto no encontrado' (404) for an unknown code.
+ */
+export function Component() {
+  const code = useParams().code ?? '';
+  const query = useProduct(code);
+
+  if (query.isPending) return <PageLoading label="Cargando producto…" />;
+  if (query.isError) return <PageError message={query.error.message} />;
+  const p = query.data;
+  if (p === null) {
+    return (
+      <NotFound
+        title={PRODUCT_NOT_FOUND}
+        message={`No encontramos el producto con código «${code}». Puede buscarlo por nombre o ver nuestras marcas.`}
+      />
+    );
+  }
+  return (
+    <ProductDetailView
+      product={p}
+      purchase={
+        <AddToCartButton
+          product={{
+            code: p.code,
+            name: p.name,
+            priceCents: p.priceCents,
+            stock: p.stock,
+            imageUrl: p.imageUrl,
+          }}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,50 @@
+import type { CatalogReads } from '../../shared/catalog-reads.ts';
+import {
+  brandsResponseSchema,
+  groupsResponseSchema,
+  productDetailSchema,
+  productsQuerySchema,
+  productsResponseSchema,
+} from '../../shared/schemas/catalog.ts';
+import { getProduct, listBrands, listGroupTree, listProducts } from '../catalog/service.ts';
+import type { Db } from '../db/client.ts';
+
+/** The longest code GET /api/products/:code accepts (longer answers 404 'Producto no encontrado'). */
+const MAX_CODE = 64;
+
+/** A query string as Fastify hands it to the route's schema: a repeated key becomes an array. */
+function queryObject(search: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    out[key] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
+
+/**
+ * The catalogue reads of server-rendered pages, answered in-process by the same services, validation and
+ * response schemas as the JSON API (src/server/catalog/routes.ts), so the HTML shows what the API would answer
+ * at that moment — prices and stock included, never cached here.
+ */
+export function catalogReads(db: Db): CatalogReads {
+  return {
+    async product(code) {
+      if (code.length < 1 || code.length > MAX_CODE) return null;
+      const product = await getProduct(db, code);
+      return product ? productDetailSchema.parse(product) : null;
+    },
+    async products(search) {
+      const query = productsQuerySchema.safeParse(queryObject(search));
+      if (!query.success) return null;
+      const list = await listProducts(db, query.data, { explicitSort: search.has('sort') });
+      return productsResponseSchema.parse(list);
+    },
+    async brands() {
+      return brandsResponseSchema.parse({ brands: await listBrands(db) }).brands;
+    },
+    async groups() {
+      return groupsResponseSchema.parse({ groups: await listGroupTree(db) }).groups;
+    },
+  };
+}

@@ -1,0 +1,312 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { eq, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '@/client/app/route-table.ts';
+import { SSR_STATE_ID } from '@/client/lib/query-client.ts';
+import { formatPriceCard, formatPriceDetail } from '@/shared/money.ts';
+import { shop } from '@/shared/shop.ts';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
+import { getProduct, listProducts } from '../catalog/service.ts';
+import { products } from '../db/schema.ts';
+import { inlineStylesheets, negotiateEncoding, splitTemplate } from './ssr.ts';
+
+/**
+ * The HTML the server sends, read as a crawler or a browser without JavaScript reads it: no build is needed
+ * (the page modules are rendered from source), only an index.html shaped like Vite's.
+ */
+let t: TestApp;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = mkdtempSync(join(tmpdir(), 'ssr-'));
+  mkdirSync(join(clientDir, '.vite'));
+  writeFileSync(
+    join(clientDir, 'index.html'),
+    '<!doctype html>\n<html lang="es-MX">\n  <head>\n    <meta charset="UTF-8" />\n    <title>x</title>\n    <!--page-meta-->\n' +
+      '    <script type="module" crossorigin src="/assets/index-1.js"></script>\n  </head>\n' +
+      '  <body class="bg-slate-50">\n    <div id="root"></div>\n  </body>\n</html>\n',
+  );
+  writeFileSync(
+    join(clientDir, '.vite/manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_framework-1.js'] },
+      '_framework-1.js': { file: 'assets/framework-1.js' },
+      '_kit-1.js': { file: 'assets/kit-1.js', imports: ['_framework-1.js'] },
+      'app/routes/product-page.tsx': {
+        file: 'assets/product-page-1.js',
+        imports: ['_framework-1.js', '_kit-1.js', 'index.html'],
+      },
+    }),
+  );
+  t = await createTestApp({
+    seedProducts: 60,
+    config: { clientDir, publicUrl: 'https://tienda.example.mx' },
+  });
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  rmSync(clientDir, { recursive: true, force: true });
+});
+
+/** The visible text of the page's root, tags removed (what a shopper reads without JavaScript). */
+function visibleText(html: string): string {
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf(`<script type="application/json"`));
+  return root
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ');
+}
+
+function queryState(html: string): { queries: { queryKey: unknown[]; state: { data: unknown } }[] } {
+  const m = new RegExp(`<script type="application/json" id="${SSR_STATE_ID}">([\\s\\S]*?)</script>`).exec(
+    html,
+  );
+  if (!m) throw new Error('sin estado de consultas en el HTML');
+  return JSON.parse(m[1]!);
+}
+
+describe('server-rendered pages: the first response carries what the shopper reads', () => {
+  it('a product: name, code, price with IVA, stock, description, brand and category, with its metadata', async () => {
+    await t.database.db
+      .update(products)
+      .set({ stock: 7, priceCents: 123456 })
+      .where(eq(products.code, 'LBN-10001'));
+    const p = (await getProduct(t.database.db, 'LBN-10001'))!;
+    const res = await t.app.inject('/productos/LBN-10001');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const text = visibleText(res.body);
+    expect(text).toContain(p.name);
+    expect(text).toContain('Código: LBN-10001');
+    expect(text).toContain(formatPriceDetail(123456));
+    expect(text).toContain('$1,234.56 MXN');
+    expect(text).toContain('Precio con IVA incluido');
+    expect(text).toContain('7 disponibles');
+    expect(text).toContain(p.shortDesc);
+    expect(text).toContain('Agregar a carrito');
+    expect(res.body).toContain(`href="/grupos/${encodeURIComponent(p.groupClas!)}"`);
+    expect(res.body).toContain('<title>LBN-10001 | Labnova</title>');
+    expect(res.body).toContain('<link rel="canonical" href="https://tienda.example.mx/productos/LBN-10001">');
+    // The page's own chunks are preloaded from the head; those index.html loads are not repeated.
+    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/product-page-1.js">');
+    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/kit-1.js">');
+    expect(res.body).not.toContain('modulepreload" crossorigin href="/assets/framework-1.js"');
+    // The browser hydrates from the very answer the HTML shows, under the key its hook reads.
+    const product = queryState(res.body).queries.find((q) => q.queryKey[0] === 'product');
+    expect(product?.queryKey).toEqual(['product', 'LBN-10001']);
+    expect(product?.state.data).toEqual(p);
+  });
+
+  it('a product photo is preloaded from the head with the <img>’s srcset (same URLs: one request)', async () => {
+    const [row] = await t.database.db
+      .select({ code: products.code, hash: products.imageHash })
+      .from(products)
+      .where(isNotNull(products.imageHash))
+      .limit(1);
+    const res = await t.app.inject(`/productos/${encodeURIComponent(row!.code)}`);
+    const photo = `/api/products/${encodeURIComponent(row!.code)}/image?v=${row!.hash}`;
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head).toContain(
+      `<link rel="preload" as="image" href="${photo}&amp;w=640" imagesrcset="${photo}&amp;w=160 160w`,
+    );
+    expect(res.body).toContain(`srcSet="${photo}&amp;w=160 160w`);
+    const noPhoto = await t.app.inject('/productos/LBN-10001');
+    expect(noPhoto.body.slice(0, noPhoto.body.indexOf('</head>'))).not.toContain('as="image"');
+  });
+
+  it('never older than the database: a new price and stock show in the next response', async () => {
+    await t.database.db
+      .update(products)
+      .set({ stock: 0, priceCents: 98700 })
+      .where(eq(products.code, 'LBN-10001'));
+    const text = visibleText((await t.app.inject('/productos/LBN-10001')).body);
+    expect(text).toContain('$987.00 MXN');
+    expect(text).toContain('Sin inventario');
+    expect(text).not.toContain('$1,234.56');
+  });
+
+  it('a group: heading, breadcrumb, 9 cards with name, brand, price and link, the paginator and the filters', async () => {
+    const list = await listProducts(
+      t.database.db,
+      { brand: [], group: ['VID'], line: [], type: [], sort: 'code', page: 1, pageSize: 9 },
+      { explicitSort: false },
+    );
+    expect(list.total).toBeGreaterThan(9);
+    const res = await t.app.inject('/grupos/VID');
+    expect(res.statusCode).toBe(200);
+    const text = visibleText(res.body);
+    expect(text).toContain('Inicio › Material de vidrio');
+    expect(res.body).toMatch(/<h1[^>]*>Material de vidrio<\/h1>/);
+    expect(text).toContain(`${list.total} productos`);
+    const cards = res.body.match(/data-testid="product-card"/g) ?? [];
+    expect(cards).toHaveLength(9);
+    for (const card of list.items) {
+      expect(text).toContain(card.name);
+      expect(text).toContain(`Código: ${card.code}`);
+      expect(text).toContain(formatPriceCard(card.priceCents));
+      expect(res.body).toContain(`href="/productos/${encodeURIComponent(card.code)}"`);
+      if (card.brand) expect(text).toContain(card.brand);
+    }
+    expect(res.body).toContain('aria-label="Paginación"');
+    expect(text).toContain('Siguiente');
+    expect(res.body).toContain('href="/grupos/VID?pagina=2"');
+    expect(text).toContain('Subcategorías');
+    expect(res.body).toContain('<title>Material de vidrio | Ciencia Occidente</title>');
+  });
+
+  it('a group page from its URL: the second page and a brand filter are the ones rendered', async () => {
+    const res = await t.app.inject('/grupos/VID?pagina=2&marca=Labnova');
+    const state = queryState(res.body).queries.find((q) => q.queryKey[0] === 'products');
+    expect(state?.queryKey).toEqual(['products', 'brand=Labnova&group=VID&page=2']);
+    expect(visibleText(res.body)).toContain('Labnova ×');
+  });
+
+  it('a search: the term, the count and the matching cards; what comes from the URL is escaped', async () => {
+    const res = await t.app.inject('/busqueda/matraz');
+    expect(res.statusCode).toBe(200);
+    const text = visibleText(res.body);
+    expect(text).toContain('Resultados de búsqueda por MATRAZ');
+    expect(text).toMatch(/Se encontraron \d+ resultados/);
+    expect(text).toMatch(/Matraz/);
+    const xss = await t.app.inject('/busqueda/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(xss.statusCode).toBe(200);
+    expect(xss.body).not.toContain('<script>alert');
+    expect(visibleText(xss.body)).toContain(
+      'No encontramos productos para «&lt;script&gt;alert(1)&lt;/script&gt;»',
+    );
+  });
+
+  it('a static page and the home page carry their Spanish texts', async () => {
+    const branches = await t.app.inject('/sucursales');
+    expect(branches.statusCode).toBe(200);
+    const text = visibleText(branches.body);
+    for (const b of shop.branches) expect(text).toContain(b.name);
+    expect(branches.body).toContain('<title>Sucursales | Ciencia Occidente</title>');
+    const home = visibleText((await t.app.inject('/')).body);
+    expect(home).toContain('Enfocados en la excelencia');
+    expect(home).toContain('Nuestras marcas');
+    expect(home).toContain('Material de vidrio');
+  });
+
+  it('an unknown product and an unknown address answer 404 with the "Página no encontrada" page', async () => {
+    for (const [url, heading] of [
+      ['/productos/NO-EXISTE-999', 'Producto no encontrado'],
+      ['/ruta/desconocida', 'Página no encontrada'],
+      ['/grupos/NOPE', 'Categoría no encontrada'],
+      ['/marcas/NoExiste', 'Marca no encontrada'],
+    ] as const) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(visibleText(res.body), url).toContain('Página no encontrada');
+      expect(res.body, url).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(res.body, url).toContain(`<title>${heading} | Ciencia Occidente</title>`);
+      expect(res.body).not.toContain('application/ld+json');
+    }
+  });
+
+  it('signed-in and client-rendered pages answer 200 with the shell and a placeholder', async () => {
+    for (const url of [
+      '/admin',
+      '/admin/pedidos',
+      '/cuenta',
+      '/cuenta/perfil',
+      '/carrito',
+      '/orden',
+      '/ingresar',
+    ]) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('role="status"');
+    }
+    expect(visibleText((await t.app.inject('/carrito')).body)).toContain('Categorías');
+  });
+
+  it('a brand written in another case is redirected to its one address, keeping the query', async () => {
+    const res = await t.app.inject('/marcas/labnova?linea=X');
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe('/marcas/Labnova?linea=X');
+  });
+
+  it('no inline script (the CSP allows none): only the entry module, JSON and JSON-LD', async () => {
+    for (const url of ['/', '/grupos/VID', '/productos/LBN-10001', '/nope']) {
+      const html = (await t.app.inject(url)).body;
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+        expect(tag, url).toMatch(/\ssrc=|type="application\/(json|ld\+json)"/);
+    }
+  });
+
+  it('a name that tries to close the state’s <script> stays data: escaped in the markup and in the JSON', async () => {
+    const name = 'Matraz </script><script>alert(1)</script> & <b>';
+    await t.database.db.update(products).set({ name }).where(eq(products.code, 'LBN-10001'));
+    const html = (await t.app.inject('/productos/LBN-10001')).body;
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html.match(/<\/script>/g)).toHaveLength((html.match(/<script\b/g) ?? []).length);
+    const product = queryState(html).queries.find((q) => q.queryKey[0] === 'product');
+    expect((product!.state.data as { name: string }).name).toBe(name);
+    expect(visibleText(html)).toContain(
+      'Matraz &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; & &lt;b&gt;',
+    );
+  });
+
+  it('compressed as it streams when the browser accepts it', async () => {
+    const res = await t.app.inject({ url: '/grupos/VID', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.rawPayload).toString('utf8')).toContain('Material de vidrio');
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
+    expect(negotiateEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(negotiateEncoding(undefined)).toBe('identity');
+  });
+});
+
+describe('the route table is the one list of pages', () => {
+  it('every page module exists and the public pages are server-rendered', async () => {
+    for (const r of ROUTES) await expect(import(`@/client/${r.page}`)).resolves.toHaveProperty('Component');
+    const catalogue = [
+      '',
+      'todas_las_marcas',
+      'marcas/:brandName',
+      'grupos/:groupName',
+      'busqueda/:name',
+      'productos/:code',
+      '*',
+    ];
+    for (const path of catalogue) expect(ROUTES.find((r) => r.path === path)?.render, path).toBe('server');
+    expect(ROUTES.filter((r) => r.staticPage && r.render === 'server')).toHaveLength(11);
+  });
+
+  it('the sitemap lists the table’s listed pages', async () => {
+    const xml = (await t.app.inject('/sitemap.xml')).body;
+    for (const r of ROUTES.filter((r) => r.sitemap))
+      expect(xml).toContain(`<loc>https://tienda.example.mx/${r.path}</loc>`);
+  });
+
+  it('the stylesheet is written inline (the first paint waits for the HTML alone); an unknown file stays a link', () => {
+    const html =
+      '<head><link rel="stylesheet" crossorigin href="/assets/index-1.css"><link rel="stylesheet" href="/assets/gone.css"></head>';
+    const out = inlineStylesheets(html, (href) =>
+      href === '/assets/index-1.css' ? 'a{color:red}</style>' : null,
+    );
+    expect(out).toBe(
+      '<head><style>a{color:red}<\\/style></style><link rel="stylesheet" href="/assets/gone.css"></head>',
+    );
+  });
+
+  it('the template is cut at the head’s end and the root element', () => {
+    const parts = splitTemplate(
+      '<html><head><title>x</title><!--page-meta--><link></head><body><div id="root"></div></body></html>',
+    );
+    expect(parts).toEqual({
+      head: '<html><head><link>',
+      bodyOpen: '</head><body><div id="root">',
+      tail: '</body></html>',
+    });
+  });
+});
