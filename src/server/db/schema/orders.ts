@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   index,
@@ -42,10 +44,10 @@ export const orders = pgTable(
       .notNull()
       .references(() => users.id),
     status: text('status').$type<OrderStatus>().notNull(),
-    subtotalCents: integer('subtotal_cents').notNull(),
-    shippingCents: integer('shipping_cents').notNull(),
-    ivaCents: integer('iva_cents').notNull(),
-    totalCents: integer('total_cents').notNull(),
+    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
+    shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull(),
+    ivaCents: bigint('iva_cents', { mode: 'number' }).notNull(),
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     address: jsonb('address').$type<Address>().notNull(),
     trackingGuide: text('tracking_guide'),
     deliveryProvider: text('delivery_provider'),
@@ -60,6 +62,11 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason'),
     /** Set with cancelledAt while a cancellation is claimed; kept afterwards as the record of who asked. */
     cancelRequest: jsonb('cancel_request').$type<CancelRequest>(),
+    /**
+     * While a cancellation is claimed and not finished: until when its holder is known to be working (renewed by
+     * the holder's heartbeat). Past it, the holder died; the sweeper takes the claim over and finishes it.
+     */
+    cancelLeaseUntil: timestamp('cancel_lease_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -67,6 +74,7 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_idx').on(t.userId, t.idempotencyKey),
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_status_idx').on(t.status, t.reservedUntil),
+    index('orders_cancel_lease_idx').on(t.cancelLeaseUntil).where(sql`${t.cancelLeaseUntil} is not null`),
   ],
 );
 
@@ -79,7 +87,7 @@ export const orderLines = pgTable(
     lineNo: integer('line_no').notNull(),
     productCode: text('product_code').notNull(),
     description: text('description').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
+    unitPriceCents: bigint('unit_price_cents', { mode: 'number' }).notNull(),
     quantity: integer('quantity').notNull(),
     weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
   },
@@ -97,8 +105,8 @@ export const payments = pgTable(
     gateway: text('gateway').notNull(),
     chargeId: text('charge_id'),
     status: text('status').notNull(),
-    amountCents: integer('amount_cents').notNull(),
-    refundedCents: integer('refunded_cents').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     redirectUrl: text('redirect_url'),
@@ -159,8 +167,8 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   id: text('id').primaryKey(),
   orderId: text('order_id').unique(),
   tokenId: text('token_id').notNull(),
-  amountCents: integer('amount_cents').notNull(),
-  refundedCents: integer('refunded_cents').notNull().default(0),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
   status: text('status').notNull(),
   errorCode: integer('error_code'),
   errorMessage: text('error_message'),
