@@ -101,15 +101,13 @@ describe('money columns hold 64-bit amounts', () => {
       unitPriceCents: big,
       quantity: 1,
     });
-    await t.db
-      .insert(payments)
-      .values({
-        orderNumber: number,
-        gateway: 'sandbox',
-        status: 'completed',
-        amountCents: big,
-        refundedCents: big,
-      });
+    await t.db.insert(payments).values({
+      orderNumber: number,
+      gateway: 'sandbox',
+      status: 'completed',
+      amountCents: big,
+      refundedCents: big,
+    });
     await t.db.insert(sandboxCharges).values({
       id: 'tr-big',
       orderId: String(number),

@@ -78,6 +78,32 @@ function refusalOf(order: CancelFacts, invoiced: boolean, rule: CancelRule): Can
 export const shopperMayCancel = (order: CancelFacts, invoiced: boolean) =>
   refusalOf(order, invoiced, SHOPPER_RULE) === null;
 
+/**
+ * A claimed cancellation (issue 22): the claim is committed (cancelledAt, cancelRequest) and the refund and the
+ * finish are under way — by the request, or by the sweeper after a crash. From that moment the order is shown as
+ * 'Cancelación en proceso', is not cancellable again and cannot be invoiced.
+ */
+export const CANCELLING_LABEL = 'Cancelación en proceso';
+export const isCancelling = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
+  order.cancelledAt !== null && CANCELLABLE.includes(order.status);
+
+/** The status as shopper and staff read it: 'Cancelación en proceso' while a cancellation is claimed. */
+export const orderStatusLabel = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
+  isCancelling(order) ? CANCELLING_LABEL : statusLabel(order.status);
+
+/**
+ * Why the order's own state forbids an invoice now (the invoices feature words it), or null. Invoice issuance
+ * checks it twice: before the work, and again under the order's row lock (lockOrder) when it claims the invoice,
+ * where a cancellation decides too — so an invoice is never issued for an order whose refund is claimed or done.
+ */
+export type InvoiceBlock = 'cancelled' | 'cancelling' | 'not_paid';
+export function invoiceBlock(order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt'>): InvoiceBlock | null {
+  if (order.status === 'cancelled') return 'cancelled';
+  if (order.cancelledAt !== null) return 'cancelling';
+  if (!AFTER_PAYMENT.includes(order.status) || order.paidAt === null) return 'not_paid';
+  return null;
+}
+
 /** The one state each fulfilment step starts from (paid → preparing → shipped → delivered). */
 export const STEPS = {
   prepare: { from: 'paid', to: 'preparing', action: 'order.prepare' },
