@@ -23,6 +23,7 @@ import {
   type CheckoutAnswer,
   claimKey,
   completeKey,
+  holdKey,
   releaseKey,
   requestHash,
 } from './idempotency.ts';
@@ -183,7 +184,24 @@ export async function placeOrder(
       return { kind: 'key_busy' };
   }
 
-  let number = claim.kind === 'resume' ? claim.orderNumber : null;
+  const stop = holdKey(ctx.db, user.id, key);
+  try {
+    return await placeWithKey(ctx, user, key, hash, body, claim.kind === 'resume' ? claim.orderNumber : null);
+  } finally {
+    stop();
+  }
+}
+
+/** The work of a claimed key (its lease renewed meanwhile): the order, then the charge, then the stored answer. */
+async function placeWithKey(
+  ctx: OrderContext,
+  user: SessionUser,
+  key: string,
+  hash: string,
+  body: PlaceOrder,
+  resumed: number | null,
+): Promise<PlaceOrderResult> {
+  let number = resumed;
   try {
     if (number === null) number = await placePendingOrder(ctx, user, key, hash, body);
   } catch (error) {
