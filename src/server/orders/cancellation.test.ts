@@ -14,6 +14,7 @@ import {
 import { sweepOnce } from '../checkout/sweeper.ts';
 import type { Db } from '../db/client.ts';
 import { orders, payments } from '../db/schema.ts';
+import { GatewayUnavailableError } from '../payments/gateway.ts';
 import { SandboxGateway } from '../payments/sandbox.ts';
 
 /**
@@ -22,6 +23,13 @@ import { SandboxGateway } from '../payments/sandbox.ts';
  */
 class DiesAfterRefund extends SandboxGateway {
   private armed: { refunded: () => void; dead: Promise<void> } | null = null;
+  /** The bank does not answer at all (refunds and charge look-ups time out). */
+  down = false;
+
+  override async getCharge(chargeId: string) {
+    if (this.down) throw new GatewayUnavailableError('sin respuesta');
+    return super.getCharge(chargeId);
+  }
 
   arm(): { refunded: Promise<void>; release: () => void } {
     let refunded!: () => void;
@@ -37,6 +45,7 @@ class DiesAfterRefund extends SandboxGateway {
   }
 
   override async refund(chargeId: string, options: { description: string; amountCents?: number }) {
+    if (this.down) throw new GatewayUnavailableError('sin respuesta');
     const charge = await super.refund(chargeId, options);
     const armed = this.armed;
     if (!armed) return charge;
@@ -271,4 +280,29 @@ describe('a process killed mid-cancellation (issue 22): "Cancelación en proceso
     },
     40_000,
   );
+});
+
+describe('the bank does not answer the refund', () => {
+  it('the claim stays ("Cancelación en proceso"), and the sweeper refunds and finishes once the bank is back', async () => {
+    const { shopper, product, number } = await paidOrderOfNew(t, 8, 2);
+    gateway.down = true;
+    const res = await post(shopper, `/api/orders/${number}/cancel`);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('refund_failed');
+    // Whether the refund happened is unknown: the claim is not released (the order is not invoiceable meanwhile).
+    expect(await orderRow(number)).toMatchObject({ status: 'paid', cancelReason: null });
+    expect((await orderRow(number)).cancelledAt).not.toBeNull();
+    const shown = await t.app.inject({ url: `/api/orders/${number}`, headers: { cookie: shopper.cookie } });
+    expect(shown.json()).toMatchObject({ statusLabel: 'Cancelación en proceso', canInvoice: false });
+    gateway.down = false;
+    const started = Date.now();
+    let order = await orderRow(number);
+    while (order.status !== 'cancelled' && Date.now() - started < 25_000) {
+      await new Promise((r) => setTimeout(r, 200));
+      order = await orderRow(number);
+    }
+    expect(order).toMatchObject({ status: 'cancelled', cancelReason: 'Cancelado por el cliente' });
+    expect(await chargeStatus(number)).toBe('refunded');
+    expect(await stockOf(t, product.code)).toEqual({ stock: 10, ledger: 10 });
+  }, 40_000);
 });
