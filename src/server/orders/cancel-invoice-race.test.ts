@@ -55,19 +55,27 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
     const pairs: Pair[] = await Promise.all(
       numbers.map(async (number, i) => {
         const by = i % 2 === 0 ? 'shopper' : 'staff';
+        // Staggered starts (−100…+290 ms of the cancellation against the invoice) spread the interleavings over
+        // the invoice's whole check → claim → stamp path, so both outcomes happen, not only "the cancel first".
+        const offset = ((i * 37) % 400) - 100;
+        const after = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
         const [cancel, invoice] = await Promise.all([
-          t.app.inject({
-            method: 'POST',
-            url: by === 'shopper' ? `/api/orders/${number}/cancel` : `/api/admin/orders/${number}/cancel`,
-            headers: { cookie: (by === 'shopper' ? shopper : staff).cookie },
-            payload: by === 'shopper' ? {} : { reason: 'El cliente ya no lo quiere' },
-          }),
-          t.app.inject({
-            method: 'POST',
-            url: `/api/orders/${number}/invoice`,
-            headers: { cookie: shopper.cookie },
-            payload: form,
-          }),
+          after(offset).then(() =>
+            t.app.inject({
+              method: 'POST',
+              url: by === 'shopper' ? `/api/orders/${number}/cancel` : `/api/admin/orders/${number}/cancel`,
+              headers: { cookie: (by === 'shopper' ? shopper : staff).cookie },
+              payload: by === 'shopper' ? {} : { reason: 'El cliente ya no lo quiere' },
+            }),
+          ),
+          after(-offset).then(() =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/orders/${number}/invoice`,
+              headers: { cookie: shopper.cookie },
+              payload: form,
+            }),
+          ),
         ]);
         return { number, by, cancel, invoice } as Pair;
       }),
