@@ -288,7 +288,11 @@ describe('the bank does not answer the refund', () => {
     gateway.down = true;
     const res = await post(shopper, `/api/orders/${number}/cancel`);
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.code).toBe('refund_failed');
+    expect(res.json().error).toEqual({
+      code: 'refund_pending',
+      message:
+        'El banco no respondió a tiempo. Su cancelación sigue en proceso y la terminaremos en unos momentos.',
+    });
     // Whether the refund happened is unknown: the claim is not released (the order is not invoiceable meanwhile).
     expect(await orderRow(number)).toMatchObject({ status: 'paid', cancelReason: null });
     expect((await orderRow(number)).cancelledAt).not.toBeNull();

@@ -78,8 +78,9 @@ export async function cancelOrder(
     }
     // Refused: nothing happened at the bank; the order is as before. Unknown: the claim stays, its lease runs
     // out, and the sweeper asks the gateway again and finishes it.
-    if (refund === 'refused') await releaseClaim(ctx, number);
     ctx.log.error({ order: number, by: who.kind, refund }, 'no se pudo reembolsar el pedido');
+    if (refund === 'unknown') throw badGateway('refund_pending', policy.refundPendingMessage);
+    await releaseClaim(ctx, number);
     throw badGateway('refund_failed', policy.refundFailedMessage);
   } finally {
     stop();
@@ -176,7 +177,13 @@ export async function finishInterruptedCancellations(
   const stuck = await ctx.db
     .select({ number: orders.number })
     .from(orders)
-    .where(and(isNotNull(orders.cancelLeaseUntil), lt(orders.cancelLeaseUntil, sql`now()`)))
+    .where(
+      and(
+        isNotNull(orders.cancelLeaseUntil),
+        lt(orders.cancelLeaseUntil, sql`now()`),
+        inArray(orders.status, CANCELLABLE),
+      ),
+    )
     .limit(BATCH);
   let finished = 0;
   for (const { number } of stuck) {

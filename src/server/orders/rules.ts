@@ -140,6 +140,8 @@ export type CancelPolicy = {
   /** The refusal to tell, or null when the order may be cancelled now. */
   check(order: CancelFacts, invoiced: boolean): AppError | null;
   refundFailedMessage: string;
+  /** The gateway did not answer the refund: the claim stays and the sweeper finishes it. */
+  refundPendingMessage: string;
 };
 
 export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: string })): CancelPolicy {
@@ -155,6 +157,8 @@ export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: str
       ownerId: who.userId,
       check,
       refundFailedMessage: 'No se pudo procesar el reembolso con el banco. Intente de nuevo en unos minutos.',
+      refundPendingMessage:
+        'El banco no respondió a tiempo. Su cancelación sigue en proceso y la terminaremos en unos momentos.',
     };
   }
   return {
@@ -164,5 +168,7 @@ export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: str
     check,
     refundFailedMessage:
       'No se pudo procesar el reembolso con el banco; el pedido sigue sin cancelar. Intente de nuevo en unos minutos.',
+    refundPendingMessage:
+      'El banco no respondió a tiempo; la cancelación sigue en proceso y se terminará automáticamente en unos momentos.',
   };
 }
