@@ -58,9 +58,9 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
         // Staggered starts (−100…+290 ms of the cancellation against the invoice) spread the interleavings over
         // the invoice's whole check → claim → stamp path, so both outcomes happen, not only "the cancel first".
         const offset = ((i * 37) % 400) - 100;
-        const after = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+        const startIn = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
         const [cancel, invoice] = await Promise.all([
-          after(offset).then(() =>
+          startIn(offset).then(() =>
             t.app.inject({
               method: 'POST',
               url: by === 'shopper' ? `/api/orders/${number}/cancel` : `/api/admin/orders/${number}/cancel`,
@@ -68,7 +68,7 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
               payload: by === 'shopper' ? {} : { reason: 'El cliente ya no lo quiere' },
             }),
           ),
-          after(-offset).then(() =>
+          startIn(-offset).then(() =>
             t.app.inject({
               method: 'POST',
               url: `/api/orders/${number}/invoice`,
