@@ -351,7 +351,7 @@ async function buyer(index: number, codes: string[], shoppers: Shopper[]) {
       '4111111111111111',
       '5555555555554444',
       '4000000000000002',
-      '4000000000003220',
+      '4000000000000044',
     ]);
     const token = await cardToken(card);
     if (!token) continue;

@@ -228,7 +228,7 @@ describe('3-D Secure', () => {
     const res = await placeOrderRequest(
       t,
       shopper,
-      await body([{ code: p.code, quantity: 1 }], '4000000000003220'),
+      await body([{ code: p.code, quantity: 1 }], '4000000000000044'),
     );
     expect(res.statusCode).toBe(200);
     const { number, redirectUrl } = res.json() as { number: number; redirectUrl: string };
@@ -267,7 +267,7 @@ describe('3-D Secure', () => {
     const res = await placeOrderRequest(
       t,
       shopper,
-      await body([{ code: p.code, quantity: 2 }], '4000000000003220'),
+      await body([{ code: p.code, quantity: 2 }], '4000000000000044'),
     );
     const { redirectUrl } = res.json() as { redirectUrl: string };
     const reject = await t.app.inject({

@@ -87,7 +87,7 @@ describe('Openpay adapter against a local replica of its API', () => {
   });
 
   it('3-D Secure: charge_pending with a redirect URL; after the bank, the charge is completed', async () => {
-    const pending = await gateway.createCharge(input(replica.addToken('4000000000003220'), '5003'));
+    const pending = await gateway.createCharge(input(replica.addToken('4000000000000044'), '5003'));
     expect(pending.status).toBe('charge_pending');
     expect(pending.redirectUrl).toMatch(/\/charges\/tr[a-z0-9]+\/redirect\/$/);
     replica.complete3ds(pending.id, true);
@@ -191,7 +191,7 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
     const p = await productWithStock(t, 5, 0);
     const res = await placeOrderRequest(t, shopper, {
       items: [{ code: p.code, quantity: 1 }],
-      cardToken: replica.addToken('4000000000003220'),
+      cardToken: replica.addToken('4000000000000044'),
       deviceSessionId: 'dev',
     });
     expect(res.statusCode).toBe(200);
