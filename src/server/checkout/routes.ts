@@ -59,6 +59,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       gateway: app.paymentGateway,
       publicUrl: app.config.publicUrl,
       log: app.log,
+      hold: app.config.payments.hold,
     });
   });
   app.addHook('onClose', async () => {

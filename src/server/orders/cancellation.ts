@@ -98,7 +98,12 @@ async function finishCancellation(
     const request = before.cancelRequest ?? cancelPolicy({ kind: 'shopper', userId: before.userId }).request;
     const [after] = await tx
       .update(orders)
-      .set({ status: 'cancelled', cancelReason: request.reason, paymentState: 'refunded', updatedAt: sql`now()` })
+      .set({
+        status: 'cancelled',
+        cancelReason: request.reason,
+        paymentState: 'refunded',
+        updatedAt: sql`now()`,
+      })
       .where(eq(orders.number, number))
       .returning();
     await returnStock(tx, number, 'order_cancel');

@@ -1,11 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
+import { orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
 import { type Charge, chargeMatches } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { hasActiveInvoice } from './invoice-state.ts';
 import { lockOrder } from './lock.ts';
-import { orders } from '../db/schema.ts';
 import type { GatewayRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
 
@@ -88,7 +87,8 @@ export async function recordChargeChange(
     }
     const state = paymentStateOf(charge);
     if (!state) return order.paymentState;
-    const refundedCents = state === 'refunded' ? Math.max(charge.refundedCents, payment.amountCents) : charge.refundedCents;
+    const refundedCents =
+      state === 'refunded' ? Math.max(charge.refundedCents, payment.amountCents) : charge.refundedCents;
     if (state === order.paymentState && refundedCents === payment.refundedCents) return state;
 
     await tx
@@ -97,7 +97,8 @@ export async function recordChargeChange(
       .where(eq(payments.id, payment.id));
     // The shop's own cancellation refunds too: its claim (cancelledAt) or its end (cancelled) is no news.
     const ours = order.cancelledAt !== null && state === 'refunded';
-    const cancel = MONEY_GONE.includes(state) && NOT_SHIPPED.includes(order.status) && order.cancelledAt === null;
+    const cancel =
+      MONEY_GONE.includes(state) && NOT_SHIPPED.includes(order.status) && order.cancelledAt === null;
     await tx
       .update(orders)
       .set({
@@ -132,7 +133,10 @@ export async function recordChargeChange(
         chargeId: charge.id,
         dedupeKey: `${charge.id}:${state}:${refundedCents}`,
       });
-      ctx.log.error({ order: number, charge: charge.id, state, by: who.kind }, 'cambio en el pago de un pedido pagado');
+      ctx.log.error(
+        { order: number, charge: charge.id, state, by: who.kind },
+        'cambio en el pago de un pedido pagado',
+      );
     }
     return state;
   });

@@ -93,7 +93,10 @@ export async function orderOfCharge(
  * so that two databases on one Openpay merchant (a reset, staging and production) never send the same one.
  */
 export function newOrderRef(orderNumber: number): string {
-  return `${orderNumber}-${randomBytes(6).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0')}`;
+  return `${orderNumber}-${randomBytes(6)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')}`;
 }
 
 /**

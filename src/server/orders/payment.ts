@@ -6,7 +6,7 @@ import type { OrderContext } from './context.ts';
 import { lockOrder } from './lock.ts';
 import { enqueueOrderPaidMail } from './mail.ts';
 import { latestPayment, updatePayment } from './payment-records.ts';
-import type { GatewayRequest, SweeperRequest } from './requester.ts';
+import type { GatewayRequest, ShopperRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
 
 /**
@@ -64,11 +64,12 @@ export async function markPaymentFailed(
   ctx: OrderContext,
   number: number,
   failure: { chargeId: string | null; errorCode: number | null; message: string },
-  who: GatewayRequest | SweeperRequest,
+  who: GatewayRequest | SweeperRequest | ShopperRequest,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment') return false;
+    if (who.kind === 'shopper' && order.userId !== who.userId) return false;
     await tx
       .update(orders)
       .set({ status: 'payment_failed', reservedUntil: null, updatedAt: sql`now()` })
@@ -125,5 +126,23 @@ export async function markPaymentError(
     }
     ctx.log.debug({ order: number, by: who.kind }, 'pedido liberado por un error del pago');
     return true;
+  });
+}
+
+/**
+ * A pending order now waits on the shopper's bank (3-D Secure): its hold shortens to `minutes` from now (never
+ * lengthens), so an abandoned authentication gives the stock back sooner (issue 23).
+ */
+export async function shortenHold(ctx: OrderContext, number: number, minutes: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (order?.status !== 'pending_payment') return;
+    await tx
+      .update(orders)
+      .set({
+        reservedUntil: sql`least(coalesce(${orders.reservedUntil}, 'infinity'), now() + make_interval(mins => ${minutes}))`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(orders.number, number));
   });
 }

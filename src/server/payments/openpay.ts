@@ -51,7 +51,14 @@ export function chargeFromOpenpay(t: OpenpayTransaction): Charge {
     amountCents: toCents(t.amount),
     currency: (t.currency ?? 'MXN').toUpperCase(),
     refundedCents: toCents(refunded),
-    method: t.method === 'card' ? 'card' : t.method === 'bank_account' ? 'spei' : t.method === 'store' ? 'cash' : null,
+    method:
+      t.method === 'card'
+        ? 'card'
+        : t.method === 'bank_account'
+          ? 'spei'
+          : t.method === 'store'
+            ? 'cash'
+            : null,
     cardType: t.card?.type === 'credit' || t.card?.type === 'debit' ? t.card.type : null,
     orderId: t.order_id ?? null,
     errorCode: t.error_code ?? null,
