@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { orders, payments } from '../db/schema.ts';
 import { DEFAULT_HOLD, type OrderContext, orderContext } from '../orders/context.ts';
@@ -62,19 +62,28 @@ export async function alertStaff(
   );
 }
 
-/** The attempt a charge belongs to: by its id, else the latest attempt. */
+/** The attempt a charge belongs to: by its id, else by our reference, else the latest attempt. */
 async function attemptOf(
   ctx: OrderContext,
   number: number,
   charge: Charge,
-): Promise<PaymentRecord | undefined> {
-  const [byId] = await ctx.db
+): Promise<{ attempt: PaymentRecord | undefined; latest: boolean }> {
+  const latest = await latestPayment(ctx.db, number);
+  const [mine] = await ctx.db
     .select()
     .from(payments)
-    .where(and(eq(payments.orderNumber, number), eq(payments.chargeId, charge.id)))
+    .where(
+      and(
+        eq(payments.orderNumber, number),
+        charge.orderId
+          ? or(eq(payments.chargeId, charge.id), eq(payments.orderRef, charge.orderId))
+          : eq(payments.chargeId, charge.id),
+      ),
+    )
     .orderBy(desc(payments.id))
     .limit(1);
-  return byId ?? (await latestPayment(ctx.db, number));
+  const attempt = mine ?? latest;
+  return { attempt, latest: attempt?.id === latest?.id };
 }
 
 /**
@@ -89,7 +98,12 @@ export async function applyCharge(
   charge: Charge,
   who: GatewayRequest | SweeperRequest,
 ): Promise<Outcome> {
-  const attempt = await attemptOf(ctx, number, charge);
+  const { attempt, latest } = await attemptOf(ctx, number, charge);
+  // An earlier attempt's failure (the anti-fraud decline before the 3-D Secure attempt) decides nothing.
+  if (!latest && (charge.status === 'failed' || charge.status === 'cancelled')) {
+    const status = await currentStatus(ctx, number);
+    return status === 'pending_payment' ? { kind: 'unknown', number } : { kind: 'paid', number };
+  }
   if (attempt && !chargeMatches(charge, { orderRef: attempt.orderRef, amountCents: attempt.amountCents })) {
     const description = `El cargo ${charge.id} (${(charge.amountCents / 100).toFixed(2)} ${charge.currency}, referencia ${charge.orderId ?? '-'}) no corresponde al pedido ${number}; no cuenta como pago`;
     ctx.log.error({ order: number, charge: charge.id }, description);

@@ -87,7 +87,14 @@ describe('Openpay adapter against a local replica of its API', () => {
   });
 
   it('3-D Secure: charge_pending with a redirect URL; after the bank, the charge is completed', async () => {
-    const pending = await gateway.createCharge(input(replica.addToken('4000000000000044'), '5003'));
+    const token = replica.addToken('4000000000000044');
+    await expect(gateway.createCharge(input(token, '5003'))).rejects.toMatchObject({ errorCode: 3005 });
+    // The token of an anti-fraud decline is charged once more with 3-D Secure (and only then redirect_url).
+    const pending = await gateway.createCharge({ ...input(token, '5003-3ds'), use3dSecure: true });
+    expect(replica.requests.at(-1)!.body).toMatchObject({
+      use_3d_secure: true,
+      redirect_url: 'http://tienda.test/api/payments/return',
+    });
     expect(pending.status).toBe('charge_pending');
     expect(pending.redirectUrl).toMatch(/\/charges\/tr[a-z0-9]+\/redirect\/$/);
     replica.complete3ds(pending.id, true);
@@ -196,12 +203,14 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
     });
     expect(res.statusCode).toBe(200);
     const { number } = res.json() as { number: number };
-    const charge = [...replica.charges.values()].find((c) => c.order_id === String(number))!;
+    const charge = [...replica.charges.values()].find(
+      (c) => c.order_id?.startsWith(`${number}-`) && c.status === 'charge_pending',
+    )!;
 
     // A forged "succeeded" while the bank has not authorized: nothing changes.
     const forged = {
       type: 'charge.succeeded',
-      transaction: { id: charge.id, status: 'completed', order_id: String(number) },
+      transaction: { id: charge.id, status: 'completed', order_id: charge.order_id },
     };
     const send = () =>
       t.app.inject({

@@ -303,7 +303,7 @@ export class OpenpayReplica {
     if (!token) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
     // A token is single use, except that the token of a 3005 (anti-fraud) decline may be used for the
     // 3-D Secure charge (Openpay's 3-D Secure guide: "Token de cargo previo").
-    if (!(body.use_3d_secure === true && declines[token.cardNumber]?.code === 3005)) {
+    if (body.use_3d_secure === true || declines[token.cardNumber]?.code !== 3005) {
       this.tokens.delete(String(body.source_id));
     }
 
