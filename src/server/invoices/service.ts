@@ -86,6 +86,8 @@ export function createInvoicingContext(
 export const ORDER_NOT_FOUND = 'Pedido no encontrado';
 export const NOT_PAID = 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago';
 export const ORDER_CANCELLED = 'El pedido está cancelado; no se puede facturar';
+export const PAYMENT_REFUNDED = 'El pago de este pedido fue reembolsado; no se puede facturar';
+export const PAYMENT_IN_DISPUTE = 'El pago de este pedido está en aclaración con el banco; no se puede facturar por ahora';
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';
@@ -121,6 +123,9 @@ function deadlineOf(order: OrderRow): Date | null {
 /** Why the order cannot be invoiced now (Spanish), or null when it can (SPEC-NOTES 9). */
 function blockedReason(order: OrderRow, active: InvoiceRow | undefined, now: Date): string | null {
   if (order.status === 'cancelled') return ORDER_CANCELLED;
+  // The gateway's word after the payment (issue 14): no invoice for money that went back or is disputed.
+  if (order.paymentState === 'refunded' || order.paymentState === 'lost') return PAYMENT_REFUNDED;
+  if (order.paymentState === 'in_dispute') return PAYMENT_IN_DISPUTE;
   if (!INVOICEABLE.includes(order.status) || !order.paidAt) return NOT_PAID;
   if (active?.status === 'issued') return ALREADY_INVOICED;
   if (active?.status === 'pending') return IN_PROGRESS;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenpayReplica } from '../../../tests/server/replicas/openpay.ts';
@@ -11,6 +12,18 @@ import {
 import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
 import { GatewayError, GatewayUnavailableError } from './gateway.ts';
 import { OpenpayGateway } from './openpay.ts';
+import { OPENPAY_SCRIPTS, openpayCspOrigins } from './service.ts';
+
+/** A CSP header as directive → sources. */
+function parseCsp(header: string): Record<string, string[]> {
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
+}
 
 const replica = new OpenpayReplica();
 let gateway: OpenpayGateway;
@@ -156,10 +169,32 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
       sandboxMode: true,
     });
     expect(res.body).not.toContain(replica.privateKey);
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self' https://js.openpay.mx;");
-    expect(csp).toContain("connect-src 'self' https://sandbox-api.openpay.mx;");
-    expect(csp).toContain("frame-src 'self' https://sandbox-api.openpay.mx;");
+    // The CSP, parsed: exactly what Openpay.js and openpay-data need (its device fingerprint loads a script,
+    // an image and a frame from the API host), and the script URLs the card form loads are allowed.
+    const csp = parseCsp(String(res.headers['content-security-policy']));
+    const api = 'https://sandbox-api.openpay.mx';
+    expect(csp['script-src']).toEqual(["'self'", 'https://js.openpay.mx', api]);
+    expect(csp['connect-src']).toEqual(["'self'", api]);
+    expect(csp['frame-src']).toEqual(["'self'", api]);
+    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', api]);
+    expect(csp['default-src']).toEqual(["'self'"]);
+    const cardForm = readFileSync(new URL('../../client/checkout/lib/card-token.ts', import.meta.url), 'utf8');
+    const loaded = [...cardForm.matchAll(/loadScript\('([^']+)'\)/g)].map((m) => m[1]!);
+    expect(loaded).toEqual([...OPENPAY_SCRIPTS]);
+    for (const url of loaded) expect(csp['script-src']).toContain(new URL(url).origin);
+    // Production: the production API host, and no sandbox host.
+    const production = loadConfig({
+      PAYMENT_GATEWAY: 'openpay',
+      OPENPAY_MERCHANT_ID: 'm1',
+      OPENPAY_PRIVATE_KEY: 'sk_1',
+      OPENPAY_PUBLIC_KEY: 'pk_1',
+      OPENPAY_PRODUCTION: 'true',
+    });
+    expect(openpayCspOrigins(production)).toEqual({
+      script: ['https://js.openpay.mx', 'https://api.openpay.mx'],
+      api: ['https://api.openpay.mx'],
+    });
+    expect(openpayCspOrigins(loadConfig({}))).toEqual({ script: [], api: [] });
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/payments/sandbox/tokens', payload: {} })).statusCode,
     ).toBe(404);
