@@ -112,7 +112,9 @@ export async function handleWebhook(
     return true;
   }
   const chargeId = event.transaction?.id;
-  if (!event.type.startsWith('charge.') || !chargeId) return true;
+  // Charges and chargebacks (charge.succeeded/failed/cancelled/refunded/rescored.to.decline,
+  // chargeback.created/accepted/rejected): whatever the type says, the charge as Openpay answers it decides.
+  if (!(event.type.startsWith('charge.') || event.type.startsWith('chargeback.')) || !chargeId) return true;
   let charge: Charge;
   try {
     charge = await gateway.getCharge(chargeId);
