@@ -87,7 +87,8 @@ export const ORDER_NOT_FOUND = 'Pedido no encontrado';
 export const NOT_PAID = 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago';
 export const ORDER_CANCELLED = 'El pedido está cancelado; no se puede facturar';
 export const PAYMENT_REFUNDED = 'El pago de este pedido fue reembolsado; no se puede facturar';
-export const PAYMENT_IN_DISPUTE = 'El pago de este pedido está en aclaración con el banco; no se puede facturar por ahora';
+export const PAYMENT_IN_DISPUTE =
+  'El pago de este pedido está en aclaración con el banco; no se puede facturar por ahora';
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';

@@ -178,7 +178,10 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
     expect(csp['frame-src']).toEqual(["'self'", api]);
     expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', api]);
     expect(csp['default-src']).toEqual(["'self'"]);
-    const cardForm = readFileSync(new URL('../../client/checkout/lib/card-token.ts', import.meta.url), 'utf8');
+    const cardForm = readFileSync(
+      new URL('../../client/checkout/lib/card-token.ts', import.meta.url),
+      'utf8',
+    );
     const loaded = [...cardForm.matchAll(/loadScript\('([^']+)'\)/g)].map((m) => m[1]!);
     expect(loaded).toEqual([...OPENPAY_SCRIPTS]);
     for (const url of loaded) expect(csp['script-src']).toContain(new URL(url).origin);
