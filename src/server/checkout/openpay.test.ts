@@ -10,6 +10,7 @@ import {
   type Shopper,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
+import { createStaff } from '../../../tests/server/support/staff.ts';
 
 /**
  * The checkout against a local replica of Openpay's API (issue 14, Payments; issue 23, stock held hostage):
@@ -258,6 +259,14 @@ describe('every Openpay event honoured', () => {
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ kind: 'refunded' });
     expect((await invoiceState(shopper, number)).canRequest).toBe(false);
+    // Staff see it on the back office's order.
+    const staff = await createStaff(t);
+    const detail = (
+      await t.app.inject({ url: `/api/admin/orders/${number}`, headers: { cookie: staff.cookie } })
+    ).json();
+    expect(detail.paymentState).toBe('refunded');
+    expect(detail.paymentAlerts).toHaveLength(1);
+    expect(detail.paymentAlerts[0].message).toContain('reembolsado o cancelado en Openpay');
   });
 
   it('a refund after shipping: the order stays shipped, the payment refunded, no invoice, staff alerted', async () => {
