@@ -269,6 +269,15 @@ describe('every Openpay event honoured', () => {
     expect(detail.paymentAlerts[0].message).toContain('reembolsado o cancelado en Openpay');
   });
 
+  it('the refund of our own cancellation in flight (claimed, not finished) is left to the cancellation', async () => {
+    const { number, charge } = await paid(3);
+    await t.db.execute(sql`update orders set cancelled_at = now() where number = ${number}`);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded'));
+    expect(await order(number)).toMatchObject({ status: 'paid', payment_state: 'paid' });
+    expect((await paymentRows(number))[0]!.status).toBe('completed');
+    expect(await alerts(number)).toEqual([]);
+  });
+
   it('a refund after shipping: the order stays shipped, the payment refunded, no invoice, staff alerted', async () => {
     const { shopper, p, number, charge } = await paid(6);
     await t.db.execute(sql`update orders set status = 'shipped' where number = ${number}`);

@@ -68,6 +68,9 @@ export async function recordChargeChange(
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order?.paymentState) return null;
+    // A cancellation of ours is in flight (claimed, refunding): it records its own refund when it finishes (or
+    // the sweeper does); touching the payment now would make it miss the completed payment it refunds.
+    if (order.cancelledAt !== null && order.status !== 'cancelled') return order.paymentState;
     const [payment] = await tx
       .select()
       .from(payments)
@@ -95,8 +98,8 @@ export async function recordChargeChange(
       .update(payments)
       .set({ status: charge.status, refundedCents, updatedAt: sql`now()` })
       .where(eq(payments.id, payment.id));
-    // The shop's own cancellation refunds too: its claim (cancelledAt) or its end (cancelled) is no news.
-    const ours = order.cancelledAt !== null && state === 'refunded';
+    // The shop's own cancellation refunds too: once it has ended (cancelled), its refund is no news.
+    const ours = order.status === 'cancelled' && state === 'refunded';
     const cancel =
       MONEY_GONE.includes(state) && NOT_SHIPPED.includes(order.status) && order.cancelledAt === null;
     await tx
