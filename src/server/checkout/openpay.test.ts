@@ -309,6 +309,15 @@ describe('every Openpay event honoured', () => {
     expect((await alerts(lost.number)).map((a) => a.kind)).toEqual(['in_dispute', 'lost']);
   });
 
+  it('a partial refund in the dashboard: partially refunded, still paid and invoiceable, staff alerted', async () => {
+    const { shopper, number, charge } = await paid(1);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded', 1.5));
+    expect(await order(number)).toMatchObject({ status: 'paid', payment_state: 'partially_refunded' });
+    expect(Number((await paymentRows(number))[0]!.refunded_cents)).toBe(150);
+    expect((await invoiceState(shopper, number)).canRequest).toBe(true);
+    expect((await alerts(number)).map((a) => a.kind)).toEqual(['partially_refunded']);
+  });
+
   it('charge.rescored.to.decline and charge.cancelled on a paid order: refunded, staff alerted', async () => {
     const rescored = await paid(9);
     await webhook(replica.dashboard(rescored.charge.id, 'charge.rescored.to.decline'));
@@ -338,6 +347,18 @@ describe('stock held hostage (issue 23)', () => {
     expect(second.statusCode).toBe(200);
     expect((await order((first.json() as { number: number }).number)).status).toBe('payment_failed');
     expect(await stockOf(t, p.code)).toEqual({ stock: 8, ledger: 8 });
+
+    // Concurrent attempts of one shopper: never more than CHECKOUT_MAX_PENDING_ORDERS (2) unpaid at once.
+    const p2 = await productWithStock(t, 20, 5);
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => buy(shopper, p2.code, 1, '4000000000000044')),
+    );
+    expect(burst.every((r) => [200, 402, 409].includes(r.statusCode))).toBe(true);
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from orders where user_id = ${shopper.id} and status = 'pending_payment'`,
+    );
+    expect(Number(rows[0]!.n)).toBeLessThanOrEqual(2);
+    expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(1);
 
     const tooMany = await buy(shopper, p.code, 9);
     expect(tooMany.statusCode).toBe(409);
