@@ -290,6 +290,20 @@ describe('configuration', () => {
     expect(() => assertPaymentsAllowed(loadConfig({ NODE_ENV: 'development' }))).not.toThrow();
   });
 
+  it('the stock hold and the per-shopper caps are configurable, checked, the 3-D Secure hold never longer', () => {
+    expect(loadConfig({}).payments.hold).toEqual({
+      minutes: 30,
+      threeDsMinutes: 10,
+      maxPendingOrders: 2,
+      maxReservedUnits: 500,
+    });
+    expect(
+      loadConfig({ CHECKOUT_HOLD_MINUTES: '5', CHECKOUT_3DS_HOLD_MINUTES: '15' }).payments.hold,
+    ).toMatchObject({ minutes: 5, threeDsMinutes: 5 });
+    expect(() => loadConfig({ CHECKOUT_HOLD_MINUTES: '0' })).toThrow(/CHECKOUT_HOLD_MINUTES/);
+    expect(() => loadConfig({ CHECKOUT_MAX_RESERVED_UNITS: 'mucho' })).toThrow(/CHECKOUT_MAX_RESERVED_UNITS/);
+  });
+
   it('names the missing Openpay variables', () => {
     expect(() => loadConfig({ PAYMENT_GATEWAY: 'openpay' })).toThrow(/OPENPAY_MERCHANT_ID/);
     expect(() => loadConfig({ PAYMENT_GATEWAY: 'paypal' })).toThrow(/PAYMENT_GATEWAY/);
