@@ -358,7 +358,7 @@ async function buyer(index: number, codes: string[], shoppers: Shopper[]) {
       '4111111111111111',
       '5555555555554444',
       '4000000000000002',
-      '4000000000003220',
+      '4000000000000044',
     ]);
     const token = await cardToken(card);
     if (!token) continue;
@@ -820,7 +820,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     (
       await db.execute(
         sql`select id, order_id from sandbox_charges c where c.order_id is null
-      or not exists (select 1 from orders o where o.number::text = c.order_id)`,
+      or not exists (select 1 from orders o where o.number::text = split_part(c.order_id, '-', 1))`,
       )
     ).rows,
   );
@@ -828,7 +828,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     'dinero cobrado (cargo completado) de un pedido que no está pagado',
     (
       await db.execute(
-        sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = c.order_id
+        sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = split_part(c.order_id, '-', 1)
       where c.status = 'completed' and o.status <> 'paid'`,
       )
     ).rows,

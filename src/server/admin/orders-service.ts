@@ -7,6 +7,7 @@ import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { orderLineViews } from '../orders/history.ts';
 import { hasActiveInvoice } from '../orders/invoice-state.ts';
+import { paymentAlertsOf } from '../orders/payment-events.ts';
 import { guideOf, ORDER_NOT_FOUND, orderStatusLabel, staffActions } from '../orders/rules.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
 
@@ -153,6 +154,12 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
       amountCents: p.amountCents,
       refundedCents: p.refundedCents,
       createdAt: p.createdAt.toISOString(),
+    })),
+    paymentState: o.paymentState,
+    paymentAlerts: (await paymentAlertsOf(db, number)).map((a) => ({
+      kind: a.kind,
+      message: a.message,
+      createdAt: a.createdAt.toISOString(),
     })),
     actions: staffActions(o, await hasActiveInvoice(db, number)),
     history: await auditOf(db, 'order', String(number)),

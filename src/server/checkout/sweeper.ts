@@ -3,6 +3,7 @@ import { orders } from '../db/schema.ts';
 import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
 import { markPaymentFailed } from '../orders/payment.ts';
+import { latestPayment } from '../orders/payment-records.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
 import { applyCharge } from './settle.ts';
@@ -33,7 +34,9 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   let paid = 0;
   for (const { number } of due) {
     try {
-      const charge = await ctx.gateway.findChargeByOrderId(String(number));
+      // Asked by this attempt's reference; applyCharge refuses a charge that is not ours.
+      const attempt = await latestPayment(ctx.db, number);
+      const charge = await ctx.gateway.findChargeByOrderId(attempt?.orderRef ?? String(number));
       if (
         charge &&
         (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')

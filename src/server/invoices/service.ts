@@ -89,6 +89,9 @@ export const ORDER_NOT_FOUND = 'Pedido no encontrado';
 export const NOT_PAID = 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago';
 export const ORDER_CANCELLED = 'El pedido está cancelado; no se puede facturar';
 export const ORDER_CANCELLING = 'Cancelación en proceso: el pedido no se puede facturar';
+export const PAYMENT_REFUNDED = 'El pago de este pedido fue reembolsado; no se puede facturar';
+export const PAYMENT_IN_DISPUTE =
+  'El pago de este pedido está en aclaración con el banco; no se puede facturar por ahora';
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';
@@ -99,6 +102,8 @@ export const GENERATION_FAILED = 'No se pudo generar su factura';
 const ORDER_BLOCKS: Record<InvoiceBlock, string> = {
   cancelled: ORDER_CANCELLED,
   cancelling: ORDER_CANCELLING,
+  refunded: PAYMENT_REFUNDED,
+  in_dispute: PAYMENT_IN_DISPUTE,
   not_paid: NOT_PAID,
 };
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -79,7 +79,7 @@ const orderRow = async (number: number) =>
 const chargeStatus = async (number: number) =>
   (
     await t.db.execute<{ status: string }>(
-      sql`select status from sandbox_charges where order_id = ${String(number)}`,
+      sql`select status from sandbox_charges where order_id like ${`${number}-%`}`,
     )
   ).rows[0]!.status;
 

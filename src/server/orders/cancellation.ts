@@ -138,6 +138,7 @@ async function finishCancellation(
         status: 'cancelled',
         cancelReason: request.reason,
         cancelLeaseUntil: null,
+        paymentState: 'refunded',
         updatedAt: sql`now()`,
       })
       .where(eq(orders.number, number))

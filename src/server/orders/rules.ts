@@ -96,10 +96,15 @@ export const orderStatusLabel = (order: Pick<Order, 'status' | 'cancelledAt'>) =
  * checks it twice: before the work, and again under the order's row lock (lockOrder) when it claims the invoice,
  * where a cancellation decides too — so an invoice is never issued for an order whose refund is claimed or done.
  */
-export type InvoiceBlock = 'cancelled' | 'cancelling' | 'not_paid';
-export function invoiceBlock(order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt'>): InvoiceBlock | null {
+export type InvoiceBlock = 'cancelled' | 'cancelling' | 'refunded' | 'in_dispute' | 'not_paid';
+export function invoiceBlock(
+  order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt' | 'paymentState'>,
+): InvoiceBlock | null {
   if (order.status === 'cancelled') return 'cancelled';
   if (order.cancelledAt !== null) return 'cancelling';
+  // The gateway's word after the payment (issue 14): no invoice for money that went back or is disputed.
+  if (order.paymentState === 'refunded' || order.paymentState === 'lost') return 'refunded';
+  if (order.paymentState === 'in_dispute') return 'in_dispute';
   if (!AFTER_PAYMENT.includes(order.status) || order.paidAt === null) return 'not_paid';
   return null;
 }

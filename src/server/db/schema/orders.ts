@@ -30,6 +30,8 @@ export type CancelRequest = {
   actor: { userId: number | null; label: string } | null;
 };
 
+export type PaymentState = 'paid' | 'partially_refunded' | 'refunded' | 'in_dispute' | 'lost';
+
 export const orderNumberSeq = pgSequence('order_number_seq', { startWith: 1001 });
 
 /**
@@ -67,6 +69,12 @@ export const orders = pgTable(
      * the holder's heartbeat). Past it, the holder died; the sweeper takes the claim over and finishes it.
      */
     cancelLeaseUntil: timestamp('cancel_lease_until', { withTimezone: true }),
+    /**
+     * Where the money stands once paid (the gateway's word, src/server/orders/payment-events.ts): null until
+     * paid, then 'paid', 'partially_refunded', 'refunded', 'in_dispute' (chargeback open) or 'lost'
+     * (chargeback accepted). A refunded or lost order can no longer be invoiced.
+     */
+    paymentState: text('payment_state').$type<PaymentState>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -110,10 +118,49 @@ export const payments = pgTable(
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     redirectUrl: text('redirect_url'),
+    /**
+     * The order_id sent to the gateway for this attempt: the order number and a random suffix
+     * ('1001-k3x9q2m7'), unique across databases sharing one Openpay merchant. Null on attempts made
+     * before migration 0010 (they sent the bare order number).
+     */
+    orderRef: text('order_ref'),
+    /** How it was paid, once paid: 'card', 'spei' or 'cash' (CFDI FormaPago). */
+    method: text('method').$type<'card' | 'spei' | 'cash'>(),
+    /** For cards, once paid: 'credit' or 'debit' (Openpay's card.type; CFDI FormaPago 04 / 28). */
+    cardType: text('card_type').$type<'credit' | 'debit'>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payments_order_idx').on(t.orderNumber), uniqueIndex('payments_charge_idx').on(t.chargeId)],
+  (t) => [
+    index('payments_order_idx').on(t.orderNumber),
+    uniqueIndex('payments_charge_idx').on(t.chargeId),
+    uniqueIndex('payments_order_ref_idx').on(t.orderRef),
+  ],
+);
+
+/**
+ * What staff must look at about an order's money (a refund made in Openpay's dashboard, a chargeback, a charge
+ * that is not ours): shown on the back office's order until someone marks it seen. One row per fact
+ * (dedupe_key), so repeated webhook deliveries alert once.
+ */
+export const paymentAlerts = pgTable(
+  'payment_alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderNumber: integer('order_number')
+      .notNull()
+      .references(() => orders.number),
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    chargeId: text('charge_id'),
+    dedupeKey: text('dedupe_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payment_alerts_dedupe_idx').on(t.dedupeKey),
+    index('payment_alerts_order_idx').on(t.orderNumber),
+  ],
 );
 
 /** What POST /api/orders answered for a key: the checkout's result, replayed to a retry with the same key. */
@@ -121,6 +168,8 @@ export type CheckoutAnswer =
   | { kind: 'paid'; number: number }
   | { kind: 'redirect'; number: number; redirectUrl: string }
   | { kind: 'failed'; number: number; message: string; errorCode: number | null }
+  /** The payment failed on our side (nothing charged, order released): 503, never a decline. */
+  | { kind: 'error'; number: number; message: string }
   | { kind: 'refused'; code: string; message: string };
 
 /**
