@@ -532,9 +532,11 @@ async function crashMidCancellation(db: Db, shopper: Shopper, code: string): Pro
   await locks.connect();
   await locks.query('begin');
   await locks.query('select id from payments where order_number = any($1::int[]) for update', [afterRefund]);
-  await locks.query('select id from sandbox_charges where order_id = any($1::text[]) for update', [
-    beforeRefund.map(String),
-  ]);
+  await locks.query(
+    `select c.id from sandbox_charges c join payments p on p.order_ref = c.order_id
+      where p.order_number = any($1::int[]) for update of c`,
+    [beforeRefund],
+  );
   const requests = numbers.map((number) =>
     call(`/api/orders/${number}/cancel`, { method: 'POST', shopper }).catch(() => undefined),
   );
@@ -618,7 +620,7 @@ async function crashMidCancellation(db: Db, shopper: Shopper, code: string): Pro
     }>(sql`
       select o.number, o.status,
         (select string_agg(p.status, ',') from payments p where p.order_number = o.number) as payment,
-        (select c.status from sandbox_charges c where c.order_id = o.number::text) as charge,
+        (select c.status from sandbox_charges c join payments p on p.order_ref = c.order_id where p.order_number = o.number) as charge,
         (select count(*)::int from invoices i where i.order_number = o.number and i.status in ('issued', 'pending')) as invoices
       from orders o where o.number in ${sql.raw(`(${numbers.join(',')})`)}`)
   ).rows;

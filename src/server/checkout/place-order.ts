@@ -97,12 +97,6 @@ async function placePendingOrder(
       .from(orders)
       .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
-    if (Number(held?.orders ?? 0) >= hold.maxPendingOrders)
-      throw conflict(TOO_MANY_PENDING, 'too_many_pending');
-    const units = body.items.reduce((sum, item) => sum + item.quantity, 0);
-    if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
-      throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
-    }
     const address = await getShippingAddress(tx, user.id);
     if (!address) throw conflict(NO_ADDRESS, 'address_required');
     const quote = await quoteCart(tx, body.items);
@@ -110,6 +104,13 @@ async function placePendingOrder(
       if (l.name === null) throw conflict(`El producto ${l.code} no existe`, 'unavailable');
       return { ...l, name: l.name };
     });
+    // The caps on what one shopper holds come after the cart's own limits (price, charge maximum, stock).
+    if (Number(held?.orders ?? 0) >= hold.maxPendingOrders)
+      throw conflict(TOO_MANY_PENDING, 'too_many_pending');
+    const units = body.items.reduce((sum, item) => sum + item.quantity, 0);
+    if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
+      throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
+    }
     const number = await createPendingOrder(tx, {
       userId: user.id,
       address,

@@ -92,7 +92,7 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
         .where(sql`${invoices.orderNumber} = ${number} and ${invoices.status} in ('issued', 'pending')`);
       const charge = (
         await t.db.execute<{ status: string }>(
-          sql`select status from sandbox_charges where order_id = ${String(number)}`,
+          sql`select c.status from sandbox_charges c join payments p on p.order_ref = c.order_id where p.order_number = ${number}`,
         )
       ).rows[0]!.status;
       const seen = {

@@ -211,7 +211,7 @@ describe('a process killed mid-cancellation (issue 22): "Cancelación en proceso
       const { shopper, product, number } = await paidOrderOfNew(t, refunded ? 6 : 7, 2);
       const [charge] = (
         await t.db.execute<{ id: string }>(
-          sql`select id from sandbox_charges where order_id = ${String(number)}`,
+          sql`select c.id from sandbox_charges c join payments p on p.order_ref = c.order_id where p.order_number = ${number}`,
         )
       ).rows;
       if (refunded) await gateway.refund(charge!.id, { description: 'x' });
