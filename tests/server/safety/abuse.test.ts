@@ -236,6 +236,12 @@ describe('slow clients', () => {
     // steadily it trickles in; this is what stops a slowloris that keeps the socket busy.
     expect(server.requestTimeout).toBe(30_000);
     expect(server.requestTimeout).toBeGreaterThan(0);
+    // Slow headers: Node's default headersTimeout is 60 s, longer than the documented 30 s.
+    expect(server.headersTimeout).toBeLessThanOrEqual(30_000);
+    // Node enforces both only when it checks its connections: every 30 s by default, so a request could
+    // live 30 s past its limit. Checked every second, the cut comes within 31 s.
+    const checking = (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval;
+    expect(checking).toBeLessThanOrEqual(1_000);
   });
 
   let slow: TestApp;

@@ -97,6 +97,13 @@ function expectStrictHeaders(res: LightMyRequestResponse, label: string) {
   );
   expect(res.headers['x-powered-by'], label).toBeUndefined();
   expect(res.headers['cross-origin-opener-policy'], label).toBe('same-origin');
+  // Issue 23: no powerful browser feature for the shop or anything it embeds.
+  const permissions = String(res.headers['permissions-policy'] ?? '');
+  for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
+    expect(permissions, `${label}: Permissions-Policy ${feature}`).toContain(`${feature}=()`);
+  }
+  // X-Frame-Options says the same as frame-ancestors 'none' (DENY), never SAMEORIGIN.
+  expect(res.headers['x-frame-options'], label).toBe('DENY');
 }
 
 describe('headers in production', () => {
@@ -187,6 +194,28 @@ describe('headers in production', () => {
       const res = await production.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
     }
+  });
+});
+
+describe('development tools answer only on this machine', () => {
+  it('/dev/correo from another address is refused in Spanish, even with X-Forwarded-For: 127.0.0.1', async () => {
+    for (const url of ['/dev/correo', '/dev/correo.json', '/dev/correo/1']) {
+      const local = await development.app.inject({ url: '/dev/correo.json', remoteAddress: '127.0.0.1' });
+      expect(local.statusCode, url).toBe(200);
+      for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }]) {
+        const res = await development.app.inject({ url, remoteAddress: '192.168.1.50', headers });
+        expect(res.statusCode, url).toBe(403);
+        expect(res.body, url).toContain('solo responde a solicitudes desde esta misma máquina');
+        expect(res.body, url).not.toContain('@');
+      }
+    }
+  });
+
+  it('development listens on 127.0.0.1 unless HOST says otherwise; production on every interface', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production' }).host).toBe('0.0.0.0');
   });
 });
 
