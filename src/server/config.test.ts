@@ -42,7 +42,9 @@ describe('production refuses the defaults a newcomer falls into (issue 23)', () 
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(new RegExp(`^Configuración inválida — ${name}: es obligatoria con NODE_ENV=production`));
+    expect(message).toMatch(
+      new RegExp(`^Configuración inválida — ${name}: es obligatoria con NODE_ENV=production`),
+    );
     expect(message).not.toContain('\n');
   });
 

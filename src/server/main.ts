@@ -47,7 +47,11 @@ async function main() {
     return;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    role: 'shop',
+  });
   if (!worker) await database.migrate();
   const app = await buildApp(config, { database });
   if (!worker) await seedIfEmpty(database.db, config.seedDemo, app.log);

@@ -240,7 +240,8 @@ describe('slow clients', () => {
     expect(server.headersTimeout).toBeLessThanOrEqual(30_000);
     // Node enforces both only when it checks its connections: every 30 s by default, so a request could
     // live 30 s past its limit. Checked every second, the cut comes within 31 s.
-    const checking = (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval;
+    const checking = (server as unknown as { connectionsCheckingInterval: number })
+      .connectionsCheckingInterval;
     expect(checking).toBeLessThanOrEqual(1_000);
   });
 
