@@ -281,32 +281,89 @@ describe('sign-in and sessions', () => {
   });
 });
 
-describe('throttling (counted in the database)', () => {
-  it('answers 429 after 5 failures in 15 minutes for an account, even with the right password', async () => {
+describe('throttling (counted in the database): fair, no collateral lockout (issue 16)', () => {
+  const age = (seconds: number) =>
+    t.database.db.execute(
+      sql`update auth_attempts set created_at = created_at - make_interval(secs => ${seconds})`,
+    );
+
+  it('one address guessing one account waits longer and longer: Spanish wait, Retry-After, not counted meanwhile', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++) {
-      // A different IP each time: the account's own counter is what trips.
-      expect((await signIn(t.app, email, 'Mala#Clave1', {}, `10.1.0.${i}`)).statusCode).toBe(401);
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
     }
-    const blocked = await signIn(t.app, email, PASSWORD, {}, '10.1.0.99');
+    const blocked = await signIn(t.app, email, PASSWORD, {}, '10.1.0.1');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.message).toBe('Demasiados intentos. Intente de nuevo más tarde.');
-    // The window passes (rows age 15 minutes) and the right password works again.
-    await t.database.db.execute(sql`update auth_attempts set created_at = now() - interval '16 minutes'`);
-    expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
+    expect(blocked.headers['retry-after']).toBe('2');
+    expect(blocked.json().error.message).toBe(
+      'Demasiados intentos. Espere 2 segundos y vuelva a intentarlo.',
+    );
+    expect(blocked.headers['set-cookie']).toBeUndefined();
+    // Tries while waiting are not counted: the wait does not grow by hammering.
+    await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1');
+    await age(2);
+    expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
+    const longer = await signIn(t.app, email, PASSWORD, {}, '10.1.0.1');
+    expect(longer.statusCode).toBe(429);
+    expect(longer.headers['retry-after']).toBe('4');
+    await age(4);
+    // After the wait the right password works, and success clears the account's counters.
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.1.0.1')).statusCode).toBe(200);
+    expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
   });
 
-  it('limits one IP trying many accounts (an unknown e-mail counts too)', async () => {
+  it('an attacker’s 5 wrong passwords do not lock the owner out', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++) {
-      expect((await signIn(t.app, newEmail('x'), 'Mala#Clave1', {}, '10.3.0.1')).statusCode).toBe(401);
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.2.0.66')).statusCode).toBe(401);
     }
-    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.1')).statusCode).toBe(429);
-    // The same account from another address is not blocked.
-    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.2')).statusCode).toBe(200);
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.2.0.66')).statusCode).toBe(429);
+    // The owner, elsewhere, signs in at once — no 15-minute lock.
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.2.0.7')).statusCode).toBe(200);
+  });
+
+  it('30 different accounts failing from one address: honest users on that address still sign in', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
+    const honest = await signUp(t.app);
+    const shared = '10.3.0.1';
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(t.app, newEmail(`x${i}`), 'Mala#Clave1', {}, shared)).statusCode).toBe(401);
+    }
+    expect((await signIn(t.app, honest.email, PASSWORD, {}, shared)).statusCode).toBe(200);
+  });
+
+  it('the address ceiling is much higher: 100 failures in 15 minutes stop that address, with the wait', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    await t.database.db.execute(
+      sql`insert into auth_attempts (kind, key, created_at) select 'login', 'ip:10.4.0.1', now() - interval '10 minutes' from generate_series(1, 100)`,
+    );
+    const res = await signIn(t.app, email, PASSWORD, {}, '10.4.0.1');
+    expect(res.statusCode).toBe(429);
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(290);
+    expect(wait).toBeLessThanOrEqual(300);
+    expect(res.json().error.message).toBe('Demasiados intentos. Espere 5 minutos y vuelva a intentarlo.');
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.4.0.2')).statusCode).toBe(200);
+  });
+
+  it('guessing one account from many addresses is slowed too, but the owner waits at most a minute', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 10; i++) {
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, `10.5.0.${i}`)).statusCode).toBe(401);
+    }
+    const slowed = await signIn(t.app, email, PASSWORD, {}, '10.5.1.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.headers['retry-after']).toBe('1');
+    await t.database.db.execute(
+      sql`insert into auth_attempts (kind, key) select 'login', ${`acct:${email}`} from generate_series(1, 40)`,
+    );
+    const capped = await signIn(t.app, email, PASSWORD, {}, '10.5.1.1');
+    expect(capped.statusCode).toBe(429);
+    expect(Number(capped.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 });
 

@@ -14,7 +14,7 @@ import { existingAccountMail, passwordChangedMail, recoveryCodeMail, welcomeMail
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
 import { generateRecoveryCode, RECOVERY_MAX_ATTEMPTS, RECOVERY_TTL_MS } from './recovery-code.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
-import { accountKey, assertNotThrottled, clearFailures, ipKey, recordFailure } from './throttle.ts';
+import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
 
 /** Registration, sign-in and recovery: the rules; routes only parse and reply. */
 
@@ -62,7 +62,7 @@ export async function register(
   meta: Meta,
   publicUrl: string,
 ): Promise<Signed | null> {
-  await assertNotThrottled(db, 'register', [ipKey(meta.ip)]);
+  await assertNotThrottled(db, 'register', { ip: meta.ip });
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -80,7 +80,7 @@ export async function register(
       .returning();
     if (!row) {
       const existing = await findUserByEmail(tx, input.username);
-      await recordFailure(tx, 'register', [ipKey(meta.ip)]);
+      await recordFailure(tx, 'register', { ip: meta.ip });
       if (existing) {
         const hour = Math.floor(Date.now() / 3_600_000);
         await enqueueMail(tx, {
@@ -97,11 +97,11 @@ export async function register(
 }
 
 /**
- * Sign-in: 5 failures in 15 minutes per account or per IP answer 429; an unknown e-mail costs the
- * same argon2 verification and gets the same answer as a wrong password.
+ * Sign-in, throttled fairly (throttle.ts: growing delays per account, a high per-address ceiling); an
+ * unknown e-mail costs the same argon2 verification and gets the same answer as a wrong password.
  */
 export async function login(db: Db, input: z.output<typeof loginSchema>, meta: Meta): Promise<Signed> {
-  const keys = [accountKey(input.username), ipKey(meta.ip)];
+  const keys = { email: input.username, ip: meta.ip };
   await assertNotThrottled(db, 'login', keys);
   const row = await findUserByEmail(db, input.username);
   const ok = row
@@ -111,14 +111,14 @@ export async function login(db: Db, input: z.output<typeof loginSchema>, meta: M
     await recordFailure(db, 'login', keys);
     throw new AppError(401, 'bad_credentials', MESSAGES.badCredentials);
   }
-  await clearFailures(db, 'login', accountKey(input.username));
+  await clearFailures(db, 'login', input.username);
   const session = await createSession(db, row.id, meta);
   return { user: toSessionUser(row), session };
 }
 
 /**
  * Sends a recovery code when the account exists; the answer and its cost are the same either way.
- * Requests count against the same 5-in-15-minutes limit, so nobody can flood a mailbox.
+ * Every request counts (each sends a mail): growing waits per account, so nobody can flood a mailbox.
  */
 export async function requestRecovery(
   db: Db,
@@ -126,7 +126,7 @@ export async function requestRecovery(
   ip: string,
   publicUrl: string,
 ) {
-  const keys = [accountKey(input.username), ipKey(ip)];
+  const keys = { email: input.username, ip };
   await assertNotThrottled(db, 'recovery-request', keys);
   await recordFailure(db, 'recovery-request', keys);
   const user = await findUserByEmail(db, input.username);
@@ -165,7 +165,7 @@ export async function resetWithCode(
   ip: string,
   publicUrl: string,
 ) {
-  const keys = [accountKey(input.username), ipKey(ip)];
+  const keys = { email: input.username, ip };
   await assertNotThrottled(db, 'recovery', keys);
   const user = await findUserByEmail(db, input.username);
   const [code] = user
@@ -209,7 +209,7 @@ export async function resetWithCode(
     await deleteUserSessions(tx, user.id);
     await enqueueMail(tx, passwordChangedMail(user, publicUrl));
   });
-  await clearFailures(db, 'recovery', accountKey(input.username));
-  await clearFailures(db, 'login', accountKey(input.username));
+  await clearFailures(db, 'recovery', input.username);
+  await clearFailures(db, 'login', input.username);
   return { message: MESSAGES.recoveryDone };
 }
