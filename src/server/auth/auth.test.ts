@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   newEmail,
   PASSWORD,
+  registerWithCode,
   registration,
+  registrationCode,
   sessionCookie,
   signIn,
   signUp,
@@ -24,10 +26,45 @@ const count = async (table: string) =>
   (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`))).rows[0]?.n ?? 0;
 
 describe('registration', () => {
-  it('creates the account, signs the shopper in and queues a welcome mail', async () => {
+  it('mails a 6-digit code; the code creates the account, signs the shopper in and queues a welcome mail', async () => {
     const body = registration({ username: '  Nuevo.Cliente@Example.com ', apellidoMat: undefined });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    const first = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      user: null,
+      message:
+        'Le enviamos un código de verificación a nuevo.cliente@example.com. Escríbalo aquí para terminar su registro.',
+    });
+    expect(sessionCookie(first)).toBeUndefined();
+    expect(
+      (
+        await rows<{ n: number }>(
+          sql`select count(*)::int as n from users where email = 'nuevo.cliente@example.com'`,
+        )
+      ).rows[0]?.n,
+    ).toBe(0);
+    const code = await registrationCode(t.app, 'nuevo.cliente@example.com');
+    expect(code).toMatch(/^\d{6}$/);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'nuevo.cliente@example.com', code: code === '000000' ? '111111' : '000000' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.message).toBe('El código de verificación no es válido o ya venció');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'Nuevo.Cliente@Example.com', code },
+    });
     expect(res.statusCode).toBe(200);
+    // Single use.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'nuevo.cliente@example.com', code },
+    });
+    expect(again.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       message: 'Cuenta creada con éxito',
       user: {
@@ -53,11 +90,12 @@ describe('registration', () => {
     expect(stored[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(stored[0]?.lada).toBe('52');
     const { rows: mails } = await rows<{ kind: string; subject: string; text: string }>(
-      sql`select kind, subject, text from mail_outbox where "to" = 'nuevo.cliente@example.com'`,
+      sql`select kind, subject, text from mail_outbox where "to" = 'nuevo.cliente@example.com' order by id`,
     );
-    expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ kind: 'welcome', subject: 'Bienvenido a Ciencia Occidente' });
-    expect(mails[0]?.text).toContain('Hola, Ana María:');
+    expect(mails.map((m) => m.kind)).toEqual(['register-code', 'welcome']);
+    expect(mails[0]?.subject).toBe(`Su código de verificación: ${code}`);
+    expect(mails[1]).toMatchObject({ kind: 'welcome', subject: 'Bienvenido a Ciencia Occidente' });
+    expect(mails[1]?.text).toContain('Hola, Ana María:');
   });
 
   it('only stores the SHA-256 of the session token', async () => {
@@ -73,22 +111,44 @@ describe('registration', () => {
     expect(raw[0]?.n).toBe(0);
   });
 
-  it('answers an e-mail that already has an account neutrally: no second account, no session, a mail to the owner', async () => {
+  it('an e-mail that already has an account gets the very same answer as a new one (issue 23); the owner gets a mail, no code works', async () => {
     const { email } = await signUp(t.app);
     const before = await count('users');
+    const fresh = newEmail('nuevo');
+    const forNew = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ username: fresh }),
+    });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
       payload: registration({ username: email.toUpperCase(), nombre: 'Intruso' }),
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: null, message: 'Revise su correo electrónico para continuar.' });
+    expect(res.statusCode).toBe(forNew.statusCode);
+    expect(res.json()).toEqual({
+      user: null,
+      message: `Le enviamos un código de verificación a ${email}. Escríbalo aquí para terminar su registro.`,
+    });
+    expect(res.json().message.replace(email, fresh)).toBe(forNew.json().message);
+    expect(Object.keys(res.headers).sort()).toEqual(Object.keys(forNew.headers).sort());
     expect(sessionCookie(res)).toBeUndefined();
     expect(await count('users')).toBe(before);
-    const { rows: mails } = await rows<{ kind: string }>(
-      sql`select kind from mail_outbox where "to" = ${email} order by id`,
+    const { rows: mails } = await rows<{ kind: string; text: string }>(
+      sql`select kind, text from mail_outbox where "to" = ${email} order by id`,
     );
-    expect(mails.map((m) => m.kind)).toEqual(['welcome', 'register-existing']);
+    expect(mails.map((m) => m.kind)).toEqual(['register-code', 'welcome', 'register-existing']);
+    expect(mails[2]?.text).toContain('/recuperar');
+    for (const code of ['000000', '123456']) {
+      const tried = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register/verify',
+        payload: { username: email, code },
+        remoteAddress: '10.77.0.1',
+      });
+      expect(tried.statusCode).toBe(400);
+    }
+    expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
   });
 
   it('refuses each bad field with the spec message and stores nothing', async () => {
@@ -438,12 +498,7 @@ describe('production cookie', () => {
   it('uses the __Host- prefix and Secure when NODE_ENV=production', async () => {
     const prod = await createTestApp({ config: { env: 'production' } });
     try {
-      const res = await prod.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: registration(),
-        headers: { 'x-forwarded-proto': 'https' },
-      });
+      const res = await registerWithCode(prod.app, registration(), { 'x-forwarded-proto': 'https' });
       expect(res.statusCode).toBe(200);
       const setCookie = String(res.headers['set-cookie']);
       expect(setCookie).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43};/);

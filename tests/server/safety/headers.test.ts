@@ -7,7 +7,7 @@ import { buildApp } from '../../../src/server/app.ts';
 import { seedDemoCatalogue } from '../../../src/server/catalog/demo/seed.ts';
 import { type AppConfig, loadConfig } from '../../../src/server/config.ts';
 import type { Database } from '../../../src/server/db/client.ts';
-import { registration } from '../support/accounts.ts';
+import { registerWithCode, registration } from '../support/accounts.ts';
 import { openTestDatabase } from '../support/test-db.ts';
 
 /**
@@ -120,11 +120,9 @@ describe('headers in production', () => {
 
   it('the session cookie is __Host-, Secure, HttpOnly, SameSite=Lax, Path=/ and has no Domain', async () => {
     const body = registration();
-    const res = await production.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: body,
-      headers: { 'x-forwarded-proto': 'https', origin: 'https://tienda.ejemplo.mx' },
+    const res = await registerWithCode(production.app, body, {
+      'x-forwarded-proto': 'https',
+      origin: 'https://tienda.ejemplo.mx',
     });
     expect(res.statusCode).toBe(200);
     const cookies = [res.headers['set-cookie']].flat().filter(Boolean) as string[];
@@ -153,7 +151,7 @@ describe('headers in production', () => {
 
   it('a plain "sid" cookie (set over http, or by a sibling subdomain) is not a session in production', async () => {
     const body = registration();
-    const res = await production.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    const res = await registerWithCode(production.app, body);
     const token = String([res.headers['set-cookie']].flat()[0]).split(';')[0]!.split('=')[1];
     const asPlain = await production.app.inject({
       url: '/api/auth/session',
@@ -230,11 +228,7 @@ describe('headers in development', () => {
   });
 
   it('the session cookie is HttpOnly and SameSite=Lax without Secure (http://localhost)', async () => {
-    const res = await development.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: registration(),
-    });
+    const res = await registerWithCode(development.app, registration());
     const cookie = String([res.headers['set-cookie']].flat()[0]);
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43};/);
     expect(cookie.toLowerCase()).toContain('httponly');
