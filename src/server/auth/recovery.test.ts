@@ -93,7 +93,12 @@ describe('recovery by code', () => {
     const { rows } = (await t.database.db.execute(
       sql`select kind from mail_outbox where "to" = ${email} order by id`,
     )) as unknown as { rows: { kind: string }[] };
-    expect(rows.map((r) => r.kind)).toEqual(['register-code', 'welcome', 'recovery-code', 'password-changed']);
+    expect(rows.map((r) => r.kind)).toEqual([
+      'register-code',
+      'welcome',
+      'recovery-code',
+      'password-changed',
+    ]);
   });
 
   it('refuses a code after 15 minutes', async () => {
