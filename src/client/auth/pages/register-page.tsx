@@ -173,7 +173,7 @@ function CodeStep({ email, message, target }: { email: string; message: string; 
   );
   return (
     <AuthCard title="Confirme su correo" subtitle={<span role="status">{message}</span>}>
-      <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Código de verificación">
+      <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Confirmación del registro">
         <input type="hidden" {...register('username')} />
         <TextField
           label="Código de verificación"
