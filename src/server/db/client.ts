@@ -80,7 +80,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const folder = resolve(dataDir);
   mkdirSync(folder, { recursive: true });
   const serveSocket = role === 'shop' && socketPathFits(folder);
-  const taken = acquireDataDirLock(folder, role, serveSocket ? folder : null);
+  let taken = acquireDataDirLock(folder, role, serveSocket ? folder : null);
+  // A shop restarted by a watcher (npm run dev) may start while the old process is still closing: wait
+  // a few seconds for it to let go before refusing.
+  for (let waited = 0; role === 'shop' && 'heldBy' in taken && waited < 5_000; waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    taken = acquireDataDirLock(folder, role, serveSocket ? folder : null);
+  }
   if ('heldBy' in taken) {
     const holder = taken.heldBy;
     // A command reaches the running shop's database through its socket; anything else is refused.
