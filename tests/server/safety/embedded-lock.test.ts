@@ -108,7 +108,7 @@ const toolOutput = (out: string) =>
     .join('\n');
 
 describe('the embedded data directory has one owner', () => {
-  it('commands run while the shop is up write into the shop’s own database; nothing is lost on restart', async () => {
+  it('commands (staff:create, db:migrate, seed:demo, import) run while the shop is up write into the shop’s own database; nothing is lost on restart', async () => {
     const dataDir = freshDir();
     const shop = await startShop(dataDir);
     const lock = JSON.parse(readFileSync(join(dataDir, 'tienda.lock'), 'utf8'));
@@ -127,6 +127,12 @@ describe('the embedded data directory has one owner', () => {
     expect(seeded.code, seeded.out).toBe(0);
     const listed = (await (await fetch(`${shop.base}/api/products?page=1`)).json()) as { total?: number };
     expect(listed.total ?? 0).toBeGreaterThanOrEqual(3);
+    // The catalogue import (the fixture has bad rows on purpose: exit 2, the good ones land).
+    const imported = await runTool(dataDir, 'import-catalogue.ts', [
+      join(root, 'tests/server/fixtures/productos-con-errores.csv'),
+    ]);
+    expect([0, 2], imported.out).toContain(imported.code);
+    expect((await fetch(`${shop.base}/api/products/IMP-001`)).status).toBe(200);
 
     // The shop keeps serving after the commands let go of its database.
     expect(await signIn(shop.base, 'persona@lab.example')).toBe(200);
@@ -141,6 +147,7 @@ describe('the embedded data directory has one owner', () => {
     expect(await signIn(again.base, 'persona@lab.example')).toBe(200);
     const relisted = (await (await fetch(`${again.base}/api/products?page=1`)).json()) as { total?: number };
     expect(relisted.total ?? 0).toBeGreaterThanOrEqual(3);
+    expect((await fetch(`${again.base}/api/products/IMP-001`)).status).toBe(200);
   }, 240_000);
 
   it('a folder owned by another live process is refused with one Spanish line; nothing is written', async () => {
