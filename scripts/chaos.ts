@@ -785,7 +785,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
         sql`select o.number from orders o where o.status = 'paid' and not exists (
       select 1 from payments p join sandbox_charges c on c.id = p.charge_id
       where p.order_number = o.number and p.status = 'completed' and c.status = 'completed'
-        and c.order_id = o.number::text and c.amount_cents = o.total_cents and p.amount_cents = o.total_cents)`,
+        and c.order_id = p.order_ref and c.amount_cents = o.total_cents and p.amount_cents = o.total_cents)`,
       )
     ).rows,
   );
