@@ -44,6 +44,9 @@ async function start() {
   // (npm run dev, where Vite serves index.html) the page renders in the browser.
   if (ssrState) startTransition(() => void hydrateRoot(root, app));
   else createRoot(root).render(app);
+  // React listens on the root from here on: the boot script (src/server/spa/boot-script.ts) gives back the
+  // button clicks it kept while the JavaScript was loading, and stops keeping them.
+  (window as { __tiendaBoot?: () => void }).__tiendaBoot?.();
 }
 
 void start();

@@ -9,6 +9,7 @@ import { createPageRenderer } from '../../client/entry-server.tsx';
 import { SSR_STATE_ID } from '../../client/lib/query-client.ts';
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
+import { bootScriptTag, withBootScript } from './boot-script.ts';
 import { productPhotoPreload } from './preload-hints.ts';
 
 /**
@@ -69,7 +70,14 @@ export function metaTags(meta: PageMeta): string[] {
   ];
 }
 
-export type HtmlTemplate = { head: string; bodyOpen: string; tail: string };
+export type HtmlTemplate = {
+  head: string;
+  bodyOpen: string;
+  tail: string;
+  /** The entry module and the modules index.html preloads with it, started by the boot script after the paint. */
+  entry: string | null;
+  preload: string[];
+};
 
 /**
  * The built index.html with its stylesheets written inline. A page's first response is the only HTML a visit
@@ -87,8 +95,23 @@ export function inlineStylesheets(html: string, readAsset: (path: string) => str
   );
 }
 
-/** The built index.html cut where the server writes: the head's end, and the root element's content. */
-export function splitTemplate(html: string): HtmlTemplate {
+/**
+ * The built index.html cut where the server writes: the head's end, and the root element's content. The entry
+ * `<script type="module">` and its `<link rel="modulepreload">`s are taken out of the head: the boot script starts
+ * them after the first paint (src/server/spa/boot-script.ts, docs/decisions/019).
+ */
+export function splitTemplate(source: string): HtmlTemplate {
+  let entry: string | null = null;
+  const preload: string[] = [];
+  const html = source
+    .replace(/\s*<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/g, (_tag, src: string) => {
+      entry = src;
+      return '';
+    })
+    .replace(/\s*<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g, (_tag, href: string) => {
+      preload.push(href);
+      return '';
+    });
   const headEnd = html.indexOf('</head>');
   const rootTag = '<div id="root"></div>';
   const root = html.indexOf(rootTag);
@@ -100,6 +123,8 @@ export function splitTemplate(html: string): HtmlTemplate {
       .replace(/\s*<!--page-meta-->/, ''),
     bodyOpen: `${html.slice(headEnd, root)}<div id="root">`,
     tail: html.slice(root + rootTag.length),
+    entry,
+    preload,
   };
 }
 
@@ -186,11 +211,16 @@ export async function streamPage(
   reply.header('Vary', 'Accept-Encoding');
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   const photo = productPhotoPreload(page.facts.product);
+  const { entry, preload } = ctx.template;
   const head = [
     ...(photo ? [photo] : []),
-    ...ctx.preloadHints(page.entry),
     ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl)),
+    ...(entry ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)])] : []),
   ];
+  if (entry) {
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('Content-Security-Policy', withBootScript(csp));
+  }
   out.write(`${ctx.template.head}  ${head.join('\n    ')}\n  ${ctx.template.bodyOpen}`);
   out.flush?.();
   reply.send(out);
