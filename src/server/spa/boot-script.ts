@@ -8,20 +8,28 @@ import { createHash } from 'node:crypto';
  *
  * When: after the document is parsed, the high-priority images (the product photo, a listing's first row) have
  * loaded and decoded, and one frame has been painted — or at once when the shopper touches, clicks or types.
- * A click on a button before React has attached its listeners is kept and given again right after `hydrateRoot`
- * (src/client/main.tsx calls `window.__tiendaBoot()`): a tap on the menu before hydration is not lost.
+ * What the shopper does before React has hydrated the page is kept and done again once it has (src/client/main.tsx
+ * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio, a form's submission
+ * (the search box's Enter), a select's new value (the listing's order). Text typed into a field is given again as an
+ * input event (its value set through the prototype's setter, so React sees the change). Links need nothing: they are real `<a href>`.
  *
  * Its SHA-256 goes into the page's Content-Security-Policy (`script-src 'self' 'sha256-…'`): no 'unsafe-inline'.
  * The entry and the module list are data attributes, so the text (and its hash) is the same for every build.
  */
-export const BOOT_SCRIPT = `(()=>{const d=document,s=d.currentScript,q=[];let on=0;
+export const BOOT_SCRIPT = `(()=>{const d=document,w=window,s=d.currentScript,q=[];let on=0;
 const go=()=>{if(on)return;on=1;
 for(const h of(s.dataset.preload||"").split(" ")){if(!h)continue;const l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.append(l)}
 const m=d.createElement("script");m.type="module";m.src=s.dataset.entry;d.head.append(m)};
-const click=e=>{const b=e.target.closest&&e.target.closest("button");if(!b||b.disabled)return;e.preventDefault();e.stopPropagation();q.push(b);go()};
-d.addEventListener("click",click,true);
+const keep=(e,f)=>{e.preventDefault();e.stopPropagation();q.push(f);go()};
+const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&!b.disabled)keep(e,()=>b.click())};
+const submit=e=>{const f=e.target,b=e.submitter;keep(e,()=>f.requestSubmit(b&&b.form===f?b:void 0))};
+const change=e=>{const t=e.target;if(t.tagName!=="SELECT")return;const v=t.value;q.push(()=>{t.value=v;t.dispatchEvent(new Event("change",{bubbles:true}))});go()};
+const input=e=>{const t=e.target;if(t.tagName!=="INPUT"&&t.tagName!=="TEXTAREA")return;const v=t.value;q.push(()=>{Object.getOwnPropertyDescriptor(Object.getPrototypeOf(t),"value").set.call(t,v);t.dispatchEvent(new Event("input",{bubbles:true}))});go()};
+const on3=[["click",click],["submit",submit],["change",change],["input",input]];
+for(const[t,f]of on3)d.addEventListener(t,f,true);
 for(const t of["pointerdown","keydown","touchstart"])d.addEventListener(t,go,{capture:true,once:true,passive:true});
-window.__tiendaBoot=()=>{d.removeEventListener("click",click,true);for(const b of q.splice(0))b.click()};
+const next=()=>{const f=q.shift();if(f){f();setTimeout(next,0)}};
+w.__tiendaBoot=()=>{for(const[t,f]of on3)d.removeEventListener(t,f,true);next()};
 const painted=()=>requestAnimationFrame(()=>setTimeout(go,0));
 const ready=()=>{const imgs=[...d.querySelectorAll("img[fetchpriority=high]")];
 Promise.all(imgs.map(i=>i.decode().catch(()=>{}))).then(painted);setTimeout(go,4000)};

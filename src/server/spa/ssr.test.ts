@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { eq, isNotNull } from 'drizzle-orm';
+import { eq, isNotNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '@/client/app/route-table.ts';
 import { SSR_STATE_ID } from '@/client/lib/query-client.ts';
@@ -276,9 +276,44 @@ describe('server-rendered pages: the first response carries what the shopper rea
     const res = await t.app.inject({ url: '/grupos/VID', headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(res.rawPayload).toString('utf8')).toContain('Material de vidrio');
-    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
+    // gzip, also where brotli is accepted: the page is spliced from pieces compressed apart (decision 019).
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('gzip');
     expect(negotiateEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(negotiateEncoding('br, gzip;q=0')).toBe('identity');
     expect(negotiateEncoding(undefined)).toBe('identity');
+  });
+
+  it('the same page twice is the same document; a sale or a new price shows at the next request', async () => {
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      return gunzipSync(res.rawPayload).toString('utf8');
+    };
+    const strip = (html: string) => html.replace(/"(dehydratedAt|dataUpdatedAt)":\d+/g, '');
+    const [row] = await t.database.db
+      .select({ code: products.code })
+      .from(products)
+      .where(ne(products.code, 'LBN-10001'))
+      .limit(1);
+    const code = row!.code;
+    const first = await get(`/productos/${code}`);
+    expect(visibleText(first)).toMatch(/disponible|Sin inventario/);
+    expect(strip(await get(`/productos/${code}`))).toBe(strip(first));
+    // The rendered body is kept by address and data: the stock and price read now decide what is sent.
+    await t.database.db
+      .update(products)
+      .set({ stock: 3, priceCents: 4321000 })
+      .where(eq(products.code, code));
+    const after = await get(`/productos/${code}`);
+    expect(visibleText(after)).toContain('3 disponibles');
+    expect(visibleText(after)).toContain('$43,210.00 MXN');
+    const product = queryState(after).queries.find((q) => q.queryKey[0] === 'product');
+    expect(product?.state.data).toMatchObject({ stock: 3, priceCents: 4321000 });
+    await t.database.db.update(products).set({ stock: 0 }).where(eq(products.code, code));
+    expect(visibleText(await get(`/productos/${code}`))).toContain('Sin inventario');
+    // Another address with the same data is its own page.
+    expect(await get(`/productos/${code}?x=1`)).toContain(
+      `Código: <span class="font-mono font-medium text-slate-800">${code}`,
+    );
   });
 });
 
