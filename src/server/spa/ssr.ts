@@ -245,7 +245,7 @@ export async function streamPage(
     const key = HtmlCache.key(`${ctx.url.pathname}${ctx.url.search}`, page.status, json);
     let body = fixed.bodies.get(key);
     if (!body) {
-      const markup = await renderMarkup(element, (error) =>
+      const markup = await renderMarkup(await element(), (error) =>
         request.log.error({ err: error }, 'error al renderizar la página'),
       );
       body = segment(
