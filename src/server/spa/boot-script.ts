@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
  * What the shopper does before React has hydrated the page is kept and done again once it has (src/client/main.tsx
  * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio, a form's submission
  * (the search box's Enter), a select's new value (the listing's order). Text typed into a field is given again as an
- * input event (its value set through the prototype's setter, so React sees the change). Links need nothing: they are real `<a href>`.
+ * input event: emptied through the element (React's value tracker records "") and set through the prototype's
+ * setter, so React sees a change even when hydration kept the typed text. Links need nothing: they are real `<a href>`.
  *
  * Its SHA-256 goes into the page's Content-Security-Policy (`script-src 'self' 'sha256-…'`): no 'unsafe-inline'.
  * The entry and the module list are data attributes, so the text (and its hash) is the same for every build.
@@ -24,7 +25,7 @@ const keep=(e,f)=>{e.preventDefault();e.stopPropagation();q.push(f);go()};
 const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&!b.disabled)keep(e,()=>b.click())};
 const submit=e=>{const f=e.target,b=e.submitter;keep(e,()=>f.requestSubmit(b&&b.form===f?b:void 0))};
 const change=e=>{const t=e.target;if(t.tagName!=="SELECT")return;const v=t.value;q.push(()=>{t.value=v;t.dispatchEvent(new Event("change",{bubbles:true}))});go()};
-const input=e=>{const t=e.target;if(t.tagName!=="INPUT"&&t.tagName!=="TEXTAREA")return;const v=t.value;q.push(()=>{Object.getOwnPropertyDescriptor(Object.getPrototypeOf(t),"value").set.call(t,v);t.dispatchEvent(new Event("input",{bubbles:true}))});go()};
+const input=e=>{const t=e.target;if(t.tagName!=="INPUT"&&t.tagName!=="TEXTAREA")return;const v=t.value;q.push(()=>{t.value="";Object.getOwnPropertyDescriptor(Object.getPrototypeOf(t),"value").set.call(t,v);t.dispatchEvent(new Event("input",{bubbles:true}))});go()};
 const on3=[["click",click],["submit",submit],["change",change],["input",input]];
 for(const[t,f]of on3)d.addEventListener(t,f,true);
 for(const t of["pointerdown","keydown","touchstart"])d.addEventListener(t,go,{capture:true,once:true,passive:true});
