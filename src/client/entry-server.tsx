@@ -21,8 +21,11 @@ export type PageRender = {
   facts: PageFacts;
   /** Another address of the same page: answer with a redirect, render nothing. */
   redirect?: string;
-  /** Waits for the rest of the page's data; then the React element to stream and the query cache for hydration. */
-  body(): Promise<{ element: ReactNode; state: () => string }>;
+  /**
+   * Waits for the rest of the page's data; then the query cache for hydration, and the React element to render
+   * (built only when asked: a body kept from an earlier render of the same data needs none).
+   */
+  body(): Promise<{ element: () => Promise<ReactNode>; state: () => string }>;
 };
 
 export function createPageRenderer(loadPage: LoadPage) {
@@ -59,18 +62,20 @@ export function createPageRenderer(loadPage: LoadPage) {
       ...(head.redirect ? { redirect: head.redirect } : {}),
       async body() {
         await Promise.all([groups, head.rest]);
-        const context = await handler.query(new Request(url.href));
-        if (context instanceof Response)
-          throw new Error(`Respuesta inesperada del enrutador: ${context.status}`);
-        const router = createStaticRouter(handler.dataRoutes, context);
-        const element = (
-          <StrictMode>
-            <QueryClientProvider client={client}>
-              {/* No inline script (the CSP allows none): the router has no loader data to hand over. */}
-              <StaticRouterProvider router={router} context={context} hydrate={false} />
-            </QueryClientProvider>
-          </StrictMode>
-        );
+        const element = async () => {
+          const context = await handler.query(new Request(url.href));
+          if (context instanceof Response)
+            throw new Error(`Respuesta inesperada del enrutador: ${context.status}`);
+          const router = createStaticRouter(handler.dataRoutes, context);
+          return (
+            <StrictMode>
+              <QueryClientProvider client={client}>
+                {/* The router has no loader data to hand over (the query cache carries the data). */}
+                <StaticRouterProvider router={router} context={context} hydrate={false} />
+              </QueryClientProvider>
+            </StrictMode>
+          );
+        };
         return { element, state: () => serializeQueryState(client) };
       },
     };

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject, RouterProvider } from 'react-router';
 import { loadPage } from './app/page-modules.ts';
@@ -23,6 +23,20 @@ async function loadServerRenderedRoutes(routes: RouteObject[]) {
   );
 }
 
+/**
+ * Rendered once at the root: after the first commit (hydration done, or the first client render), the boot script
+ * (src/server/spa/boot-script.ts) gives back what the shopper did while the JavaScript was loading — clicks,
+ * submissions, a select's choice — and stops keeping it. Renders nothing, so hydration is unchanged.
+ */
+function ReplayEarlyInput() {
+  useEffect(() => {
+    // After React has raised the change events of fields typed into before hydration.
+    const timer = setTimeout(() => (window as { __tiendaBoot?: () => void }).__tiendaBoot?.(), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  return null;
+}
+
 async function start() {
   const root = document.getElementById('root')!;
   const queryClient = createQueryClient();
@@ -36,6 +50,7 @@ async function start() {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={createBrowserRouter(routes)} />
+        <ReplayEarlyInput />
       </QueryClientProvider>
     </StrictMode>
   );

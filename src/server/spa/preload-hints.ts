@@ -6,9 +6,8 @@ import { IMAGE_WIDTHS, sizedImageUrl } from '../../client/catalog/components/pro
 import type { ProductDetail } from '../../shared/schemas/catalog.ts';
 
 /**
- * <link rel="modulepreload"> for the page's own chunk and its static imports (from the Vite manifest), written
- * into the head the server sends first: the browser fetches them in parallel with the entry and the CSS, while
- * the server is still reading the page's data. The browser loads a server-rendered page's chunk before it
+ * The page's own chunk and its static imports (from the Vite manifest), preloaded (modulepreload) together with
+ * the entry by the boot script once the page has painted (docs/decisions/019). The browser loads a server-rendered page's chunk before it
  * hydrates (src/client/main.tsx), and a client-rendered page's right after: without the hint it would wait for
  * the entry to run first. The page's data needs no hint (it is in the HTML); the product photo gets one, so its
  * request starts with the head instead of when the body has been rendered and streamed.
@@ -49,9 +48,10 @@ export function createPreloadHints(clientDir: string, warn: (message: string) =>
       .filter((f) => f.endsWith('.js'));
     byPage.set(
       page,
-      files.map((f) => `<link rel="modulepreload" crossorigin href="/${escapeAttr(f)}">`),
+      files.map((f) => `/${f}`),
     );
   }
+  /** The page's own modules (paths), preloaded with the entry by the boot script (src/server/spa/boot-script.ts). */
   return (entry: RouteEntry): string[] => byPage.get(entry.page) ?? [];
 }
 

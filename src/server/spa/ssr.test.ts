@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { eq, isNotNull } from 'drizzle-orm';
+import { eq, isNotNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '@/client/app/route-table.ts';
 import { SSR_STATE_ID } from '@/client/lib/query-client.ts';
@@ -11,6 +12,7 @@ import { shop } from '@/shared/shop.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { getProduct, listProducts } from '../catalog/service.ts';
 import { products } from '../db/schema.ts';
+import { BOOT_SCRIPT } from './boot-script.ts';
 import { inlineStylesheets, negotiateEncoding, splitTemplate } from './ssr.ts';
 
 /**
@@ -94,10 +96,13 @@ describe('server-rendered pages: the first response carries what the shopper rea
     expect(res.body).toContain(`href="/grupos/${encodeURIComponent(p.groupClas!)}"`);
     expect(res.body).toContain('<title>LBN-10001 | Labnova</title>');
     expect(res.body).toContain('<link rel="canonical" href="https://tienda.example.mx/productos/LBN-10001">');
-    // The page's own chunks are preloaded from the head; those index.html loads are not repeated.
-    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/product-page-1.js">');
-    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/kit-1.js">');
-    expect(res.body).not.toContain('modulepreload" crossorigin href="/assets/framework-1.js"');
+    // The boot script starts the entry after the first paint, with the page's own chunks (those index.html
+    // already loads are not repeated); nothing is fetched as a module from the head itself.
+    const boot = /<script id="tienda-arranque" data-entry="([^"]*)" data-preload="([^"]*)">/.exec(res.body);
+    expect(boot?.[1]).toBe('/assets/index-1.js');
+    expect(boot?.[2]).toBe('/assets/product-page-1.js /assets/kit-1.js');
+    expect(res.body).not.toContain('<link rel="modulepreload"');
+    expect(res.body).not.toContain('<script type="module"');
     // The browser hydrates from the very answer the HTML shows, under the key its hook reads.
     const product = queryState(res.body).queries.find((q) => q.queryKey[0] === 'product');
     expect(product?.queryKey).toEqual(['product', 'LBN-10001']);
@@ -235,12 +240,23 @@ describe('server-rendered pages: the first response carries what the shopper rea
     expect(res.headers.location).toBe('/marcas/Labnova?linea=X');
   });
 
-  it('no inline script (the CSP allows none): only the entry module, JSON and JSON-LD', async () => {
-    for (const url of ['/', '/grupos/VID', '/productos/LBN-10001', '/nope']) {
-      const html = (await t.app.inject(url)).body;
-      for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
-        expect(tag, url).toMatch(/\ssrc=|type="application\/(json|ld\+json)"/);
+  it('one inline script, the boot script, allowed by its hash in the page’s CSP; the API’s CSP is unchanged', async () => {
+    for (const url of ['/', '/grupos/VID', '/productos/LBN-10001', '/nope', '/carrito']) {
+      const res = await t.app.inject(url);
+      const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      const executable = scripts.filter(([, attrs]) => !/type="application\/(json|ld\+json)"/.test(attrs!));
+      expect(
+        executable.map(([, , text]) => text),
+        url,
+      ).toEqual([BOOT_SCRIPT]);
+      const hash = `'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`;
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain(`script-src 'self' ${hash};`);
+      expect(csp).not.toContain("unsafe-inline'; object");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     }
+    const api = String((await t.app.inject('/api/groups')).headers['content-security-policy']);
+    expect(api).toContain("script-src 'self';");
   });
 
   it('a name that tries to close the state’s <script> stays data: escaped in the markup and in the JSON', async () => {
@@ -260,9 +276,44 @@ describe('server-rendered pages: the first response carries what the shopper rea
     const res = await t.app.inject({ url: '/grupos/VID', headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(res.rawPayload).toString('utf8')).toContain('Material de vidrio');
-    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
+    // gzip, also where brotli is accepted: the page is spliced from pieces compressed apart (decision 019).
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('gzip');
     expect(negotiateEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(negotiateEncoding('br, gzip;q=0')).toBe('identity');
     expect(negotiateEncoding(undefined)).toBe('identity');
+  });
+
+  it('the same page twice is the same document; a sale or a new price shows at the next request', async () => {
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      return gunzipSync(res.rawPayload).toString('utf8');
+    };
+    const strip = (html: string) => html.replace(/"(dehydratedAt|dataUpdatedAt)":\d+/g, '');
+    const [row] = await t.database.db
+      .select({ code: products.code })
+      .from(products)
+      .where(ne(products.code, 'LBN-10001'))
+      .limit(1);
+    const code = row!.code;
+    const first = await get(`/productos/${code}`);
+    expect(visibleText(first)).toMatch(/disponible|Sin inventario/);
+    expect(strip(await get(`/productos/${code}`))).toBe(strip(first));
+    // The rendered body is kept by address and data: the stock and price read now decide what is sent.
+    await t.database.db
+      .update(products)
+      .set({ stock: 3, priceCents: 4321000 })
+      .where(eq(products.code, code));
+    const after = await get(`/productos/${code}`);
+    expect(visibleText(after)).toContain('3 disponibles');
+    expect(visibleText(after)).toContain('$43,210.00 MXN');
+    const product = queryState(after).queries.find((q) => q.queryKey[0] === 'product');
+    expect(product?.state.data).toMatchObject({ stock: 3, priceCents: 4321000 });
+    await t.database.db.update(products).set({ stock: 0 }).where(eq(products.code, code));
+    expect(visibleText(await get(`/productos/${code}`))).toContain('Sin inventario');
+    // Another address with the same data is its own page.
+    expect(await get(`/productos/${code}?x=1`)).toContain(
+      `Código: <span class="font-mono font-medium text-slate-800">${code}`,
+    );
   });
 });
 
@@ -307,6 +358,18 @@ describe('the route table is the one list of pages', () => {
       head: '<html><head><link>',
       bodyOpen: '</head><body><div id="root">',
       tail: '</body></html>',
+      entry: null,
+      preload: [],
+    });
+    // The entry module and its modulepreloads leave the head: the boot script starts them after the paint.
+    const built = splitTemplate(
+      '<html><head><title>x</title>\n    <script type="module" crossorigin src="/assets/index-1.js"></script>\n' +
+        '    <link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n</head><body><div id="root"></div></body></html>',
+    );
+    expect(built).toMatchObject({
+      head: '<html><head>',
+      entry: '/assets/index-1.js',
+      preload: ['/assets/framework-1.js'],
     });
   });
 });

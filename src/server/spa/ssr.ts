@@ -1,5 +1,4 @@
-import { PassThrough, type Transform, Writable } from 'node:stream';
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { PassThrough, Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -9,6 +8,9 @@ import { createPageRenderer } from '../../client/entry-server.tsx';
 import { SSR_STATE_ID } from '../../client/lib/query-client.ts';
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
+import { bootScriptTag, withBootScript } from './boot-script.ts';
+import { gzipWriter, type Segment, segment } from './gzip-segments.ts';
+import { HtmlCache } from './html-cache.ts';
 import { productPhotoPreload } from './preload-hints.ts';
 
 /**
@@ -18,11 +20,15 @@ import { productPhotoPreload } from './preload-hints.ts';
  *
  * One response, in order:
  *  1. the page's own read decides its status and metadata (an unknown product is a 404 before any byte leaves);
- *  2. the document's head goes out at once — CSS, the entry script, the page's modulepreloads, title, description,
- *     canonical, Open Graph, JSON-LD — so the browser fetches the CSS and the JavaScript while the server still
- *     reads the rest of the page's data (a listing's cards and facets, the menu's categories);
- *  3. React's renderToPipeableStream streams the body into <div id="root">;
- *  4. the query cache the page was rendered from, as JSON, for hydrateRoot (no inline script: the CSP allows none).
+ *  2. the document's head goes out at once — CSS inline, title, description, canonical, Open Graph, JSON-LD, the
+ *     product photo's preload and the boot script that starts the JavaScript after the first paint
+ *     (boot-script.ts) — while the server still reads the rest of the page's data (a listing's cards and facets,
+ *     the menu's categories);
+ *  3. React's renderToPipeableStream renders the body into <div id="root">, followed by
+ *  4. the query cache the page was rendered from, as JSON, for hydrateRoot.
+ * Steps 3–4 are kept per address and data (html-cache.ts, docs/decisions/019): a request whose reads return what
+ * an earlier render was made of gets that body again, already compressed; the response is gzip spliced from
+ * pieces (gzip-segments.ts), the template's compressed once.
  * If rendering fails after the head has left, the body closes empty and without that JSON: the browser then
  * renders the page itself, as before server rendering existed.
  */
@@ -69,7 +75,14 @@ export function metaTags(meta: PageMeta): string[] {
   ];
 }
 
-export type HtmlTemplate = { head: string; bodyOpen: string; tail: string };
+export type HtmlTemplate = {
+  head: string;
+  bodyOpen: string;
+  tail: string;
+  /** The entry module and the modules index.html preloads with it, started by the boot script after the paint. */
+  entry: string | null;
+  preload: string[];
+};
 
 /**
  * The built index.html with its stylesheets written inline. A page's first response is the only HTML a visit
@@ -87,8 +100,23 @@ export function inlineStylesheets(html: string, readAsset: (path: string) => str
   );
 }
 
-/** The built index.html cut where the server writes: the head's end, and the root element's content. */
-export function splitTemplate(html: string): HtmlTemplate {
+/**
+ * The built index.html cut where the server writes: the head's end, and the root element's content. The entry
+ * `<script type="module">` and its `<link rel="modulepreload">`s are taken out of the head: the boot script starts
+ * them after the first paint (src/server/spa/boot-script.ts, docs/decisions/019).
+ */
+export function splitTemplate(source: string): HtmlTemplate {
+  let entry: string | null = null;
+  const preload: string[] = [];
+  const html = source
+    .replace(/\s*<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/g, (_tag, src: string) => {
+      entry = src;
+      return '';
+    })
+    .replace(/\s*<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g, (_tag, href: string) => {
+      preload.push(href);
+      return '';
+    });
   const headEnd = html.indexOf('</head>');
   const rootTag = '<div id="root"></div>';
   const root = html.indexOf(rootTag);
@@ -100,12 +128,18 @@ export function splitTemplate(html: string): HtmlTemplate {
       .replace(/\s*<!--page-meta-->/, ''),
     bodyOpen: `${html.slice(headEnd, root)}<div id="root">`,
     tail: html.slice(root + rootTag.length),
+    entry,
+    preload,
   };
 }
 
-type Encoding = 'br' | 'gzip' | 'identity';
+type Encoding = 'gzip' | 'identity';
 
-/** The best encoding the browser accepts (q=0 refuses); the HTML is compressed here, chunk by chunk. */
+/**
+ * gzip when the browser accepts it (q=0 refuses), else none. Not brotli: the page is spliced from pieces compressed
+ * separately (src/server/spa/gzip-segments.ts) — the template with its inline CSS once at level 9, which is as small
+ * as brotli at the quality a per-request compression could afford — and brotli streams cannot be spliced.
+ */
 export function negotiateEncoding(header: string | undefined): Encoding {
   const accepted = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
@@ -114,47 +148,27 @@ export function negotiateEncoding(header: string | undefined): Encoding {
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
     accepted.set(name, q === undefined ? 1 : Number(q));
   }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (ok('br')) return 'br';
-  if (ok('gzip')) return 'gzip';
-  return 'identity';
+  return (accepted.get('gzip') ?? accepted.get('*') ?? 0) > 0 ? 'gzip' : 'identity';
 }
 
-/**
- * The response body: compressed so that each flush really leaves (a plain compression stream would hold the
- * head back until it had 16 KB). Brotli at quality 4 and gzip at level 4: every page is compressed afresh
- * (≈ 70 KB of HTML with its inline CSS), so speed counts more than the last percent of size.
- */
-function bodyStream(encoding: Encoding): Transform & { flush?: () => void } {
-  if (encoding === 'br') return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
-  if (encoding === 'gzip') return createGzip({ level: 4 });
-  return new PassThrough();
-}
-
-/** Streams React's HTML into `out` (flushing when React does) and ends `out` with `tail()`. */
-function pipeReact(
-  element: ReactNode,
-  out: Transform & { flush?: () => void },
-  tail: () => string,
-  onError: (error: unknown) => void,
-): Promise<void> {
+/** React's HTML of `element`, whole (the tree does not suspend on the server: decision 012). */
+function renderMarkup(element: ReactNode, onError: (error: unknown) => void): Promise<string> {
   return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
     let timer: NodeJS.Timeout | undefined;
     const sink = new Writable({
       write(chunk, _encoding, done) {
-        out.write(chunk, done);
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        done();
       },
       final(done) {
         clearTimeout(timer);
-        out.end(tail());
+        resolve(Buffer.concat(chunks).toString('utf8'));
         done();
-        resolve();
       },
     });
-    // React calls flush() on its destination after each batch it writes: pass it on to the compressor.
-    Object.assign(sink, { flush: () => out.flush?.() });
     const stream = renderToPipeableStream(element, {
-      onShellReady: () => stream.pipe(sink),
+      onAllReady: () => stream.pipe(sink),
       onShellError: (error) => {
         clearTimeout(timer);
         reject(error);
@@ -165,6 +179,12 @@ function pipeReact(
     timer.unref();
   });
 }
+
+/**
+ * Per template (one per process in production): its head and body opening compressed once at level 9, and the
+ * rendered bodies by address and data (at most 32 MB).
+ */
+const templateParts = new WeakMap<HtmlTemplate, { head: Segment; bodyOpen: Segment; bodies: HtmlCache }>();
 
 export async function streamPage(
   request: FastifyRequest,
@@ -181,36 +201,68 @@ export async function streamPage(
   if (page.redirect) return reply.redirect(page.redirect, 301);
 
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
-  const out = bodyStream(encoding);
+  const out = new PassThrough();
   reply.code(page.status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
   reply.header('Vary', 'Accept-Encoding');
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   const photo = productPhotoPreload(page.facts.product);
+  const { entry, preload } = ctx.template;
   const head = [
     ...(photo ? [photo] : []),
-    ...ctx.preloadHints(page.entry),
     ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl)),
+    ...(entry ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)])] : []),
   ];
-  out.write(`${ctx.template.head}  ${head.join('\n    ')}\n  ${ctx.template.bodyOpen}`);
-  out.flush?.();
+  if (entry) {
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('Content-Security-Policy', withBootScript(csp));
+  }
+
+  // The head leaves at once (CSS, metadata, the boot script) while the rest of the page's data is read.
+  let fixed = templateParts.get(ctx.template);
+  if (!fixed) {
+    fixed = {
+      head: segment(ctx.template.head, 9),
+      bodyOpen: segment(ctx.template.bodyOpen, 9),
+      bodies: new HtmlCache(32 * 1024 * 1024),
+    };
+    templateParts.set(ctx.template, fixed);
+  }
+  const gzip = gzipWriter((chunk) => out.write(chunk));
+  const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : out.write(piece.text));
+  send(fixed.head);
+  send(segment(`  ${head.join('\n    ')}\n  `, 4));
+  send(fixed.bodyOpen);
   reply.send(out);
 
-  const closeRoot = (state: string | null) =>
-    `</div>${state === null ? '' : `<script type="application/json" id="${SSR_STATE_ID}">${state}</script>`}${ctx.template.tail}`;
+  const finish = () => {
+    if (encoding === 'gzip') gzip.end();
+    out.end();
+  };
   try {
     const { element, state } = await page.body();
-    await pipeReact(
-      element,
-      out,
-      () => closeRoot(state()),
-      (error) => request.log.error({ err: error }, 'error al renderizar la página'),
-    );
+    const json = state();
+    // Same address, same data: the same body as last time, already compressed (docs/decisions/019).
+    const key = HtmlCache.key(`${ctx.url.pathname}${ctx.url.search}`, page.status, json);
+    let body = fixed.bodies.get(key);
+    if (!body) {
+      const markup = await renderMarkup(await element(), (error) =>
+        request.log.error({ err: error }, 'error al renderizar la página'),
+      );
+      body = segment(
+        `${markup}</div><script type="application/json" id="${SSR_STATE_ID}">${json}</script>${ctx.template.tail}`,
+        4,
+      );
+      fixed.bodies.set(key, body);
+    }
+    send(body);
   } catch (error) {
     request.log.error(
       { err: error },
       'no se pudo renderizar la página en el servidor; la renderiza el navegador',
     );
-    out.end(closeRoot(null));
+    // The root closes empty and without the state: the browser renders the page itself.
+    send(segment(`</div>${ctx.template.tail}`, 4));
   }
+  finish();
   return reply;
 }

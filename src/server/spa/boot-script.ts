@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The page's only inline script (docs/decisions/019): it starts the client's JavaScript once the page has painted
+ * its largest content, instead of from the head. A server-rendered page needs no JavaScript to be read, so on a slow
+ * connection the HTML and the LCP image get the bandwidth first (React and the router are ≈ 110 KB compressed, ten
+ * times the page's photo); the modules then load in the order the built index.html gave.
+ *
+ * When: after the document is parsed, the high-priority images (the product photo, a listing's first row) have
+ * loaded and decoded, and one frame has been painted — or at once when the shopper touches, clicks or types.
+ * What the shopper does before React has hydrated the page is kept and done again once it has (src/client/main.tsx
+ * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio, a form's submission
+ * (the search box's Enter), a select's new value (the listing's order). Text typed into a field is given again as an
+ * input event: emptied through the element (React's value tracker records "") and set through the prototype's
+ * setter, so React sees a change even when hydration kept the typed text. Links need nothing: they are real `<a href>`.
+ *
+ * Its SHA-256 goes into the page's Content-Security-Policy (`script-src 'self' 'sha256-…'`): no 'unsafe-inline'.
+ * The entry and the module list are data attributes, so the text (and its hash) is the same for every build.
+ */
+export const BOOT_SCRIPT = `(()=>{const d=document,w=window,s=d.currentScript,q=[];let on=0;
+const go=()=>{if(on)return;on=1;
+for(const h of(s.dataset.preload||"").split(" ")){if(!h)continue;const l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.append(l)}
+const m=d.createElement("script");m.type="module";m.src=s.dataset.entry;d.head.append(m)};
+const keep=(e,f)=>{e.preventDefault();e.stopPropagation();q.push(f);go()};
+const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&!b.disabled)keep(e,()=>b.click())};
+const submit=e=>{const f=e.target,b=e.submitter;keep(e,()=>f.requestSubmit(b&&b.form===f?b:void 0))};
+const change=e=>{const t=e.target;if(t.tagName!=="SELECT")return;const v=t.value;q.push(()=>{t.value=v;t.dispatchEvent(new Event("change",{bubbles:true}))});go()};
+const input=e=>{const t=e.target;if(t.tagName!=="INPUT"&&t.tagName!=="TEXTAREA")return;const v=t.value;q.push(()=>{t.value="";Object.getOwnPropertyDescriptor(Object.getPrototypeOf(t),"value").set.call(t,v);t.dispatchEvent(new Event("input",{bubbles:true}))});go()};
+const on3=[["click",click],["submit",submit],["change",change],["input",input]];
+for(const[t,f]of on3)d.addEventListener(t,f,true);
+for(const t of["pointerdown","keydown","touchstart"])d.addEventListener(t,go,{capture:true,once:true,passive:true});
+const next=()=>{const f=q.shift();if(f){f();setTimeout(next,0)}};
+w.__tiendaBoot=()=>{for(const[t,f]of on3)d.removeEventListener(t,f,true);next()};
+const painted=()=>requestAnimationFrame(()=>setTimeout(go,0));
+const ready=()=>{const imgs=[...d.querySelectorAll("img[fetchpriority=high]")];
+Promise.all(imgs.map(i=>i.decode().catch(()=>{}))).then(painted);setTimeout(go,4000)};
+if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",ready);else ready()})()`;
+
+/** The CSP source that allows exactly BOOT_SCRIPT. */
+export const BOOT_SCRIPT_CSP = `'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`;
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The boot script element: the entry module and the modules to preload with it, in order. */
+export function bootScriptTag(entry: string, preload: string[]): string {
+  return `<script id="tienda-arranque" data-entry="${escapeAttr(entry)}" data-preload="${escapeAttr(preload.join(' '))}">${BOOT_SCRIPT}</script>`;
+}
+
+/** A Content-Security-Policy with the boot script's hash added to script-src (the rest unchanged). */
+export function withBootScript(csp: string): string {
+  return csp.replace(
+    /(^|;\s*)script-src\s([^;]*)/,
+    (_m, lead: string, sources: string) => `${lead}script-src ${sources.trim()} ${BOOT_SCRIPT_CSP}`,
+  );
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { Segment } from './gzip-segments.ts';
+
+/**
+ * Rendered page bodies (React's markup and the query cache it was rendered from), kept by what they were made of
+ * (docs/decisions/019): the address and the page's data exactly as read for this request, timestamps left out.
+ * Every request still reads the database — price and stock are never older than the request — and only skips
+ * React's render and the compression when the data it read is the data a previous render was made of. Stock is
+ * part of the data, so a sale changes the key; nothing is kept apart from the data it belongs to.
+ * Bounded by the bytes held; the least recently used body goes first.
+ */
+export class HtmlCache {
+  private readonly entries = new Map<string, Segment>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  static key(address: string, status: number, state: string): string {
+    return createHash('sha256')
+      .update(`${status} ${address}\n`)
+      .update(state.replace(/"(dehydratedAt|dataUpdatedAt|errorUpdatedAt)":\d+/g, '"$1":0'))
+      .digest('base64url');
+  }
+
+  get(key: string): Segment | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, value: Segment): void {
+    const size = value.text.length + value.deflated.length;
+    if (size > this.maxBytes || this.entries.has(key)) return;
+    this.entries.set(key, value);
+    this.bytes += size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.text.length + entry.deflated.length;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
