@@ -10,6 +10,7 @@ import {
   regimenFitsPersona,
   rfcHasRealDate,
   usoAllowedForRegimen,
+  usoRefusalFor,
 } from '../sat-catalogs.ts';
 
 export const REQUIRED = 'No deje vacío este campo';
@@ -87,6 +88,11 @@ export const invoiceRequestSchema = z
       return;
     }
     const uso = findUsoCfdi(value.usoCfdi ?? '');
+    const refusal = uso ? usoRefusalFor(uso.code, 'I') : null;
+    if (refusal) {
+      ctx.addIssue({ code: 'custom', path: ['usoCfdi'], message: refusal });
+      return;
+    }
     if (regimen && uso && !usoAllowedForRegimen(uso.code, regimen.code)) {
       ctx.addIssue({
         code: 'custom',

@@ -9,7 +9,7 @@ import {
   GENERIC_RFCS,
   isGenericRfc,
   REGIMENES_FISCALES,
-  USOS_CFDI,
+  USOS_FOR_SALE,
 } from '@/shared/sat-catalogs.ts';
 import {
   type InvoiceRequest,
@@ -31,7 +31,7 @@ const regimenOptions = REGIMENES_FISCALES.map((r) => ({
   value: r.code,
   label: `${r.code} - ${r.description}`,
 }));
-const usoOptions = USOS_CFDI.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
+const usoOptions = USOS_FOR_SALE.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
 const formaPagoOptions = FORMAS_PAGO.map((f) => ({ value: f.code, label: `${f.code} - ${f.description}` }));
 
 /**
