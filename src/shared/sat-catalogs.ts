@@ -198,6 +198,52 @@ export function rfcHasRealDate(rfc: string): boolean {
   return dd <= days;
 }
 
+/** Character values of the RFC check-digit algorithm: 0–9, A–N, &, O–Z, space, Ñ (0…38). */
+const RFC_DIGIT_VALUES = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ';
+
+/**
+ * The RFC's check digit (the last character of the homoclave), SAT's modulo-11 algorithm: the first 11
+ * (moral, padded with a leading space) or 12 (física) characters, each value × (13 − position), summed;
+ * 11 − (sum mod 11), where 11 is written '0' and 10 'A'.
+ */
+export function rfcCheckDigit(rfc: string): string {
+  const body = rfc.slice(0, -1).padStart(12, ' ');
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Math.max(0, RFC_DIGIT_VALUES.indexOf(body[i] ?? ' ')) * (13 - i);
+  const digit = 11 - (sum % 11);
+  return digit === 11 ? '0' : digit === 10 ? 'A' : String(digit);
+}
+
+export const rfcCheckDigitMatches = (rfc: string) => rfc.slice(-1) === rfcCheckDigit(rfc);
+
+/**
+ * Régimen de capital at the end of a persona moral's name ('S.A. DE C.V.', 'S. DE R.L. DE C.V.', 'A.C.'…).
+ * CFDI 4.0 wants the name exactly as the Constancia de Situación Fiscal writes it, without this part
+ * (Anexo 20, Receptor/Nombre; the PAC refuses the CFDI with CFDI40145 otherwise). Compared without
+ * dots and commas.
+ */
+const CAPITAL_REGIME =
+  /\s(S\s?A\s?(P\s?I\s?)?(B\s?)?(DE\s+C\s?V)?|S\s?A\s?S(\s+DE\s+C\s?V)?|S\s+DE\s+R\s?L(\s+DE\s+C\s?V|\s+MI)?|S\s?C(\s+DE\s+(R\s?L|C)(\s+DE\s+C\s?V)?)?(\s+DE\s+R\s?L)?|S\s?C\s?P|A\s?C|I\s?A\s?P|S\s+EN\s+(N\s?C|C(\s?S|\s+POR\s+A)?)|S\s?P\s?R(\s+DE\s+R\s?[LI])?|S\s?N\s?C)$/;
+
+/** The régimen de capital written at the end of the name (as written), or null. */
+export function capitalRegimeIn(name: string): { suffix: string; without: string } | null {
+  const compact = name.toUpperCase().replace(/[.,]/g, ' ').replace(/\s+/g, ' ').trim();
+  const match = CAPITAL_REGIME.exec(compact);
+  if (!match) return null;
+  const without = compact.slice(0, match.index).trim();
+  if (without.length === 0) return null;
+  // The suffix as the shopper wrote it: the tail of the original beyond the kept words.
+  const words = without.split(' ').length;
+  const original = name.trim().split(/\s+/);
+  return {
+    suffix: original.slice(words).join(' '),
+    without: original
+      .slice(0, words)
+      .join(' ')
+      .replace(/[\s,]+$/, ''),
+  };
+}
+
 /** SAT's c_RegimenFiscal: does this régimen apply to this persona type? */
 export function regimenFitsPersona(regimen: string, persona: PersonaType): boolean {
   return findRegimen(regimen)?.personas.includes(persona) ?? false;

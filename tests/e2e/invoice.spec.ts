@@ -135,7 +135,7 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   ).toBeVisible();
   await expect(page.getByText(/La factura anterior de este pedido/)).toContainText(uuid);
 
-  await form.getByLabel('RFC', { exact: true }).fill('LQB150101AB1');
+  await form.getByLabel('RFC', { exact: true }).fill('LQB150101AB3');
   await form.getByLabel('Nombre fiscal o razón social').fill('Laboratorios Químicos del Bajío');
   await form.getByLabel('Régimen fiscal').selectOption('601');
   await form.getByLabel('Uso del CFDI').selectOption('G03');

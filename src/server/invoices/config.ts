@@ -14,6 +14,8 @@ export type InvoicingConfig = {
   csd?: { certificatePath: string; privateKeyPath: string; password: string };
   /** CFDI_SANDBOX_IN_PRODUCTION: the sandbox PAC may run with NODE_ENV=production. */
   sandboxInProduction: boolean;
+  /** CFDI_CP_CATALOGUE_PATH: SAT's c_CodigoPostal (compact form); absent = the one shipped in the repo. */
+  postalCodesFile?: string;
 };
 
 /**
@@ -53,8 +55,9 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
       : undefined;
 
   const sandboxInProduction = env.CFDI_SANDBOX_IN_PRODUCTION === 'true';
+  const postal = env.CFDI_CP_CATALOGUE_PATH ? { postalCodesFile: env.CFDI_CP_CATALOGUE_PATH } : {};
   if (env.CFDI_PAC === 'sandbox') {
-    return { pac: { kind: 'sandbox' }, sandboxInProduction, ...(csd ? { csd } : {}) };
+    return { pac: { kind: 'sandbox' }, sandboxInProduction, ...postal, ...(csd ? { csd } : {}) };
   }
 
   if (!env.CFDI_PAC_TOKEN && !(env.CFDI_PAC_USER && env.CFDI_PAC_PASSWORD)) {
@@ -62,6 +65,7 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
   }
   return {
     sandboxInProduction,
+    ...postal,
     pac: {
       kind: 'sw',
       url: (env.CFDI_PAC_URL ?? 'https://services.test.sw.com.mx').replace(/\/$/, ''),

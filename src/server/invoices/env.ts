@@ -15,4 +15,6 @@ export const invoicingEnvShape = {
   CFDI_CSD_CER_PATH: z.string().min(1).optional(),
   CFDI_CSD_KEY_PATH: z.string().min(1).optional(),
   CFDI_CSD_PASSWORD: z.string().min(1).optional(),
+  /** SAT's c_CodigoPostal in compact form; default src/server/invoices/catalogs/c_CodigoPostal.txt. */
+  CFDI_CP_CATALOGUE_PATH: z.string().min(1).optional(),
 };

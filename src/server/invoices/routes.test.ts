@@ -18,7 +18,7 @@ let beto: TestShopper;
 
 const form = {
   nombreFiscal: 'Laboratorios Químicos del Bajío',
-  rfc: 'lqb150101ab1',
+  rfc: 'lqb150101ab3',
   regimenFiscal: '601',
   usoCfdi: 'G03',
   formaPago: '04',
@@ -80,7 +80,7 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(body.invoice).toMatchObject({
       state: 'issued',
       test: true,
-      rfc: 'LQB150101AB1',
+      rfc: 'LQB150101AB3',
       canRequest: false,
     });
     expect(body.invoice.uuid).toMatch(/^[0-9A-F-]{36}$/);
@@ -98,7 +98,7 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(readAttribute(xml, 'cfdi:Comprobante', 'Total')).toBe('1243.13');
     expect(readAttribute(xml, 'cfdi:Comprobante', 'FormaPago')).toBe('04');
     expect(readAttribute(xml, 'cfdi:Emisor', 'Rfc')).toBe('EKU9003173C9');
-    expect(readAttribute(xml, 'cfdi:Receptor', 'Rfc')).toBe('LQB150101AB1');
+    expect(readAttribute(xml, 'cfdi:Receptor', 'Rfc')).toBe('LQB150101AB3');
     expect(readAttribute(xml, 'cfdi:Receptor', 'Nombre')).toBe('LABORATORIOS QUÍMICOS DEL BAJÍO');
     expect(readAttribute(xml, 'cfdi:Receptor', 'DomicilioFiscalReceptor')).toBe('44100');
     expect(readAttribute(xml, 'tfd:TimbreFiscalDigital', 'UUID')).toBe(body.invoice.uuid);
@@ -200,7 +200,31 @@ describe('POST /api/orders/:number/invoice', () => {
       'regimenFiscal',
       'El régimen 601 es para personas morales (RFC de 12 caracteres); revise el régimen o el RFC',
     ],
-    [{ ...form, usoCfdi: 'D01' }, 'usoCfdi', 'El uso D01 no corresponde al régimen fiscal 601'],
+    [
+      { ...form, usoCfdi: 'D01' },
+      'usoCfdi',
+      'El uso D01 (Honorarios médicos, dentales y gastos hospitalarios) no aplica a la compra de material de laboratorio',
+    ],
+    [
+      { ...form, usoCfdi: 'CP01' },
+      'usoCfdi',
+      'El uso CP01 (Pagos) no aplica a la compra de material de laboratorio',
+    ],
+    [
+      { ...form, usoCfdi: 'G02' },
+      'usoCfdi',
+      'El uso G02 (Devoluciones, descuentos o bonificaciones) solo se usa en notas de crédito',
+    ],
+    [
+      { ...form, rfc: 'LQB150101AB1' },
+      'rfc',
+      'El dígito verificador del RFC no coincide (el último carácter debería ser 3); revíselo en su Constancia de Situación Fiscal. Si su RFC es correcto tal como está, marque «Confirmo que mi RFC es correcto».',
+    ],
+    [
+      { ...form, nombreFiscal: 'Laboratorios Químicos del Bajío, S.A. de C.V.' },
+      'nombreFiscal',
+      'Escriba la razón social sin el régimen de capital «S.A. de C.V.», tal como aparece en su Constancia de Situación Fiscal: «Laboratorios Químicos del Bajío»',
+    ],
     [{ ...form, nombreFiscal: 'Corto' }, 'nombreFiscal', 'Escriba su nombre completo'],
     [{ ...form, rfc: 'ABC' }, 'rfc', 'Escriba un rfc válido'],
     [{ ...form, cp: '441' }, 'cp', 'El código postal debe tener 5 dígitos'],

@@ -5,7 +5,7 @@ import type { SessionUser } from '../auth/session.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { type InvoiceSnapshot, invoices, orderLines, orders, products } from '../db/schema.ts';
-import { AppError, conflict, notFound } from '../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
@@ -16,6 +16,7 @@ import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
 import { type Pac, PacError, type Stamp } from './pac/types.ts';
 import { renderInvoicePdf } from './pdf.ts';
+import { loadPostalCatalogue, type PostalCatalogue, postalCodeMessage } from './postal-codes.ts';
 
 /** The SAT's test issuer that owns the public test CSD (development, tests, sandbox). */
 export const TEST_ISSUER = {
@@ -34,7 +35,9 @@ export type InvoicingContext = {
   csd: Csd;
   issuer: Issuer;
   now: () => Date;
-  log?: { error: (obj: object, msg: string) => void };
+  /** SAT's c_CodigoPostal; an empty one checks nothing. */
+  postalCodes: PostalCatalogue;
+  log?: { error: (obj: object, msg: string) => void; warn?: (obj: object, msg: string) => void };
 };
 
 /** Builds the invoicing context from configuration; throws (at start) on a bad CSD. */
@@ -72,12 +75,20 @@ export function createInvoicingContext(
           csd,
         })
       : new SandboxPac(csd));
+  const postalCodes = loadPostalCatalogue(config.invoicing.postalCodesFile);
+  if (postalCodes.size === 0) {
+    overrides.log?.warn?.(
+      {},
+      'el catálogo c_CodigoPostal del SAT está vacío: el CP del receptor no se compara con él (npm run sat:postal-codes)',
+    );
+  }
   return {
     db,
     publicUrl: config.publicUrl,
     pac,
     csd,
     issuer,
+    postalCodes,
     now: overrides.now ?? (() => new Date()),
     ...(overrides.log ? { log: overrides.log } : {}),
   };
@@ -229,6 +240,18 @@ function snapshotOf(c: Comprobante, stamp: Stamp): InvoiceSnapshot {
   };
 }
 
+/**
+ * What the request schema cannot check on its own, before anything is stamped: the CP against SAT's
+ * c_CodigoPostal (the RFC's check digit and date, the régimen/uso matrix and the razón social without its
+ * régimen de capital are checked by invoiceRequestSchema, in the form and at the route).
+ */
+function checkReceptor(ctx: InvoicingContext, request: InvoiceRequest): void {
+  if (ctx.postalCodes.size > 0 && !ctx.postalCodes.has(request.cp)) {
+    const message = postalCodeMessage(request.cp);
+    throw badRequest(message, { cp: message });
+  }
+}
+
 const isUniqueViolation = (error: unknown) => {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
@@ -309,6 +332,7 @@ export async function issueInvoice(
     now,
   );
   if (reason) throw conflict(reason, 'invoice_not_allowed');
+  checkReceptor(ctx, request);
 
   const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order));
   if (amounts.totalCents !== order.totalCents || amounts.concepts.length === 0) {

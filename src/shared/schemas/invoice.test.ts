@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { REGIMENES_FISCALES, USOS_CFDI, USOS_FOR_SALE, usoRefusalFor } from '../sat-catalogs.ts';
-import { GENERIC_RFC_MESSAGE, invoiceRequestSchema, REQUIRED } from './invoice.ts';
+import {
+  REGIMENES_FISCALES,
+  rfcCheckDigit,
+  USOS_CFDI,
+  USOS_FOR_SALE,
+  usoRefusalFor,
+} from '../sat-catalogs.ts';
+import {
+  capitalRegimeMessage,
+  GENERIC_RFC_MESSAGE,
+  invoiceRequestSchema,
+  REQUIRED,
+  rfcCheckDigitMessage,
+} from './invoice.ts';
 
 /*
  * The expected tables are written here again, straight from issue 7 / SAT's c_RegimenFiscal and
@@ -74,7 +86,7 @@ const ALL_USOS = Object.keys(ALLOWED);
 const NOT_FOR_GOODS = ['CP01', 'CN01', ...range('D', 1, 10)];
 const CREDIT_NOTE_ONLY = ['G02'];
 
-const MORAL_RFC = 'LQB150101AB1'; // 12 characters
+const MORAL_RFC = 'LQB150101AB3'; // 12 characters
 const FISICA_RFC = 'GODE561231GR8'; // 13 characters
 
 const valid = {
@@ -214,9 +226,51 @@ describe('fields', () => {
   });
 
   it('accepts RFCs with Ñ and &, leap days, and upper-cases and trims them', () => {
-    expect(invoiceRequestSchema.parse({ ...valid, rfc: ' ñ&a000229ab1 ' }).rfc).toBe('Ñ&A000229AB1');
-    // The check digit is not verified: SAT has valid RFCs that fail it.
-    expect(issues({ ...valid, rfc: 'LQB150101AB9' })).toEqual({});
+    expect(invoiceRequestSchema.parse({ ...valid, rfc: ' ñ&a000229ab8 ' }).rfc).toBe('Ñ&A000229AB8');
+  });
+
+  // SAT's modulo-11 check digit, on RFCs whose digit is known to be right (SAT's test issuer, SAT itself, a PAC).
+  it.each(['EKU9003173C9', 'SAT970701NN3', 'LSO1306189R5', 'SPR190613I52', 'GODE561231GR8', 'CACX7605101P8'])(
+    'rfc %s has a matching check digit',
+    (rfc) => {
+      expect(rfcCheckDigit(rfc)).toBe(rfc.slice(-1));
+      const persona = rfc.length === 12 ? { regimenFiscal: '601' } : { regimenFiscal: '612' };
+      expect(issues({ ...valid, ...persona, rfc })).toEqual({});
+    },
+  );
+
+  it('a wrong check digit is refused with the expected one, unless the shopper confirms the RFC', () => {
+    expect(issues({ ...valid, rfc: 'LQB150101AB9' })).toEqual({ rfc: rfcCheckDigitMessage('3') });
+    expect(issues({ ...valid, rfc: 'GODE561231GR1', regimenFiscal: '612' })).toEqual({
+      rfc: rfcCheckDigitMessage('8'),
+    });
+    // SAT has issued a few RFCs that fail the algorithm: confirmed as written, they pass.
+    expect(issues({ ...valid, rfc: 'LQB150101AB9', rfcConfirmado: true })).toEqual({});
+    expect(issues({ ...valid, rfc: 'LQB150101AB9', rfcConfirmado: false })).toEqual({
+      rfc: rfcCheckDigitMessage('3'),
+    });
+  });
+
+  it.each([
+    ['Laboratorios del Bajío S.A. de C.V.', 'S.A. de C.V.', 'Laboratorios del Bajío'],
+    ['LABORATORIOS DEL BAJIO SA DE CV', 'SA DE CV', 'LABORATORIOS DEL BAJIO'],
+    ['Química Fina, S. de R.L. de C.V.', 'S. de R.L. de C.V.', 'Química Fina'],
+    ['Grupo Analítico S.A.P.I. de C.V.', 'S.A.P.I. de C.V.', 'Grupo Analítico'],
+    ['Sociedad de Químicos del Bajío A.C.', 'A.C.', 'Sociedad de Químicos del Bajío'],
+    ['Servicios Clínicos Jalisco S.C.', 'S.C.', 'Servicios Clínicos Jalisco'],
+    ['Distribuidora Científica SAS', 'SAS', 'Distribuidora Científica'],
+  ])('razón social %s → without «%s»', (nombreFiscal, suffix, without) => {
+    expect(issues({ ...valid, nombreFiscal })).toEqual({
+      nombreFiscal: capitalRegimeMessage(suffix, without),
+    });
+  });
+
+  it('names without a régimen de capital pass, and a persona física is never checked for one', () => {
+    expect(issues({ ...valid, nombreFiscal: 'Laboratorios Químicos del Bajío' })).toEqual({});
+    expect(issues({ ...valid, nombreFiscal: 'Casa Sac Laboratorios' })).toEqual({});
+    expect(
+      issues({ ...valid, rfc: FISICA_RFC, regimenFiscal: '612', nombreFiscal: 'María Olivia Martínez Sa' }),
+    ).toEqual({});
   });
 
   it('régimen, uso and forma de pago must come from the lists', () => {

@@ -70,6 +70,9 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
 
   const e = (name: keyof InvoiceRequestInput) => errors[name]?.message;
   const rfc = register('rfc');
+  // A check digit that does not match may still be a real RFC (SAT issued a few): the shopper confirms it.
+  const checkDigitDoubt =
+    (e('rfc') ?? '').startsWith('El dígito verificador del RFC') || watch('rfcConfirmado');
 
   return (
     <form
@@ -95,6 +98,12 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
           return rfc.onChange(event);
         }}
       />
+      {checkDigitDoubt ? (
+        <label className="flex items-start gap-2 text-sm text-slate-700 sm:col-span-2">
+          <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" {...register('rfcConfirmado')} />
+          Confirmo que mi RFC es correcto tal como aparece en mi Constancia de Situación Fiscal
+        </label>
+      ) : null}
       <TextField
         label="Código postal del domicilio fiscal"
         autoComplete="postal-code"
