@@ -83,7 +83,6 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   await form.getByLabel('Nombre fiscal o razón social').fill('Eduardo Gómez Díaz');
   await form.getByLabel('Régimen fiscal').selectOption('601');
   await form.getByLabel('Uso del CFDI').selectOption('I08');
-  await form.getByLabel('Forma de pago').selectOption('04');
   await form.getByLabel('Código postal del domicilio fiscal').fill('06600');
   await form.getByRole('button', { name: 'Solicitar factura' }).click();
   await expect(
@@ -139,7 +138,6 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   await form.getByLabel('Nombre fiscal o razón social').fill('Laboratorios Químicos del Bajío');
   await form.getByLabel('Régimen fiscal').selectOption('601');
   await form.getByLabel('Uso del CFDI').selectOption('G03');
-  await form.getByLabel('Forma de pago').selectOption('04');
   await form.getByLabel('Código postal del domicilio fiscal').fill('44100');
   await form.getByRole('button', { name: 'Solicitar factura' }).click();
   await expect(page.getByRole('region', { name: 'Factura emitida' })).toBeVisible();

@@ -1,8 +1,9 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { FORMAS_PAGO, findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
+import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
+import { FORMA_PAGO_TEXT } from './forma-pago.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
@@ -112,8 +113,7 @@ class Writer {
 
 const regimenText = (code: string) => `${code} - ${findRegimen(code)?.description ?? ''}`;
 const usoText = (code: string) => `${code} - ${findUsoCfdi(code)?.description ?? ''}`;
-const formaPagoText = (code: string) =>
-  `${code} - ${FORMAS_PAGO.find((f) => f.code === code)?.description ?? ''}`;
+const formaPagoText = (code: string) => `${code} - ${FORMA_PAGO_TEXT[code] ?? ''}`;
 
 function labelValue(w: Writer, x: number, y: number, label: string, value: string, width: number): number {
   w.text(label, x, y, 7, w.bold, MUTED);

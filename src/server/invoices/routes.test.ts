@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { GENERIC_RFC_MESSAGE, type InvoiceState } from '../../shared/schemas/invoice.ts';
-import { invoices, mailOutbox, products } from '../db/schema.ts';
+import { invoices, mailOutbox, payments, products } from '../db/schema.ts';
 import { readAttribute } from './pac/tfd.ts';
 
 let t: TestApp;
@@ -236,6 +236,52 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields[field]).toBe(message);
     expect(await rowsOf(number)).toEqual([]);
+  });
+});
+
+describe('FormaPago comes from the payment, not from the form', () => {
+  const paidBy = async (number: number, method: string | null, cardType: string | null) => {
+    const db = t.database.db;
+    await db.insert(payments).values({
+      orderNumber: number,
+      gateway: 'openpay',
+      chargeId: `tr-${number}-${method}-${cardType}`,
+      status: 'completed',
+      amountCents: 1,
+    });
+    await db.execute(
+      sql`update payments set method = ${method}, card_type = ${cardType} where order_number = ${number}`,
+    );
+  };
+  const formaPagoOf = async (number: number, payload: object) => {
+    const res = await request(ana, number, payload);
+    expect(res.statusCode).toBe(201);
+    const xml = (await t.app.inject({ url: `/api/orders/${number}/invoice.xml`, cookies: ana.cookie })).body;
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    return readAttribute(xml, 'cfdi:Comprobante', 'FormaPago');
+  };
+
+  it.each([
+    ['card', 'debit', '04', '28'],
+    ['card', 'prepaid', '04', '28'],
+    ['card', 'credit', '28', '04'],
+    ['bank_account', null, '04', '03'],
+    ['store', null, '28', '01'],
+    // A card whose type the gateway did not tell: 04 (decision 015), never 99 on a PUE invoice.
+    ['card', null, '28', '04'],
+  ])('paid by %s/%s, the shopper says %s → FormaPago %s', async (method, cardType, says, expected) => {
+    const number = await createTestOrder(t.database.db, ana.id);
+    await paidBy(number, method, cardType);
+    expect(await formaPagoOf(number, { ...form, formaPago: says })).toBe(expected);
+    const [row] = await rowsOf(number);
+    expect(row?.formaPago).toBe(expected);
+  });
+
+  it('the form may leave FormaPago out', async () => {
+    const number = await createTestOrder(t.database.db, ana.id);
+    await paidBy(number, 'card', 'debit');
+    const { formaPago: _, ...withoutFormaPago } = form;
+    expect(await formaPagoOf(number, withoutFormaPago)).toBe('28');
   });
 });
 

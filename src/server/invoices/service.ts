@@ -10,6 +10,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
+import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
@@ -263,6 +264,7 @@ async function claimPending(
   order: OrderRow,
   user: SessionUser,
   request: InvoiceRequest,
+  formaPago: string,
 ) {
   const values = {
     orderNumber: order.number,
@@ -273,7 +275,7 @@ async function claimPending(
     nombreFiscal: request.nombreFiscal,
     regimenFiscal: request.regimenFiscal,
     usoCfdi: request.usoCfdi,
-    formaPago: request.formaPago,
+    formaPago,
     cp: request.cp,
     subtotalCents: 0,
     ivaCents: 0,
@@ -343,7 +345,9 @@ export async function issueInvoice(
     throw new AppError(500, 'invoice_inconsistent', GENERATION_FAILED);
   }
 
-  const id = await claimPending(ctx, order, user, request);
+  // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
+  const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
+  const id = await claimPending(ctx, order, user, request, formaPago);
   try {
     const { comprobante } = sealComprobante(
       buildComprobante({
@@ -357,7 +361,7 @@ export async function issueInvoice(
           domicilioFiscal: request.cp,
           usoCfdi: request.usoCfdi,
         },
-        formaPago: request.formaPago,
+        formaPago,
         serie: shop.invoicing.series,
         folio: String(id),
         issuedAt: now,

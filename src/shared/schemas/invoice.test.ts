@@ -190,7 +190,6 @@ describe('fields', () => {
       rfc: REQUIRED,
       regimenFiscal: REQUIRED,
       usoCfdi: REQUIRED,
-      formaPago: REQUIRED,
       cp: REQUIRED,
     });
     expect(issues({ ...valid, nombreFiscal: '   ', cp: '' })).toEqual({
@@ -284,6 +283,8 @@ describe('fields', () => {
       formaPago: 'Seleccione una forma de pago de la lista',
     });
     expect(issues({ ...valid, formaPago: '28' })).toEqual({});
+    // The invoice takes its FormaPago from the payment: the field may be left out.
+    expect(issues({ ...valid, formaPago: undefined })).toEqual({});
   });
 
   it.each([

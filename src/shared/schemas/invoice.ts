@@ -79,10 +79,18 @@ export const invoiceRequestSchema = z
       (code) => findUsoCfdi(code) !== undefined,
       'Seleccione un uso de CFDI de la lista',
     ),
-    formaPago: required().refine(
-      (code) => FORMAS_PAGO.some((f) => f.code === code),
-      'Seleccione una forma de pago de la lista',
-    ),
+    /**
+     * Ignored: the invoice's FormaPago comes from the payment that paid the order (issue 14). Still accepted
+     * (04/28) so that older clients keep working.
+     */
+    formaPago: z
+      .string({ error: 'Seleccione una forma de pago de la lista' })
+      .trim()
+      .refine(
+        (code) => code === '' || FORMAS_PAGO.some((f) => f.code === code),
+        'Seleccione una forma de pago de la lista',
+      )
+      .optional(),
     cp: required()
       .max(10, 'Escriba un número válido')
       .regex(/^\d+$/, 'Escriba un número válido')

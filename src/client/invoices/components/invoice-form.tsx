@@ -4,13 +4,7 @@ import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
 import { SelectField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
 import { showServerError } from '@/client/ui/server-errors.ts';
-import {
-  FORMAS_PAGO,
-  GENERIC_RFCS,
-  isGenericRfc,
-  REGIMENES_FISCALES,
-  USOS_FOR_SALE,
-} from '@/shared/sat-catalogs.ts';
+import { GENERIC_RFCS, isGenericRfc, REGIMENES_FISCALES, USOS_FOR_SALE } from '@/shared/sat-catalogs.ts';
 import {
   type InvoiceRequest,
   type InvoiceRequestInput,
@@ -23,7 +17,6 @@ const EMPTY: InvoiceRequestInput = {
   rfc: '',
   regimenFiscal: '',
   usoCfdi: '',
-  formaPago: '',
   cp: '',
 };
 
@@ -32,7 +25,6 @@ const regimenOptions = REGIMENES_FISCALES.map((r) => ({
   label: `${r.code} - ${r.description}`,
 }));
 const usoOptions = USOS_FOR_SALE.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
-const formaPagoOptions = FORMAS_PAGO.map((f) => ({ value: f.code, label: `${f.code} - ${f.description}` }));
 
 /**
  * The invoice request (spec §5 "Invoice form"), checked with the same schema as the API: SAT's RFC
@@ -148,14 +140,9 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
         disabled={disabled}
         {...register('usoCfdi')}
       />
-      <SelectField
-        label="Forma de pago"
-        placeholder="Seleccione la forma de pago"
-        options={formaPagoOptions}
-        error={e('formaPago')}
-        disabled={disabled}
-        {...register('formaPago')}
-      />
+      <p className="self-end text-sm text-slate-600">
+        La forma de pago de la factura se toma del pago del pedido (tarjeta de crédito o de débito).
+      </p>
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-xs text-slate-500">
           Recibirá el XML y el PDF por correo; también podrá descargarlos aquí.
