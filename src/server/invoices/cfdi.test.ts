@@ -87,7 +87,11 @@ describe('sandbox PAC', () => {
     const pac = new SandboxPac(csd, () => new Date('2025-03-14T18:31:00Z'));
     const [a, b] = [await pac.stamp(sealed), await pac.stamp(sealed)];
     expect(a.uuid).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
-    expect(a.uuid).not.toBe(b.uuid);
+    // The same sealed CFDI again: the stamp made the first time (a PAC's "previamente timbrado").
+    expect(b).toEqual(a);
+    // Another sealed CFDI (another folio): a fresh UUID.
+    const other = comprobanteXml(sealComprobante({ ...sampleComprobante(), folio: '99' }, csd).comprobante);
+    expect((await pac.stamp(other)).uuid).not.toBe(a.uuid);
     expect(a).toMatchObject({
       test: true,
       stampedAt: '2025-03-14T12:31:00',

@@ -40,7 +40,7 @@ export function qrTotal(total: string): string {
 
 /** SAT's verification URL (Anexo 20): UUID, RFCs, total and the last 8 characters of the Sello. */
 export function verificationUrl(
-  s: Pick<InvoiceSnapshot, 'emisor' | 'receptor' | 'total' | 'sello'>,
+  s: { emisor: { rfc: string }; receptor: { rfc: string }; total: string; sello: string },
   uuid: string,
 ) {
   const q = (v: string) => encodeURIComponent(v);

@@ -1,10 +1,17 @@
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { type InvoiceSnapshot, invoices, orderLines, orders, products } from '../db/schema.ts';
+import {
+  type InvoiceSnapshot,
+  invoices,
+  orderLines,
+  orders,
+  products,
+  sandboxCfdiStamps,
+} from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
@@ -12,7 +19,7 @@ import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } f
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
-import { SandboxPac } from './pac/sandbox.ts';
+import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
 import { type Pac, PacError, type Stamp } from './pac/types.ts';
@@ -38,6 +45,10 @@ export type InvoicingContext = {
   now: () => Date;
   /** SAT's c_CodigoPostal; an empty one checks nothing. */
   postalCodes: PostalCatalogue;
+  /** A 'pending' invoice older than this was left by a request that died; the next request recovers it. */
+  pendingStaleMs: number;
+  /** Chaos tests only: die at this point (config.ts refuses it in production). */
+  failpoint?: 'after-stamp' | undefined;
   log?: { error: (obj: object, msg: string) => void; warn?: (obj: object, msg: string) => void };
 };
 
@@ -45,7 +56,7 @@ export type InvoicingContext = {
 export function createInvoicingContext(
   config: AppConfig,
   db: Db,
-  overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log'>> = {},
+  overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log' | 'pendingStaleMs'>> = {},
 ): InvoicingContext {
   // The production guard (assertInvoicingAllowed) runs in main.ts at start, beside the payments one, so tests
   // can build a production app to check headers and cookies.
@@ -75,7 +86,7 @@ export function createInvoicingContext(
           token: pacConfig.token,
           csd,
         })
-      : new SandboxPac(csd));
+      : new SandboxPac(csd, undefined, dbStampStore(db)));
   const postalCodes = loadPostalCatalogue(config.invoicing.postalCodesFile);
   if (postalCodes.size === 0) {
     overrides.log?.warn?.(
@@ -90,8 +101,25 @@ export function createInvoicingContext(
     csd,
     issuer,
     postalCodes,
+    pendingStaleMs: overrides.pendingStaleMs ?? config.invoicing.pendingStaleMs ?? STALE_PENDING_MS,
+    ...(config.invoicing.failpoint ? { failpoint: config.invoicing.failpoint } : {}),
     now: overrides.now ?? (() => new Date()),
     ...(overrides.log ? { log: overrides.log } : {}),
+  };
+}
+
+/** The sandbox PAC's stamps in the shop's database, so that it answers the same stamp after a crash. */
+function dbStampStore(db: Db): SandboxStampStore {
+  const read = async (key: string) => {
+    const [row] = await db.select().from(sandboxCfdiStamps).where(eq(sandboxCfdiStamps.key, key)).limit(1);
+    return row?.stamp;
+  };
+  return {
+    get: read,
+    put: async (key, stamp) => {
+      await db.insert(sandboxCfdiStamps).values({ key, stamp }).onConflictDoNothing();
+      return (await read(key)) ?? stamp;
+    },
   };
 }
 
@@ -106,8 +134,8 @@ export const GENERATION_FAILED = 'No se pudo generar su factura';
 
 const INVOICEABLE = ['paid', 'preparing', 'shipped', 'delivered'];
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A 'pending' row older than this belongs to a request that died mid-way. */
-const STALE_PENDING_MS = 2 * 60 * 1000;
+/** A 'pending' row older than this belongs to a request that died mid-way (CFDI_PENDING_STALE_MS). */
+export const STALE_PENDING_MS = 2 * 60 * 1000;
 
 type OrderRow = typeof orders.$inferSelect;
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -294,7 +322,9 @@ async function claimPending(
           and(
             eq(invoices.orderNumber, order.number),
             eq(invoices.status, 'pending'),
-            lt(invoices.createdAt, new Date(ctx.now().getTime() - STALE_PENDING_MS)),
+            // A sealed one may have been stamped: it is recovered (recoverStale), never dropped here.
+            isNull(invoices.sealed),
+            lt(invoices.createdAt, staleBefore(ctx)),
           ),
         )
         .returning({ id: invoices.id });
@@ -314,10 +344,155 @@ async function claimPending(
 const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio'>, uuid: string) =>
   `factura-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
 
+type Totals = { subtotalCents: number; ivaCents: number; totalCents: number };
+
+/** When a 'pending' row counts as left behind by a request that died (crash, timeout). */
+const staleBefore = (ctx: InvoicingContext) => new Date(ctx.now().getTime() - ctx.pendingStaleMs);
+
+/**
+ * Stores the stamped CFDI on its 'pending' row and queues the mail, in one transaction. Returns false when the
+ * row is no longer pending (another request finished it first).
+ */
+async function finishIssue(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  id: number,
+  comprobante: Comprobante,
+  totals: Totals,
+  stamp: Stamp,
+): Promise<boolean> {
+  const snapshot = snapshotOf(comprobante, stamp);
+  const pdf = await renderInvoicePdf({
+    orderNumber: order.number,
+    uuid: stamp.uuid,
+    status: 'issued',
+    test: stamp.test,
+    cancelledAt: null,
+    snapshot,
+  });
+  const issuedAt = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(invoices)
+      .set({
+        status: 'issued',
+        uuid: stamp.uuid,
+        test: stamp.test,
+        xml: stamp.xml,
+        snapshot,
+        ...totals,
+        issuedAt,
+      })
+      .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')))
+      .returning({ id: invoices.id });
+    if (rows.length === 0) return false;
+    await enqueueMail(
+      tx,
+      invoiceIssuedMail(
+        user,
+        {
+          orderNumber: order.number,
+          uuid: stamp.uuid,
+          rfc: comprobante.receptor.rfc,
+          nombreFiscal: snapshot.receptor.nombre,
+          totalCents: totals.totalCents,
+          test: stamp.test,
+          fileBase: fileBaseOf(snapshot, stamp.uuid),
+          xml: stamp.xml,
+          pdf,
+        },
+        ctx.publicUrl,
+      ),
+    );
+    return true;
+  });
+}
+
+/**
+ * The PAC may have stamped the sealed CFDI of this row (the request died, or lost the PAC's answer): the next
+ * attempt may take the row over at once instead of waiting for it to go stale.
+ */
+async function markRecoverable(ctx: InvoicingContext, id: number) {
+  await ctx.db
+    .update(invoices)
+    .set({ createdAt: new Date(staleBefore(ctx).getTime() - 1000) })
+    .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+}
+
+/** Test hook (never in production, see config.ts): dies right after the PAC stamped, before anything is saved. */
+function failpoint(ctx: InvoicingContext, name: 'after-stamp') {
+  if (ctx.failpoint === name) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * A 'pending' row left by a request that died. With a sealed CFDI, the same document is sent to the PAC again:
+ * the PAC answers the stamp it made then (or stamps it now), never a second CFDI, and it is stored as issued.
+ * Without one (it died before sealing) or when the PAC refuses the document, the row is dropped. True when an
+ * invoice was recovered.
+ */
+async function recoverStale(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  row: InvoiceRow,
+): Promise<boolean> {
+  // One recoverer at a time: taking the row over renews its lease.
+  const [taken] = await ctx.db
+    .update(invoices)
+    .set({ createdAt: ctx.now() })
+    .where(
+      and(eq(invoices.id, row.id), eq(invoices.status, 'pending'), lt(invoices.createdAt, staleBefore(ctx))),
+    )
+    .returning();
+  if (!taken) throw conflict(IN_PROGRESS, 'invoice_exists');
+  if (!taken.sealed) {
+    await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+    return false;
+  }
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(taken.sealed.xml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      ctx.log?.error(
+        { order: order.number, invoice: taken.id, detail: error.detail },
+        'el PAC rechazó el CFDI sellado de una solicitud interrumpida; se descarta',
+      );
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+      return false;
+    }
+    await markRecoverable(ctx, taken.id);
+    if (error instanceof PacError)
+      throw new AppError(502, 'pac_error', `${GENERATION_FAILED}. ${error.message}`);
+    throw error;
+  }
+  const totals = {
+    subtotalCents: taken.subtotalCents,
+    ivaCents: taken.ivaCents,
+    totalCents: taken.totalCents,
+  };
+  try {
+    await finishIssue(ctx, user, order, taken.id, taken.sealed.comprobante as Comprobante, totals, stamp);
+  } catch (error) {
+    await markRecoverable(ctx, taken.id);
+    throw error;
+  }
+  ctx.log?.warn?.(
+    { order: order.number, uuid: stamp.uuid },
+    'factura recuperada del PAC tras una interrupción',
+  );
+  return true;
+}
+
+export const RECOVERED =
+  'Recuperamos la factura que el PAC ya había timbrado para este pedido; se la enviamos por correo con el XML y el PDF.';
+
 /**
  * POST /api/orders/:number/invoice: checks the order (owner, paid, not cancelled, window, no active
- * invoice), builds and seals the CFDI, stamps it through the PAC, stores it and queues the mail with
- * the XML and the PDF. Nothing is stored when anything fails.
+ * invoice), builds and seals the CFDI, keeps it on the 'pending' row, stamps it through the PAC, stores it
+ * and queues the mail with the XML and the PDF. A request that died after the PAC stamped is recovered by
+ * the next one (recoverStale), never stamped twice.
  */
 export async function issueInvoice(
   ctx: InvoicingContext,
@@ -326,7 +501,16 @@ export async function issueInvoice(
   request: InvoiceRequest,
 ): Promise<{ message: string; invoice: InvoiceState }> {
   const order = await ownOrder(ctx.db, user.id, number);
-  const existing = await invoicesOf(ctx.db, number);
+  let existing = await invoicesOf(ctx.db, number);
+  const stale = existing.find(
+    (r) => r.status === 'pending' && r.kind === 'I' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
+  );
+  if (stale) {
+    if (await recoverStale(ctx, user, order, stale)) {
+      return { message: RECOVERED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };
+    }
+    existing = await invoicesOf(ctx.db, number);
+  }
   const now = ctx.now();
   const reason = blockedReason(
     order,
@@ -344,12 +528,19 @@ export async function issueInvoice(
     );
     throw new AppError(500, 'invoice_inconsistent', GENERATION_FAILED);
   }
+  const totals = {
+    subtotalCents: amounts.subtotalCents,
+    ivaCents: amounts.ivaCents,
+    totalCents: amounts.totalCents,
+  };
 
   // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
   const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
   const id = await claimPending(ctx, order, user, request, formaPago);
+  let comprobante: Comprobante;
+  let sealedXml: string;
   try {
-    const { comprobante } = sealComprobante(
+    comprobante = sealComprobante(
       buildComprobante({
         amounts,
         emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
@@ -368,58 +559,41 @@ export async function issueInvoice(
         csd: ctx.csd,
       }),
       ctx.csd,
-    );
-    const stamp = await ctx.pac.stamp(comprobanteXml(comprobante));
-    const snapshot = snapshotOf(comprobante, stamp);
-    const pdf = await renderInvoicePdf({
-      orderNumber: order.number,
-      uuid: stamp.uuid,
-      status: 'issued',
-      test: stamp.test,
-      cancelledAt: null,
-      snapshot,
-    });
-    const issuedAt = ctx.now();
-    await ctx.db.transaction(async (tx) => {
-      await tx
-        .update(invoices)
-        .set({
-          status: 'issued',
-          uuid: stamp.uuid,
-          test: stamp.test,
-          xml: stamp.xml,
-          snapshot,
-          subtotalCents: amounts.subtotalCents,
-          ivaCents: amounts.ivaCents,
-          totalCents: amounts.totalCents,
-          issuedAt,
-        })
-        .where(eq(invoices.id, id));
-      await enqueueMail(
-        tx,
-        invoiceIssuedMail(
-          user,
-          {
-            orderNumber: order.number,
-            uuid: stamp.uuid,
-            rfc: request.rfc,
-            nombreFiscal: snapshot.receptor.nombre,
-            totalCents: amounts.totalCents,
-            test: stamp.test,
-            fileBase: fileBaseOf(snapshot, stamp.uuid),
-            xml: stamp.xml,
-            pdf,
-          },
-          ctx.publicUrl,
-        ),
-      );
-    });
+    ).comprobante;
+    sealedXml = comprobanteXml(comprobante);
+    // Kept before the PAC is called: whatever happens next, a retry sends this very document.
+    await ctx.db
+      .update(invoices)
+      .set({ sealed: { xml: sealedXml, comprobante }, ...totals })
+      .where(eq(invoices.id, id));
   } catch (error) {
     await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    throw error;
+  }
+
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(sealedXml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      // Refused: nothing was stamped; the order may be invoiced again at once.
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    } else {
+      // Timeout, network, 5xx: the PAC may have stamped it; the next attempt recovers it.
+      await markRecoverable(ctx, id);
+    }
     if (error instanceof PacError) {
       ctx.log?.error({ order: order.number, detail: error.detail }, 'el PAC no timbró la factura');
       throw new AppError(502, 'pac_error', `${GENERATION_FAILED}. ${error.message}`);
     }
+    throw error;
+  }
+  failpoint(ctx, 'after-stamp');
+  try {
+    await finishIssue(ctx, user, order, id, comprobante, totals, stamp);
+  } catch (error) {
+    // Stamped but not saved (database down…): the next attempt recovers this stamp.
+    await markRecoverable(ctx, id);
     throw error;
   }
   return {

@@ -3,9 +3,15 @@
 --    (Openpay's `method` and `card.type`); IF NOT EXISTS lets both land in either order.
 ALTER TABLE "payments" ADD COLUMN IF NOT EXISTS "method" text;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN IF NOT EXISTS "card_type" text;--> statement-breakpoint
--- 2. Stamping idempotent across crashes: the sealed CFDI is kept on the 'pending' row before the PAC is
---    called, so a retry sends the same document (same Serie/Folio/Sello) and recovers the PAC's stamp.
-ALTER TABLE "invoices" ADD COLUMN "sealed_xml" text;--> statement-breakpoint
+-- 2. Stamping idempotent across crashes: the sealed CFDI (XML and its data) is kept on the 'pending' row
+--    before the PAC is called, so a retry sends the same document (same Serie/Folio/Sello) and recovers the
+--    PAC's stamp; the sandbox PAC keeps its stamps in a table so that it answers the same after a crash.
+ALTER TABLE "invoices" ADD COLUMN "sealed" jsonb;--> statement-breakpoint
+CREATE TABLE "sandbox_cfdi_stamps" (
+	"key" text PRIMARY KEY NOT NULL,
+	"stamp" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);--> statement-breakpoint
 -- 3. Credit notes (CFDI de egreso) and related CFDIs (TipoRelacion 04 replacement, 01 credit note).
 ALTER TABLE "invoices" ADD COLUMN "kind" text DEFAULT 'I' NOT NULL;--> statement-breakpoint
 ALTER TABLE "invoices" ADD COLUMN "relation_type" text;--> statement-breakpoint

@@ -81,8 +81,11 @@ export const invoices = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancelMotivo: text('cancel_motivo'),
     cancelAcknowledgement: text('cancel_acknowledgement'),
-    /** The sealed CFDI sent to the PAC, kept before the call so that a retry after a crash sends the same one. */
-    sealedXml: text('sealed_xml'),
+    /**
+     * The sealed CFDI sent to the PAC (its XML and the Comprobante it was built from), kept before the call so
+     * that a retry after a crash sends the same one and recovers the stamp (decision 015).
+     */
+    sealed: jsonb('sealed').$type<{ xml: string; comprobante: unknown }>(),
     /** 'I' invoice (Comprobante de ingreso) or 'E' credit note (CFDI de egreso). */
     kind: text('kind').$type<'I' | 'E'>().notNull().default('I'),
     /** CfdiRelacionados: '04' replacement of `relatedUuid`, '01' credit note of `relatedUuid`. */
@@ -107,3 +110,20 @@ export const invoices = pgTable(
     index('invoices_order_idx').on(t.orderNumber, t.createdAt),
   ],
 );
+
+/** The built-in sandbox PAC's stamps, by sealed CFDI: it answers the same stamp again, also after a crash. */
+export const sandboxCfdiStamps = pgTable('sandbox_cfdi_stamps', {
+  key: text('key').primaryKey(),
+  stamp: jsonb('stamp')
+    .$type<{
+      xml: string;
+      uuid: string;
+      stampedAt: string;
+      satCertificateNumber: string;
+      satSeal: string;
+      rfcProvCertif: string;
+      test: boolean;
+    }>()
+    .notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -40,7 +40,13 @@ export class SwSapienPac implements Pac {
     return !/^https:\/\/services\.sw\.com\.mx$/.test(this.options.url);
   }
 
-  private async call<T>(path: string, init: RequestInit, what: string): Promise<T> {
+  private async call<T>(
+    path: string,
+    init: RequestInit,
+    what: string,
+    /** Accept this error answer's data (SW's 307 "timbre previo" carries the stamp already made). */
+    acceptError?: (message: string) => boolean,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await this.fetch(`${this.options.url}${path}`, {
@@ -56,6 +62,7 @@ export class SwSapienPac implements Pac {
     }
     const body = (await response.json().catch(() => null)) as SwAnswer<T> | null;
     if (response.ok && body?.status === 'success' && body.data !== undefined) return body.data;
+    if (body?.data && acceptError?.(body.message ?? '')) return body.data;
     const detail =
       `${what}: HTTP ${response.status} ${body?.message ?? ''} ${body?.messageDetail ?? ''}`.trim();
     if (response.status >= 500 || body === null) throw new PacError(UNREACHABLE, detail, true);
@@ -97,6 +104,8 @@ export class SwSapienPac implements Pac {
       '/v4/cfdi33/stamp/v4',
       { method: 'POST', headers: { Authorization: `Bearer ${await this.bearer()}` }, body: form },
       'timbrado',
+      // 307: this very CFDI was stamped before (a retry after a crash): SW answers that stamp again.
+      (message) => /^\s*(CFDI\d*)?307\b/.test(message),
     );
     if (!data.cfdi || !data.uuid)
       throw new PacError('El PAC no devolvió el comprobante timbrado', 'timbrado: sin cfdi');

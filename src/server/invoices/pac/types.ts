@@ -47,6 +47,11 @@ export class PacError extends Error {
 
 export interface Pac {
   readonly name: 'sandbox' | 'sw';
+  /**
+   * Stamps the sealed CFDI. Idempotent: the same sealed CFDI (same Serie/Folio/Sello) sent again answers the
+   * stamp the PAC already made (the PAC's "previamente timbrado", SW's 307), never a second UUID. This is how
+   * a request that died after the PAC stamped but before we saved recovers the CFDI (decision 015).
+   */
   stamp(sealedXml: string): Promise<Stamp>;
   cancel(request: CancelRequest): Promise<CancelResult>;
 }
