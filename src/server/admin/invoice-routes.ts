@@ -8,6 +8,12 @@ import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-ser
 
 const tags = ['administración'];
 
+const staffCancelSchema = z.object({
+  motivo: z
+    .enum(['02', '03', '04'], { error: 'Seleccione el motivo de cancelación: 02, 03 o 04' })
+    .default('02'),
+});
+
 /** Invoices: the list, downloads and cancellation, through the invoices service acting for the order's owner. */
 export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = createInvoicingContext(app.config, app.db, { log: app.log });
@@ -30,15 +36,19 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Cancela la factura vigente del pedido (motivo 02) ante el PAC',
+        summary:
+          'Cancela la factura vigente del pedido ante el PAC con el motivo del SAT: 02 (errores sin relación), 03 (la venta no se realizó), 04 (factura global)',
         params: orderNumberParamsSchema,
+        body: staffCancelSchema.optional(),
         response: { 200: messageSchema },
       },
     },
-    async (request) =>
-      cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, (owner) =>
-        cancelInvoice(ctx, owner, request.params.number),
-      ),
+    async (request) => {
+      const motivo = request.body?.motivo ?? '02';
+      return cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, motivo, (owner) =>
+        cancelInvoice(ctx, owner, request.params.number, { motivo, by: 'staff' }),
+      );
+    },
   );
 
   app.get(

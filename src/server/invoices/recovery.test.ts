@@ -58,6 +58,7 @@ function losingAnswerOnce(inner: Pac): Pac & { stamped: string[] } {
     name: inner.name,
     stamped,
     cancel: (r) => inner.cancel(r),
+    cancellationStatus: (r) => inner.cancellationStatus(r),
     stamp: async (xml) => {
       const stamp = await inner.stamp(xml);
       stamped.push(stamp.uuid);

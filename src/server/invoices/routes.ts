@@ -11,6 +11,7 @@ import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
   createInvoicingContext,
+  followUpCancellations,
   getInvoicePdf,
   getInvoiceState,
   getInvoiceXml,
@@ -20,11 +21,23 @@ import {
 const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
 
+/** How often the cancellations 'en proceso' are asked about again. */
+const FOLLOW_UP_MS = 15 * 60 * 1000;
+
 export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'pac' | 'now'>> };
 
 /** CFDI 4.0 of an order: request, cancel, state and downloads. The user always comes from the session. */
 export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
+
+  // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
+  const followUp = setInterval(() => {
+    followUpCancellations(ctx).catch((error: unknown) =>
+      app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'),
+    );
+  }, FOLLOW_UP_MS);
+  followUp.unref();
+  app.addHook('onClose', async () => clearInterval(followUp));
 
   app.get(
     '/api/orders/:number/invoice',
@@ -66,7 +79,8 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
     {
       schema: {
         tags: ['facturas'],
-        summary: 'Cancela la factura vigente del pedido ante el SAT (motivo 02) a través del PAC',
+        summary:
+          'Cancela la factura vigente del pedido ante el SAT (motivo 02) a través del PAC; si el receptor debe aceptarla, queda en proceso',
         params: orderNumberParamsSchema,
         response: { 200: invoiceActionResponseSchema, ...errors },
       },

@@ -11,18 +11,25 @@ import {
   orders,
   products,
   sandboxCfdiStamps,
+  users,
 } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
-import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
+import {
+  buildComprobante,
+  type Comprobante,
+  comprobanteXml,
+  mexicoDateTime,
+  sealComprobante,
+} from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
-import { type Pac, PacError, type Stamp } from './pac/types.ts';
+import { type CancelMotivo, type CancelResult, type Pac, PacError, type Stamp } from './pac/types.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { loadPostalCatalogue, type PostalCatalogue, postalCodeMessage } from './postal-codes.ts';
 
@@ -190,6 +197,8 @@ function stateOf(order: OrderRow, rows: InvoiceRow[], now: Date): InvoiceState {
     rfc: shown?.rfc ?? null,
     nombreFiscal: shown?.nombreFiscal ?? null,
     totalCents: shown?.totalCents ?? null,
+    cancellation: shown?.status === 'issued' ? (shown.cancelStatus ?? null) : null,
+    cancelRequestedAt: shown?.status === 'issued' ? (shown.cancelRequestedAt?.toISOString() ?? null) : null,
     canRequest: reason === null,
     blockedReason: reason,
     deadline: deadline?.toISOString() ?? null,
@@ -602,28 +611,69 @@ export async function issueInvoice(
   };
 }
 
-/** POST /api/orders/:number/invoice/cancel: cancels the active CFDI with motivo 02 through the PAC. */
+export const CANCEL_PENDING =
+  'Solicitamos la cancelación al SAT. Como la factura supera $1,000 y tiene más de un día, el receptor debe aceptarla (tiene 3 días hábiles para responder); mientras tanto la factura sigue vigente y le avisaremos por correo cuando se resuelva.';
+export const CANCEL_IN_PROGRESS =
+  'La cancelación de esta factura está en proceso: el SAT espera la respuesta del receptor';
+export const CANCEL_REJECTED =
+  'El receptor rechazó la cancelación ante el SAT; la factura sigue vigente. Contacte al personal de la tienda.';
+export const SELF_SERVICE_LIMIT =
+  'Este pedido ya tuvo una corrección de factura; para otra, contacte al personal de la tienda';
+
+/**
+ * The last day to cancel a CFDI (CFF art. 29-A, párrafo cuarto, since 2022): until the month in which the annual
+ * ISR return of the fiscal year of issue is due. The shop is a persona moral, whose return is due by 31 March of
+ * the following year (LISR art. 76 fr. V), so: 31 March of the year after the issue, end of day, Mexico City.
+ */
+export function cancellationDeadline(issuedAt: Date): Date {
+  const year = Number(mexicoDateTime(issuedAt).slice(0, 4));
+  // 1 April 00:00 in Mexico City (UTC−6, no DST since 2022) = 06:00 UTC.
+  return new Date(Date.UTC(year + 1, 3, 1, 6, 0, 0) - 1);
+}
+
+export type CancelOptions = {
+  motivo: Exclude<CancelMotivo, '01'>;
+  /** A shopper may correct an invoice once (cancel and ask again); staff are not limited. */
+  by: 'shopper' | 'staff';
+};
+
+/**
+ * POST /api/orders/:number/invoice/cancel (shopper: motivo 02) and the staff action (02, 03 the sale did not
+ * happen, 04 global invoice): asks the PAC. Cancelled at once → 'cancelled'; "en proceso" (the receptor must
+ * accept) → the invoice stays 'issued' with cancel_status 'pending', shown as such, and followUpCancellations
+ * finishes it when the SAT answers. Never shown as cancelled before it is.
+ */
 export async function cancelInvoice(
   ctx: InvoicingContext,
   user: SessionUser,
   number: number,
+  options: CancelOptions = { motivo: '02', by: 'shopper' },
 ): Promise<{ message: string; invoice: InvoiceState }> {
   const order = await ownOrder(ctx.db, user.id, number);
-  const [active] = await ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
-    .limit(1);
+  const rows = await invoicesOf(ctx.db, number);
+  const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
+  if (options.by === 'shopper' && rows.some((r) => r.status === 'cancelled' && r.kind === 'I')) {
+    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (ctx.now().getTime() > deadline.getTime()) {
+    throw conflict(
+      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
+      'cancel_deadline',
+    );
+  }
 
-  let result: Awaited<ReturnType<Pac['cancel']>>;
+  let result: CancelResult;
   try {
     result = await ctx.pac.cancel({
       uuid: active.uuid,
       issuerRfc: active.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
       receiverRfc: active.rfc,
       totalCents: active.totalCents,
-      motivo: '02',
+      motivo: options.motivo,
+      issuedAt: active.issuedAt ?? undefined,
     });
   } catch (error) {
     if (error instanceof PacError) {
@@ -632,30 +682,120 @@ export async function cancelInvoice(
     }
     throw error;
   }
-  const updated = await ctx.db.transaction(async (tx) => {
+  const now = ctx.now();
+  if (result.status !== 'cancelled') {
+    await ctx.db
+      .update(invoices)
+      .set({
+        cancelStatus: result.status,
+        cancelRequestedAt: now,
+        cancelMotivo: options.motivo,
+        cancelAcknowledgement: result.acknowledgement,
+      })
+      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')));
+    return {
+      message: result.status === 'pending' ? CANCEL_PENDING : CANCEL_REJECTED,
+      invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+    };
+  }
+  const updated = await markCancelled(ctx, active, user, options.motivo, result.acknowledgement);
+  if (!updated) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  return {
+    message:
+      options.by === 'shopper'
+        ? 'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.'
+        : 'Factura cancelada correctamente.',
+    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+  };
+}
+
+async function markCancelled(
+  ctx: InvoicingContext,
+  row: InvoiceRow,
+  to: { email: string; nombre: string },
+  motivo: string,
+  acknowledgement: string | null,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
       .set({
         status: 'cancelled',
         cancelledAt: ctx.now(),
-        cancelMotivo: '02',
-        cancelAcknowledgement: result.acknowledgement,
+        cancelMotivo: motivo,
+        cancelStatus: null,
+        cancelAcknowledgement: acknowledgement ?? row.cancelAcknowledgement,
       })
-      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')))
+      .where(and(eq(invoices.id, row.id), eq(invoices.status, 'issued')))
       .returning({ id: invoices.id });
-    if (rows.length > 0) {
+    if (rows.length > 0 && row.uuid) {
       await enqueueMail(
         tx,
-        invoiceCancelledMail(user, { orderNumber: number, uuid: active.uuid! }, ctx.publicUrl),
+        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid }, ctx.publicUrl),
       );
     }
-    return rows.length;
+    return rows.length > 0;
   });
-  if (updated === 0) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-  return {
-    message: 'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.',
-    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
-  };
+}
+
+/**
+ * Follows the cancellations 'en proceso' until the SAT answers: accepted → cancelled (and the mail); rejected →
+ * the invoice stays valid, cancel_status 'rejected' (shown to shopper and staff). Runs on a timer
+ * (routes.ts) and in tests; returns what changed.
+ */
+export async function followUpCancellations(
+  ctx: InvoicingContext,
+): Promise<{ cancelled: number; rejected: number; pending: number }> {
+  const pending = await ctx.db.select().from(invoices).where(eq(invoices.cancelStatus, 'pending'));
+  const counts = { cancelled: 0, rejected: 0, pending: 0 };
+  for (const row of pending) {
+    if (!row.uuid) continue;
+    let result: CancelResult;
+    try {
+      result = await ctx.pac.cancellationStatus({
+        uuid: row.uuid,
+        issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
+        receiverRfc: row.rfc,
+        totalCents: row.totalCents,
+        motivo: (row.cancelMotivo ?? '02') as CancelMotivo,
+        folioSustitucion: row.substituteUuid ?? undefined,
+        issuedAt: row.issuedAt ?? undefined,
+      });
+    } catch (error) {
+      ctx.log?.error(
+        {
+          order: row.orderNumber,
+          uuid: row.uuid,
+          detail: error instanceof PacError ? error.detail : String(error),
+        },
+        'no se pudo consultar la cancelación en proceso',
+      );
+      counts.pending++;
+      continue;
+    }
+    if (result.status === 'pending') {
+      counts.pending++;
+    } else if (result.status === 'rejected') {
+      await ctx.db
+        .update(invoices)
+        .set({ cancelStatus: 'rejected' })
+        .where(and(eq(invoices.id, row.id), eq(invoices.cancelStatus, 'pending')));
+      ctx.log?.warn?.(
+        { order: row.orderNumber, uuid: row.uuid },
+        'el receptor rechazó la cancelación de la factura',
+      );
+      counts.rejected++;
+    } else {
+      const [owner] = await ctx.db
+        .select({ email: users.email, nombre: users.nombre })
+        .from(users)
+        .where(eq(users.id, row.userId));
+      if (owner && (await markCancelled(ctx, row, owner, row.cancelMotivo ?? '02', result.acknowledgement))) {
+        counts.cancelled++;
+      }
+    }
+  }
+  return counts;
 }
 
 /** The invoice whose files the downloads serve: the active one, else the latest cancelled one. */

@@ -153,6 +153,12 @@ export const invoiceStateSchema = z.object({
   rfc: z.string().nullable(),
   nombreFiscal: z.string().nullable(),
   totalCents: z.number().int().nullable(),
+  /**
+   * A cancellation asked of the SAT for the issued invoice: 'pending' while the receptor must accept ("en
+   * proceso": the invoice is still valid), 'rejected' when the receptor refused it; null otherwise.
+   */
+  cancellation: z.enum(['pending', 'rejected']).nullable(),
+  cancelRequestedAt: z.string().nullable(),
   /** Whether 'Solicitar factura' applies now; when not, `blockedReason` says why (Spanish). */
   canRequest: z.boolean(),
   blockedReason: z.string().nullable(),

@@ -84,11 +84,38 @@ export class SandboxPac implements Pac {
     });
   }
 
+  /**
+   * SAT's rule, simulated: without the receptor's acceptance when the total is at most $1,000 or within the
+   * business day after the issue (here: 24 hours) or for motivo 04; otherwise 'en proceso' until the receptor
+   * answers (`receptorAnswer`, default: accepts at the first follow-up).
+   */
   async cancel(request: CancelRequest): Promise<CancelResult> {
     const fecha = mexicoDateTime(this.now());
-    return {
-      status: 'cancelled',
-      acknowledgement: `<Acuse Fecha="${fecha}" RfcEmisor="${request.issuerRfc}" Prueba="true"><Folios><UUID>${request.uuid}</UUID><EstatusUUID>201</EstatusUUID><Motivo>${request.motivo}</Motivo></Folios></Acuse>`,
-    };
+    const acknowledgement = `<Acuse Fecha="${fecha}" RfcEmisor="${request.issuerRfc}" Prueba="true"><Folios><UUID>${request.uuid}</UUID><EstatusUUID>201</EstatusUUID><Motivo>${request.motivo}</Motivo>${request.folioSustitucion ? `<FolioSustitucion>${request.folioSustitucion}</FolioSustitucion>` : ''}</Folios></Acuse>`;
+    if (request.motivo === '01' && !request.folioSustitucion) {
+      throw new PacError(
+        'El SAT rechazó la cancelación: el motivo 01 requiere el folio de sustitución',
+        'CA306',
+      );
+    }
+    const old = request.issuedAt
+      ? this.now().getTime() - request.issuedAt.getTime() > 24 * 60 * 60 * 1000
+      : false;
+    const needsAcceptance = request.totalCents > 100_000 && old && request.motivo !== '04';
+    if (!needsAcceptance) return { status: 'cancelled', acknowledgement };
+    this.pendingCancellations.add(request.uuid);
+    return { status: 'pending', acknowledgement };
   }
+
+  async cancellationStatus(request: CancelRequest): Promise<CancelResult> {
+    if (!this.pendingCancellations.has(request.uuid)) return { status: 'cancelled', acknowledgement: null };
+    const answer = this.receptorAnswer(request.uuid);
+    if (answer === 'wait') return { status: 'pending', acknowledgement: null };
+    this.pendingCancellations.delete(request.uuid);
+    return { status: answer === 'accept' ? 'cancelled' : 'rejected', acknowledgement: null };
+  }
+
+  private readonly pendingCancellations = new Set<string>();
+  /** What the receptor of a cancellation 'en proceso' answers at the next follow-up (tests set it). */
+  receptorAnswer: (uuid: string) => 'accept' | 'reject' | 'wait' = () => 'accept';
 }

@@ -131,6 +131,7 @@ export class SwSapienPac implements Pac {
           password: this.options.csd.password,
           rfc: request.issuerRfc,
           motivo: request.motivo,
+          ...(request.folioSustitucion ? { foliosustitucion: request.folioSustitucion } : {}),
           b64Cer: this.options.csd.certificateDerBase64,
           b64Key: this.options.csd.privateKeyDerBase64,
         }),
@@ -148,6 +149,18 @@ export class SwSapienPac implements Pac {
         `cancelación: código ${code ?? '—'}`,
       );
     }
-    return { status: 'cancelled', acknowledgement: data.acuse ?? null };
+    // SAT answers "en proceso" in the acuse when the receptor must accept.
+    const pending = /en\s+proceso/i.test(data.acuse ?? '');
+    return { status: pending ? 'pending' : 'cancelled', acknowledgement: data.acuse ?? null };
+  }
+
+  /**
+   * Follow-up: the cancellation is asked again with the same data; SAT answers 202 (already cancelled) once the
+   * receptor accepted and "en proceso" while it waits. A rejection comes back as a refusal (PacError) that the
+   * follow-up logs for staff. SAT's own status service (ConsultaCFDIService, EstatusCancelacion) would tell a
+   * rejection apart: see decision 016.
+   */
+  async cancellationStatus(request: CancelRequest): Promise<CancelResult> {
+    return this.cancel(request);
   }
 }
