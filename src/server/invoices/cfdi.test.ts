@@ -55,6 +55,29 @@ describe('cadena original and Sello', () => {
   });
 });
 
+describe('CfdiRelacionados and TipoDeComprobante E (credit notes, replacements)', () => {
+  const related = () => ({
+    ...sampleComprobante(),
+    tipoDeComprobante: 'E' as const,
+    cfdiRelacionados: { tipoRelacion: '01' as const, uuids: ['6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10'] },
+  });
+
+  it('the cadena matches SAT’s cadenaoriginal_4_0.xslt (xsltproc, committed) and the XML is valid', async () => {
+    const { comprobante, cadena } = sealComprobante(related(), testCsd());
+    expect(cadena).toBe(fixture('sample-egreso-related-cadena-original.txt'));
+    const xml = comprobanteXml(comprobante);
+    expect(xml).toContain(
+      '<cfdi:CfdiRelacionados TipoRelacion="01"><cfdi:CfdiRelacionado UUID="6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10"/></cfdi:CfdiRelacionados><cfdi:Emisor',
+    );
+    expect(readAttribute(xml, 'cfdi:Comprobante', 'TipoDeComprobante')).toBe('E');
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    expect(await validateCfdiXml((await new SandboxPac(testCsd()).stamp(xml)).xml)).toEqual({
+      valid: true,
+      errors: [],
+    });
+  });
+});
+
 describe('XSD (SAT CFDI 4.0 + TFD 1.1, libxml2 in WASM)', () => {
   it('the sealed CFDI and the stamped CFDI are valid', async () => {
     const csd = testCsd();
