@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import {
   createTestOrder,
   createTestShopper,
@@ -19,6 +20,8 @@ import {
   getInvoiceState,
   type InvoicingContext,
   issueInvoice,
+  REPLACED,
+  replaceInvoice,
   SELF_SERVICE_LIMIT,
 } from './service.ts';
 
@@ -168,5 +171,47 @@ describe('motivo chosen by what happened', () => {
     const [row] = await rowsOf(number);
     expect(row).toMatchObject({ status: 'cancelled', cancelMotivo: '03' });
     expect(row?.cancelAcknowledgement).toContain('<Motivo>03</Motivo>');
+  });
+});
+
+describe('motivo 01: the replacement first (TipoRelacion 04), then the old one cancelled with FolioSustitucion', () => {
+  it('issues the corrected CFDI related to the old UUID and cancels the old one with motivo 01', async () => {
+    const number = await invoiced(BIG, 0);
+    const [old] = await rowsOf(number);
+    const answer = await replaceInvoice(ctx, user, number, { ...form, usoCfdi: 'G01' });
+    expect(answer.message).toBe(REPLACED);
+    expect(answer.invoice.state).toBe('issued');
+    expect(answer.invoice.uuid).not.toBe(old!.uuid);
+    const rows = await rowsOf(number);
+    expect(
+      rows.map((r) => [r.status, r.cancelMotivo, r.substituteUuid, r.relationType, r.relatedUuid]),
+    ).toEqual([
+      ['cancelled', '01', answer.invoice.uuid, null, null],
+      ['issued', null, null, '04', old!.uuid],
+    ]);
+    const xml = rows[1]!.xml!;
+    expect(xml).toContain(
+      `<cfdi:CfdiRelacionados TipoRelacion="04"><cfdi:CfdiRelacionado UUID="${old!.uuid}"/></cfdi:CfdiRelacionados>`,
+    );
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    expect(rows[0]?.cancelAcknowledgement).toContain(
+      `<FolioSustitucion>${answer.invoice.uuid}</FolioSustitucion>`,
+    );
+    await expect(replaceInvoice(ctx, user, number, form)).rejects.toMatchObject({
+      message: SELF_SERVICE_LIMIT,
+    });
+  });
+
+  it('when the receptor must accept, the old one stays replaced (valid) until the follow-up', async () => {
+    const number = await invoiced(BIG, 3);
+    sandbox.receptorAnswer = () => 'wait';
+    await replaceInvoice(ctx, user, number, { ...form, usoCfdi: 'G01' });
+    expect((await rowsOf(number)).map((r) => [r.status, r.cancelStatus])).toEqual([
+      ['replaced', 'pending'],
+      ['issued', null],
+    ]);
+    sandbox.receptorAnswer = () => 'accept';
+    await followUpCancellations(ctx);
+    expect((await rowsOf(number)).map((r) => r.status)).toEqual(['cancelled', 'issued']);
   });
 });

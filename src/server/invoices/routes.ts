@@ -16,6 +16,7 @@ import {
   getInvoiceState,
   getInvoiceXml,
   issueInvoice,
+  replaceInvoice,
 } from './service.ts';
 
 const errorSchema = errorEnvelopeSchema;
@@ -89,6 +90,25 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       const user = await requireUser(request);
       reply.header('Cache-Control', 'no-store');
       return cancelInvoice(ctx, user, request.params.number);
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/invoice/replace',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary:
+          'Corrige la factura vigente: emite la nueva con relación 04 (sustitución) y cancela la anterior con motivo 01; una vez por pedido',
+        params: orderNumberParamsSchema,
+        body: invoiceRequestSchema,
+        response: { 201: invoiceActionResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const answer = await replaceInvoice(ctx, user, request.params.number, request.body);
+      return reply.code(201).header('Cache-Control', 'no-store').send(answer);
     },
   );
 

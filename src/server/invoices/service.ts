@@ -21,6 +21,7 @@ import {
   type Comprobante,
   comprobanteXml,
   mexicoDateTime,
+  type Relacionados,
   sealComprobante,
 } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
@@ -528,7 +529,26 @@ export async function issueInvoice(
   );
   if (reason) throw conflict(reason, 'invoice_not_allowed');
   checkReceptor(ctx, request);
+  await issueNew(ctx, user, order, request);
+  return {
+    message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,
+    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+  };
+}
 
+/**
+ * Builds, seals, keeps, stamps and stores a new Comprobante de ingreso for the order (the caller checked that
+ * it may be issued). `relation`: CfdiRelacionados (TipoRelacion 04 when it replaces an earlier CFDI). Returns
+ * the new UUID.
+ */
+async function issueNew(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  request: InvoiceRequest,
+  relation?: Relacionados,
+): Promise<string> {
+  const now = ctx.now();
   const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order));
   if (amounts.totalCents !== order.totalCents || amounts.concepts.length === 0) {
     ctx.log?.error(
@@ -566,6 +586,7 @@ export async function issueInvoice(
         folio: String(id),
         issuedAt: now,
         csd: ctx.csd,
+        ...(relation ? { cfdiRelacionados: relation } : {}),
       }),
       ctx.csd,
     ).comprobante;
@@ -605,10 +626,13 @@ export async function issueInvoice(
     await markRecoverable(ctx, id);
     throw error;
   }
-  return {
-    message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,
-    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
-  };
+  if (relation) {
+    await ctx.db
+      .update(invoices)
+      .set({ relationType: relation.tipoRelacion, relatedUuid: relation.uuids[0] ?? null })
+      .where(eq(invoices.id, id));
+  }
+  return stamp.uuid;
 }
 
 export const CANCEL_PENDING =
@@ -709,6 +733,115 @@ export async function cancelInvoice(
   };
 }
 
+export const REPLACED =
+  'Emitimos la factura corregida (sustituye a la anterior, relación 04) y solicitamos al SAT la cancelación de la anterior con motivo 01. Le enviamos la nueva por correo con el XML y el PDF.';
+
+/**
+ * POST /api/orders/:number/invoice/replace: corrects the invoice the SAT's way for motivo 01 — first a new
+ * CFDI with CfdiRelacionados TipoRelacion 04 pointing at the old UUID, then the old one cancelled with motivo
+ * 01 and FolioSustitucion = the new UUID. The old row is 'replaced' (still valid at the SAT) until its
+ * cancellation lands; if the PAC cannot cancel now or the receptor must accept, followUpCancellations goes on.
+ * A shopper corrects once; staff without limit.
+ */
+export async function replaceInvoice(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  request: InvoiceRequest,
+  by: 'shopper' | 'staff' = 'shopper',
+): Promise<{ message: string; invoice: InvoiceState }> {
+  const order = await ownOrder(ctx.db, user.id, number);
+  const rows = await invoicesOf(ctx.db, number);
+  const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
+  if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
+  if (
+    by === 'shopper' &&
+    rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')
+  ) {
+    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (ctx.now().getTime() > deadline.getTime()) {
+    throw conflict(
+      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
+      'cancel_deadline',
+    );
+  }
+  checkReceptor(ctx, request);
+  // Free the order's active slot: the old invoice is 'replaced' while its replacement is issued.
+  const [claimed] = await ctx.db
+    .update(invoices)
+    .set({ status: 'replaced' })
+    .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')))
+    .returning();
+  if (!claimed) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  let newUuid: string;
+  try {
+    newUuid = await issueNew(ctx, user, order, request, { tipoRelacion: '04', uuids: [active.uuid] });
+  } catch (error) {
+    await ctx.db
+      .update(invoices)
+      .set({ status: 'issued' })
+      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'replaced')));
+    throw error;
+  }
+  await ctx.db.update(invoices).set({ substituteUuid: newUuid }).where(eq(invoices.id, active.id));
+  await cancelReplaced(ctx, { ...claimed, substituteUuid: newUuid });
+  return { message: REPLACED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };
+}
+
+/** Motivo 01 for a 'replaced' invoice; a PAC failure leaves it for followUpCancellations. */
+async function cancelReplaced(
+  ctx: InvoicingContext,
+  row: InvoiceRow,
+): Promise<CancelResult['status'] | null> {
+  if (!row.uuid || !row.substituteUuid) return null;
+  let result: CancelResult;
+  try {
+    result = await ctx.pac.cancel({
+      uuid: row.uuid,
+      issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
+      receiverRfc: row.rfc,
+      totalCents: row.totalCents,
+      motivo: '01',
+      folioSustitucion: row.substituteUuid,
+      issuedAt: row.issuedAt ?? undefined,
+    });
+  } catch (error) {
+    ctx.log?.error(
+      {
+        order: row.orderNumber,
+        uuid: row.uuid,
+        detail: error instanceof PacError ? error.detail : String(error),
+      },
+      'no se pudo cancelar con motivo 01 la factura sustituida; se reintenta en el seguimiento',
+    );
+    return null;
+  }
+  const now = ctx.now();
+  await ctx.db
+    .update(invoices)
+    .set(
+      result.status === 'cancelled'
+        ? {
+            status: 'cancelled',
+            cancelledAt: now,
+            cancelMotivo: '01',
+            cancelStatus: null,
+            cancelAcknowledgement: result.acknowledgement,
+          }
+        : {
+            cancelStatus: result.status,
+            cancelRequestedAt: now,
+            cancelMotivo: '01',
+            cancelAcknowledgement: result.acknowledgement,
+          },
+    )
+    .where(and(eq(invoices.id, row.id), eq(invoices.status, 'replaced')));
+  return result.status;
+}
+
 async function markCancelled(
   ctx: InvoicingContext,
   row: InvoiceRow,
@@ -726,7 +859,7 @@ async function markCancelled(
         cancelStatus: null,
         cancelAcknowledgement: acknowledgement ?? row.cancelAcknowledgement,
       })
-      .where(and(eq(invoices.id, row.id), eq(invoices.status, 'issued')))
+      .where(and(eq(invoices.id, row.id), inArray(invoices.status, ['issued', 'replaced'])))
       .returning({ id: invoices.id });
     if (rows.length > 0 && row.uuid) {
       await enqueueMail(
@@ -746,8 +879,18 @@ async function markCancelled(
 export async function followUpCancellations(
   ctx: InvoicingContext,
 ): Promise<{ cancelled: number; rejected: number; pending: number }> {
-  const pending = await ctx.db.select().from(invoices).where(eq(invoices.cancelStatus, 'pending'));
   const counts = { cancelled: 0, rejected: 0, pending: 0 };
+  // Replaced invoices whose motivo-01 cancellation did not reach the PAC yet.
+  const unsent = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.status, 'replaced'), isNull(invoices.cancelStatus)));
+  for (const row of unsent) {
+    const status = await cancelReplaced(ctx, row);
+    if (status === 'cancelled') counts.cancelled++;
+    else counts.pending++;
+  }
+  const pending = await ctx.db.select().from(invoices).where(eq(invoices.cancelStatus, 'pending'));
   for (const row of pending) {
     if (!row.uuid) continue;
     let result: CancelResult;
