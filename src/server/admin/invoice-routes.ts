@@ -39,7 +39,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Cancela la factura vigente del pedido ante el PAC con el motivo del SAT: 02 (errores sin relación), 03 (la venta no se realizó), 04 (factura global)',
         params: orderNumberParamsSchema,
-        body: staffCancelSchema.optional(),
+        body: staffCancelSchema.nullish(),
         response: { 200: messageSchema },
       },
     },
