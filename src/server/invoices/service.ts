@@ -183,7 +183,9 @@ async function invoicesOf(db: Db, orderNumber: number): Promise<InvoiceRow[]> {
   return db.select().from(invoices).where(eq(invoices.orderNumber, orderNumber)).orderBy(desc(invoices.id));
 }
 
-function stateOf(order: OrderRow, rows: InvoiceRow[], now: Date): InvoiceState {
+function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
+  // The order's invoice (Comprobante de ingreso); its credit notes are documents of their own.
+  const rows = all.filter((r) => r.kind === 'I');
   const active = rows.find((r) => r.status === 'issued' || r.status === 'pending');
   const shown = rows.find((r) => r.status === 'issued') ?? rows.find((r) => r.status === 'cancelled');
   const reason = blockedReason(order, active, now);
@@ -941,10 +943,118 @@ export async function followUpCancellations(
   return counts;
 }
 
+export const CREDIT_NOTE_PRODUCT_KEY = '84111506';
+export const CREDIT_NOTE_UNIT_KEY = 'ACT';
+
+/**
+ * A credit note (CFDI de egreso) for a partial refund or a discount after invoicing, so that a partial return
+ * does not need the whole invoice cancelled: TipoDeComprobante E, CfdiRelacionados TipoRelacion 01 → the
+ * invoice, UsoCFDI G02, the invoice's receptor and FormaPago (the money goes back the way it came), one concept
+ * with SAT's key for a discount/return (84111506 'Servicios de facturación', unit ACT, as SAT's Guía de llenado
+ * shows for egresos), IVA 16 % included. The credit notes of an invoice never add up to more than its total.
+ * Staff action (admin); returns the credit note's UUID.
+ */
+export async function issueCreditNote(
+  ctx: InvoicingContext,
+  number: number,
+  input: { amountCents: number; description: string },
+): Promise<{ uuid: string; totalCents: number; remainingCents: number }> {
+  const rows = await invoicesOf(ctx.db, number);
+  const invoice = rows.find((r) => r.status === 'issued' && r.kind === 'I');
+  if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  const credited = rows
+    .filter((r) => r.kind === 'E' && r.relatedUuid === invoice.uuid && r.status !== 'cancelled')
+    .reduce((sum, r) => sum + r.totalCents, 0);
+  const remaining = invoice.totalCents - credited;
+  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > remaining) {
+    throw badRequest(
+      `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(remaining / 100).toFixed(2)})`,
+      { amount: 'Importe inválido' },
+    );
+  }
+  const receptor = invoice.snapshot.receptor;
+  const amounts = computeCfdiAmounts([
+    {
+      productKey: CREDIT_NOTE_PRODUCT_KEY,
+      unitKey: CREDIT_NOTE_UNIT_KEY,
+      code: null,
+      description: input.description,
+      quantity: 1,
+      unitPriceCents: input.amountCents,
+    },
+  ]);
+  const [row] = await ctx.db
+    .insert(invoices)
+    .values({
+      orderNumber: number,
+      userId: invoice.userId,
+      status: 'pending',
+      kind: 'E',
+      pac: ctx.pac.name,
+      rfc: receptor.rfc,
+      nombreFiscal: receptor.nombre,
+      regimenFiscal: receptor.regimenFiscal,
+      usoCfdi: 'G02',
+      formaPago: invoice.formaPago,
+      cp: receptor.domicilioFiscal,
+      subtotalCents: amounts.subtotalCents,
+      ivaCents: amounts.ivaCents,
+      totalCents: amounts.totalCents,
+      relationType: '01',
+      relatedUuid: invoice.uuid,
+    })
+    .returning({ id: invoices.id });
+  const id = row!.id;
+  const comprobante = sealComprobante(
+    buildComprobante({
+      amounts,
+      emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
+      lugarExpedicion: ctx.issuer.lugarExpedicion,
+      receptor: { ...receptor, usoCfdi: 'G02' },
+      formaPago: invoice.formaPago,
+      serie: 'NC',
+      folio: String(id),
+      issuedAt: ctx.now(),
+      csd: ctx.csd,
+      tipoDeComprobante: 'E',
+      cfdiRelacionados: { tipoRelacion: '01', uuids: [invoice.uuid] },
+    }),
+    ctx.csd,
+  ).comprobante;
+  const sealedXml = comprobanteXml(comprobante);
+  await ctx.db
+    .update(invoices)
+    .set({ sealed: { xml: sealedXml, comprobante } })
+    .where(eq(invoices.id, id));
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(sealedXml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    }
+    if (error instanceof PacError)
+      throw new AppError(502, 'pac_error', `No se pudo generar la nota de crédito. ${error.message}`);
+    throw error;
+  }
+  await ctx.db
+    .update(invoices)
+    .set({
+      status: 'issued',
+      uuid: stamp.uuid,
+      test: stamp.test,
+      xml: stamp.xml,
+      snapshot: snapshotOf(comprobante, stamp),
+      issuedAt: ctx.now(),
+    })
+    .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+  return { uuid: stamp.uuid, totalCents: amounts.totalCents, remainingCents: remaining - amounts.totalCents };
+}
+
 /** The invoice whose files the downloads serve: the active one, else the latest cancelled one. */
 async function downloadable(ctx: InvoicingContext, user: SessionUser, number: number) {
   await ownOrder(ctx.db, user.id, number);
-  const rows = await invoicesOf(ctx.db, number);
+  const rows = (await invoicesOf(ctx.db, number)).filter((r) => r.kind === 'I');
   const row = rows.find((r) => r.status === 'issued') ?? rows.find((r) => r.status === 'cancelled');
   if (!row?.xml || !row.snapshot || !row.uuid) throw notFound(NO_INVOICE);
   return { ...row, xml: row.xml, snapshot: row.snapshot, uuid: row.uuid };
