@@ -112,7 +112,7 @@ export async function cancelInvoiceByStaff(
   const [before] = await db
     .select({ uuid: invoices.uuid, status: invoices.status })
     .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued'), eq(invoices.kind, 'I')))
     .limit(1);
   const answer = await cancel(owner);
   const pending = answer.invoice.cancellation !== null;
