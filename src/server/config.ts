@@ -53,6 +53,30 @@ export const envSchema = z.object({
   /** Card payments: the offline simulator (default) or Openpay. */
   PAYMENT_GATEWAY: z.enum(['sandbox', 'openpay'], { error: 'debe ser sandbox u openpay' }).default('sandbox'),
   PAYMENTS_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** How long an unpaid order keeps its stock, and the shorter hold once it waits on 3-D Secure (issue 23). */
+  CHECKOUT_HOLD_MINUTES: z.coerce
+    .number({ error: 'debe ser un número entero de minutos (1 a 1440)' })
+    .int('debe ser un número entero de minutos (1 a 1440)')
+    .min(1, 'debe ser un número entero de minutos (1 a 1440)')
+    .max(1440, 'debe ser un número entero de minutos (1 a 1440)')
+    .default(30),
+  CHECKOUT_3DS_HOLD_MINUTES: z.coerce
+    .number({ error: 'debe ser un número entero de minutos (1 a 1440)' })
+    .int('debe ser un número entero de minutos (1 a 1440)')
+    .min(1, 'debe ser un número entero de minutos (1 a 1440)')
+    .max(1440, 'debe ser un número entero de minutos (1 a 1440)')
+    .default(10),
+  /** Per shopper: unpaid orders at once, and units they hold (issue 23: one account must not empty the shelf). */
+  CHECKOUT_MAX_PENDING_ORDERS: z.coerce
+    .number({ error: 'debe ser un número entero mayor que 0' })
+    .int('debe ser un número entero mayor que 0')
+    .min(1, 'debe ser un número entero mayor que 0')
+    .default(2),
+  CHECKOUT_MAX_RESERVED_UNITS: z.coerce
+    .number({ error: 'debe ser un número entero mayor que 0' })
+    .int('debe ser un número entero mayor que 0')
+    .min(1, 'debe ser un número entero mayor que 0')
+    .default(500),
   OPENPAY_MERCHANT_ID: z
     .string()
     .regex(/^[a-z0-9]+$/i, 'debe ser el ID de comercio de Openpay (letras y dígitos)')
@@ -110,6 +134,15 @@ export type PaymentsConfig = {
     apiUrl: string;
   };
   webhook?: { user: string; password: string };
+  /** Stock held by unpaid orders (issue 23). */
+  hold: HoldConfig;
+};
+
+export type HoldConfig = {
+  minutes: number;
+  threeDsMinutes: number;
+  maxPendingOrders: number;
+  maxReservedUnits: number;
 };
 
 // ConfigError has its own module (config-error.ts); importers of config.ts keep finding it here.
@@ -182,6 +215,12 @@ function paymentsConfig(env: Env): PaymentsConfig {
   return {
     gateway: env.PAYMENT_GATEWAY,
     sandboxInProduction: env.PAYMENTS_SANDBOX_IN_PRODUCTION === 'true',
+    hold: {
+      minutes: env.CHECKOUT_HOLD_MINUTES,
+      threeDsMinutes: Math.min(env.CHECKOUT_3DS_HOLD_MINUTES, env.CHECKOUT_HOLD_MINUTES),
+      maxPendingOrders: env.CHECKOUT_MAX_PENDING_ORDERS,
+      maxReservedUnits: env.CHECKOUT_MAX_RESERVED_UNITS,
+    },
     ...(openpay ? { openpay } : {}),
     ...(env.OPENPAY_WEBHOOK_USER && env.OPENPAY_WEBHOOK_PASSWORD
       ? { webhook: { user: env.OPENPAY_WEBHOOK_USER, password: env.OPENPAY_WEBHOOK_PASSWORD } }

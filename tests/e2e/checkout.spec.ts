@@ -225,7 +225,7 @@ test('a declined card shows its message and the stock is back; the 3-D Secure ca
     page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' }),
   ).toBeVisible();
 
-  await payWith(page, '4000000000003220');
+  await payWith(page, '4000000000000044');
   await expect(page).toHaveURL(/\/api\/payments\/sandbox\/3ds\/tr[a-z0-9]+$/);
   await expect(page.getByRole('button', { name: 'Autorizar' })).toBeVisible();
   await page.screenshot({ path: `${shots}/desk-3ds.png` });

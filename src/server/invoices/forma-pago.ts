@@ -32,9 +32,8 @@ export function formaPagoFor(payment: PaidWith | undefined): string {
 }
 
 /**
- * The completed charge of the order as invoicing sees it. Read as a whole row (to_jsonb) so that it works
- * whether or not the payments table has the `method` / `card_type` columns yet (they come with the payment
- * adapter's own migration; 0011 adds them IF NOT EXISTS).
+ * The completed charge of the order as invoicing sees it: `method` and `card_type` (migration 0010), read as a
+ * whole row (to_jsonb) so that a payment without them (older rows) reads as unknown.
  */
 export async function paidWith(db: Db, orderNumber: number): Promise<PaidWith | undefined> {
   const { rows } = await db.execute<{ row: Record<string, unknown> }>(

@@ -1,8 +1,5 @@
 -- Issue 14, invoices (docs/decisions/015 and 016).
--- 1. FormaPago from the real payment: the payment adapter's own migration adds these two columns too
---    (Openpay's `method` and `card.type`); IF NOT EXISTS lets both land in either order.
-ALTER TABLE "payments" ADD COLUMN IF NOT EXISTS "method" text;--> statement-breakpoint
-ALTER TABLE "payments" ADD COLUMN IF NOT EXISTS "card_type" text;--> statement-breakpoint
+-- 1. FormaPago from the real payment reads payments.method / card_type, added by 0010.
 -- 2. Stamping idempotent across crashes: the sealed CFDI (XML and its data) is kept on the 'pending' row
 --    before the PAC is called, so a retry sends the same document (same Serie/Folio/Sello) and recovers the
 --    PAC's stamp; the sandbox PAC keeps its stamps in a table so that it answers the same after a crash.
