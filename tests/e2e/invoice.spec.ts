@@ -116,7 +116,7 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   const xml = await (await page.request.get(`/api/orders/${order}/invoice.xml`)).text();
   expect(xml).toContain(`UUID="${uuid}"`);
   expect(xml).toContain('Rfc="GODE561231GR8"');
-  expect(xml).toContain('RegimenFiscalReceptor="605"');
+  expect(xml).toContain('RegimenFiscalReceptor="612"');
 
   const [pdfDownload] = await Promise.all([
     page.waitForEvent('download'),
