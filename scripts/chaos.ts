@@ -28,6 +28,12 @@
  *   CHAOS_PG_RESTART    0 skips the database outage (for a shared server other people are using)
  *   CHAOS_PORT          server port (default 3180); CHAOS_SMTP_PORT (default 3181)
  *   CHAOS_KILLS         default 20; CHAOS_SEED for the random choices
+ *   CHAOS_SCENARIO      invoice-stamp: instead of the checkout load, the invoice scenario below
+ *
+ * CHAOS_SCENARIO=invoice-stamp (decision 015): the server dies (SIGKILL, failpoint CFDI_FAILPOINT=after-stamp)
+ * right after the sandbox PAC stamped an invoice and before the shop saved it, CHAOS_KILLS times over
+ * (default 3) on as many orders; after each restart the shopper asks again and must get the CFDI stamped
+ * before the crash (same UUID), with exactly one stamp at the PAC and one issued invoice per order.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -44,6 +50,7 @@ import { type Database, type Db, openDatabase } from '../src/server/db/client.ts
 import { shippingAddresses, users } from '../src/server/db/schema.ts';
 import type { OrderContext } from '../src/server/orders/context.ts';
 import { SandboxGateway } from '../src/server/payments/sandbox.ts';
+import { createTestOrder } from '../tests/server/support/invoice-orders.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -216,7 +223,7 @@ async function readyz(timeoutMs = 2000): Promise<number> {
   }
 }
 
-async function startServer() {
+async function startServer(extraEnv: Record<string, string> = {}) {
   starts += 1;
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
@@ -233,6 +240,7 @@ async function startServer() {
       PAYMENT_GATEWAY: 'sandbox',
       CLIENT_DIR: 'test-results/chaos/no-client',
       WEB_CONCURRENCY: '1',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -251,7 +259,8 @@ async function startServer() {
 
 async function killServer() {
   const proc = child;
-  if (!proc || proc.exitCode !== null) return;
+  // A process that died by a signal (the invoice failpoint kills itself) has signalCode set, exitCode null.
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   up = new Promise<void>((r) => {
     markUp = r;
   });
@@ -1008,7 +1017,122 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-main().catch(async (error: unknown) => {
+// ---- Scenario: a crash between the PAC's stamp and the shop's save ----------------------------
+
+async function invoiceScenario() {
+  mkdirSync(LOG_DIR, { recursive: true });
+  serverLog = createWriteStream(resolve(LOG_DIR, 'server.log'));
+  const limit = setTimeout(() => {
+    console.error(`✗ caos (facturas): se excedió el límite de ${TIME_LIMIT_MS / 1000} s`);
+    void cleanup().finally(() => process.exit(1));
+  }, TIME_LIMIT_MS);
+  limit.unref();
+  const rounds = Number(env.CHAOS_KILLS ?? 3);
+  say(
+    `escenario invoice-stamp: base de datos ${dbName}; servidor en ${BASE}; ${rounds} caídas tras el timbrado`,
+  );
+  await admin(`CREATE DATABASE ${dbName}`);
+  database = await openDatabase({ databaseUrl: dbUrl, maxConnections: 4 });
+  await database.migrate();
+  const db = database.db;
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `caos.factura.${randomUUID().slice(0, 6)}@example.com`,
+      passwordHash: 'x',
+      nombre: 'Compradora',
+      apellidoPat: 'Caos',
+      apellidoMat: 'Factura',
+      telefono: '3312345678',
+    })
+    .returning({ id: users.id });
+  const session = await createSession(db, user!.id);
+  const shopper: Shopper = { id: user!.id, email: 'caos', cookie: `sid=${session.token}` };
+  smtp = await startSmtp();
+  const form = JSON.stringify({
+    nombreFiscal: 'Laboratorios Químicos del Bajío',
+    rfc: 'LQB150101AB3',
+    regimenFiscal: '601',
+    usoCfdi: 'G03',
+    cp: '44100',
+  });
+  const problems: string[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const number = await createTestOrder(db, user!.id);
+    const stampUuids = async () =>
+      (
+        await db.execute<{ uuid: string }>(sql`select stamp->>'uuid' as uuid from sandbox_cfdi_stamps`)
+      ).rows.map((r) => r.uuid);
+    const stampsAtStart = await stampUuids();
+    // 1. The server dies right after the PAC stamped.
+    await startServer({ CFDI_FAILPOINT: 'after-stamp', CFDI_PENDING_STALE_MS: '1000' });
+    const died = await call(`/api/orders/${number}/invoice`, { method: 'POST', body: form, shopper })
+      .then((res) => `respondió ${res.status}`)
+      .catch(() => 'sin respuesta');
+    await killServer();
+    const stampsBefore = await stampUuids();
+    const crashStamps = stampsBefore.filter((u) => !stampsAtStart.includes(u));
+    if (crashStamps.length !== 1)
+      problems.push(
+        `pedido ${number}: el PAC debía timbrar una vez antes de la caída, timbró ${crashStamps.length}`,
+      );
+    const stampedForOrder = crashStamps[0];
+    const pending = (
+      await db.execute<{ status: string; sealed: boolean }>(
+        sql`select status, sealed is not null as sealed from invoices where order_number = ${number}`,
+      )
+    ).rows;
+    if (died !== 'sin respuesta')
+      problems.push(`pedido ${number}: el servidor no murió tras timbrar (${died})`);
+    if (pending.length !== 1 || pending[0]?.status !== 'pending' || !pending[0]?.sealed)
+      problems.push(
+        `pedido ${number}: se esperaba una fila 'pending' sellada, hay ${JSON.stringify(pending)}`,
+      );
+    // 2. A normal server; the shopper asks again until the interrupted request counts as dead.
+    await startServer({ CFDI_PENDING_STALE_MS: '1000' });
+    let answer: { status: number; body: { message?: string; invoice?: { uuid?: string } } } | undefined;
+    for (let i = 0; i < 40; i++) {
+      const res = await call(`/api/orders/${number}/invoice`, { method: 'POST', body: form, shopper });
+      const body = (await res.json()) as { message?: string; invoice?: { uuid?: string } };
+      if (res.status !== 409) {
+        answer = { status: res.status, body };
+        break;
+      }
+      await sleep(250);
+    }
+    await killServer();
+    const rows = (
+      await db.execute<{ status: string; uuid: string | null }>(
+        sql`select status, uuid from invoices where order_number = ${number}`,
+      )
+    ).rows;
+    const stampedNow = (await stampUuids()).filter((u) => !stampsBefore.includes(u));
+    if (answer?.status !== 201)
+      problems.push(`pedido ${number}: el reintento respondió ${JSON.stringify(answer)}`);
+    if (stampedNow.length !== 0)
+      problems.push(`pedido ${number}: el reintento timbró otro CFDI (${stampedNow.join(', ')})`);
+    if (rows.length !== 1 || rows[0]?.status !== 'issued' || rows[0]?.uuid !== stampedForOrder)
+      problems.push(`pedido ${number}: facturas ${JSON.stringify(rows)}, timbre del PAC ${stampedForOrder}`);
+    if (answer?.body.invoice?.uuid !== stampedForOrder)
+      problems.push(
+        `pedido ${number}: se informó el UUID ${answer?.body.invoice?.uuid}, el PAC timbró ${stampedForOrder}`,
+      );
+    say(
+      `caída ${round}/${rounds} tras el timbrado del pedido ${number}: recuperado ${rows[0]?.uuid ?? '—'} (${answer?.body.message ?? '—'})`,
+    );
+  }
+  await cleanup();
+  if (problems.length > 0) {
+    console.error(`\n✗ caos (facturas): ${problems.length} problema(s)\n  - ${problems.join('\n  - ')}`);
+    process.exit(1);
+  }
+  console.log(
+    `\n✓ caos (facturas): ${rounds} caídas entre el timbrado y el guardado; cada reintento recuperó el CFDI timbrado, sin timbrar otro (${elapsed()})`,
+  );
+  process.exit(0);
+}
+
+(env.CHAOS_SCENARIO === 'invoice-stamp' ? invoiceScenario() : main()).catch(async (error: unknown) => {
   console.error('✗ caos:', error);
   await cleanup();
   process.exit(1);

@@ -81,8 +81,7 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   await expect(rfc).toHaveValue('GODE561231GR8');
   await form.getByLabel('Nombre fiscal o razón social').fill('Eduardo Gómez Díaz');
   await form.getByLabel('Régimen fiscal').selectOption('601');
-  await form.getByLabel('Uso del CFDI').selectOption('D01');
-  await form.getByLabel('Forma de pago').selectOption('04');
+  await form.getByLabel('Uso del CFDI').selectOption('I08');
   await form.getByLabel('Código postal del domicilio fiscal').fill('06600');
   await form.getByRole('button', { name: 'Solicitar factura' }).click();
   await expect(
@@ -90,10 +89,13 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
       'El régimen 601 es para personas morales (RFC de 12 caracteres); revise el régimen o el RFC',
     ),
   ).toBeVisible();
-  await form.getByLabel('Régimen fiscal').selectOption('626');
-  await form.getByRole('button', { name: 'Solicitar factura' }).click();
-  await expect(form.getByText('El uso D01 no corresponde al régimen fiscal 626')).toBeVisible();
   await form.getByLabel('Régimen fiscal').selectOption('605');
+  await form.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(form.getByText('El uso I08 no corresponde al régimen fiscal 605')).toBeVisible();
+  // Personal deductions (D01–D10) and payment receipts (CP01) are not offered for lab goods.
+  await expect(form.getByLabel('Uso del CFDI').locator('option[value="D01"]')).toHaveCount(0);
+  await expect(form.getByLabel('Uso del CFDI').locator('option[value="CP01"]')).toHaveCount(0);
+  await form.getByLabel('Régimen fiscal').selectOption('612');
   await form.getByRole('button', { name: 'Solicitar factura' }).click();
 
   // Stamped (sandbox PAC): success toast with the server's message, then the downloads.
@@ -113,7 +115,7 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   const xml = await (await page.request.get(`/api/orders/${order}/invoice.xml`)).text();
   expect(xml).toContain(`UUID="${uuid}"`);
   expect(xml).toContain('Rfc="GODE561231GR8"');
-  expect(xml).toContain('RegimenFiscalReceptor="605"');
+  expect(xml).toContain('RegimenFiscalReceptor="612"');
 
   const [pdfDownload] = await Promise.all([
     page.waitForEvent('download'),
@@ -131,11 +133,10 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   ).toBeVisible();
   await expect(page.getByText(/La factura anterior de este pedido/)).toContainText(uuid);
 
-  await form.getByLabel('RFC', { exact: true }).fill('LQB150101AB1');
+  await form.getByLabel('RFC', { exact: true }).fill('LQB150101AB3');
   await form.getByLabel('Nombre fiscal o razón social').fill('Laboratorios Químicos del Bajío');
   await form.getByLabel('Régimen fiscal').selectOption('601');
   await form.getByLabel('Uso del CFDI').selectOption('G03');
-  await form.getByLabel('Forma de pago').selectOption('04');
   await form.getByLabel('Código postal del domicilio fiscal').fill('44100');
   await form.getByRole('button', { name: 'Solicitar factura' }).click();
   await expect(page.getByRole('region', { name: 'Factura emitida' })).toBeVisible();

@@ -167,7 +167,7 @@ async function main() {
   ]);
   await inject(cookie, 'POST', `/api/orders/${invoiced}/invoice`, {
     nombreFiscal: `Laboratorio ${PAYLOADS[12]!}`,
-    rfc: 'LQB150101AB1',
+    rfc: 'LQB150101AB3',
     regimenFiscal: '601',
     usoCfdi: 'G03',
     formaPago: '04',

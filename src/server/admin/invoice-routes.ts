@@ -1,12 +1,38 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { parsePriceToCents } from '../../shared/money.ts';
 import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/schemas/admin.ts';
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
-import { cancelInvoice, createInvoicingContext, getInvoicePdf, getInvoiceXml } from '../invoices/service.ts';
+import { writeAudit } from '../audit/log.ts';
+import {
+  cancelInvoice,
+  createInvoicingContext,
+  getInvoicePdf,
+  getInvoiceXml,
+  issueCreditNote,
+} from '../invoices/service.ts';
 import { staffActor } from './context.ts';
 import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-service.ts';
 
 const tags = ['administración'];
+
+const creditNoteSchema = z.object({
+  amount: z
+    .string({ error: 'Escriba el importe con IVA (p. ej. 1234.50)' })
+    .refine((v) => (parsePriceToCents(v) ?? 0) > 0, 'Escriba el importe con IVA (p. ej. 1234.50)'),
+  description: z
+    .string({ error: 'Escriba el concepto de la nota de crédito' })
+    .trim()
+    .min(5, 'Escriba el concepto de la nota de crédito')
+    .max(1000, 'El concepto admite hasta 1000 caracteres')
+    .regex(/^[^|]*$/, 'El concepto no puede contener el carácter |'),
+});
+
+const staffCancelSchema = z.object({
+  motivo: z
+    .enum(['02', '03', '04'], { error: 'Seleccione el motivo de cancelación: 02, 03 o 04' })
+    .default('02'),
+});
 
 /** Invoices: the list, downloads and cancellation, through the invoices service acting for the order's owner. */
 export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,15 +56,55 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Cancela la factura vigente del pedido (motivo 02) ante el PAC',
+        summary:
+          'Cancela la factura vigente del pedido ante el PAC con el motivo del SAT: 02 (errores sin relación), 03 (la venta no se realizó), 04 (factura global)',
         params: orderNumberParamsSchema,
+        body: staffCancelSchema.nullish(),
         response: { 200: messageSchema },
       },
     },
-    async (request) =>
-      cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, (owner) =>
-        cancelInvoice(ctx, owner, request.params.number),
-      ),
+    async (request) => {
+      const motivo = request.body?.motivo ?? '02';
+      return cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, motivo, (owner) =>
+        cancelInvoice(ctx, owner, request.params.number, { motivo, by: 'staff' }),
+      );
+    },
+  );
+
+  app.post(
+    '/api/admin/invoices/:number/credit-notes',
+    {
+      schema: {
+        tags,
+        summary:
+          'Nota de crédito (CFDI de egreso, relación 01 con la factura) por una devolución parcial o un descuento',
+        params: orderNumberParamsSchema,
+        body: creditNoteSchema,
+        response: {
+          201: z.object({ message: z.string(), uuid: z.string(), remainingCents: z.number().int() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await staffActor(request);
+      const amountCents = parsePriceToCents(request.body.amount) ?? 0;
+      const note = await issueCreditNote(ctx, request.params.number, {
+        amountCents,
+        description: request.body.description,
+      });
+      await writeAudit(app.db, actor, {
+        action: 'invoice.credit-note',
+        entityType: 'invoice',
+        entityId: request.params.number,
+        before: null,
+        after: { uuid: note.uuid, totalCents: note.totalCents, description: request.body.description },
+      });
+      return reply.code(201).send({
+        message: `Nota de crédito por ${(note.totalCents / 100).toFixed(2)} MXN emitida (UUID ${note.uuid}).`,
+        uuid: note.uuid,
+        remainingCents: note.remainingCents,
+      });
+    },
   );
 
   app.get(

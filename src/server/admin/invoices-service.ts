@@ -10,6 +10,11 @@ import { PAGE_SIZE, pagesOf } from './paging.ts';
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** GET /api/admin/invoices */
+const CANCELLATION_LABELS: Record<string, string> = {
+  pending: 'Vigente · cancelación en proceso',
+  rejected: 'Vigente · cancelación rechazada',
+};
+
 export async function listAdminInvoices(
   db: Db,
   query: { status: '' | 'issued' | 'cancelled' | 'pending'; q?: string | undefined; page: number },
@@ -47,6 +52,7 @@ export async function listAdminInvoices(
       test: invoices.test,
       issuedAt: invoices.issuedAt,
       cancelledAt: invoices.cancelledAt,
+      cancelStatus: invoices.cancelStatus,
     })
     .from(invoices)
     .innerJoin(users, eq(users.id, invoices.userId))
@@ -56,9 +62,13 @@ export async function listAdminInvoices(
     .offset((query.page - 1) * PAGE_SIZE);
   const n = total?.n ?? 0;
   return {
-    items: list.map((r) => ({
+    items: list.map(({ cancelStatus, ...r }) => ({
       ...r,
-      statusLabel: INVOICE_STATUS_LABELS[r.status] ?? r.status,
+      // A cancellation 'en proceso' is not a cancelled invoice: it is still valid until the receptor accepts.
+      statusLabel:
+        r.status === 'issued' && cancelStatus
+          ? (CANCELLATION_LABELS[cancelStatus] ?? r.status)
+          : (INVOICE_STATUS_LABELS[r.status] ?? r.status),
       issuedAt: r.issuedAt?.toISOString() ?? null,
       cancelledAt: r.cancelledAt?.toISOString() ?? null,
     })),
@@ -95,21 +105,32 @@ export async function cancelInvoiceByStaff(
   db: Db,
   actor: Actor,
   number: number,
-  cancel: (owner: SessionUser) => Promise<{ message: string }>,
+  motivo: string,
+  cancel: (owner: SessionUser) => Promise<{ message: string; invoice: { cancellation: string | null } }>,
 ): Promise<{ message: string }> {
   const owner = await ownerOf(db, number);
   const [before] = await db
     .select({ uuid: invoices.uuid, status: invoices.status })
     .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued'), eq(invoices.kind, 'I')))
     .limit(1);
-  await cancel(owner);
+  const answer = await cancel(owner);
+  const pending = answer.invoice.cancellation !== null;
   await writeAudit(db, actor, {
     action: 'invoice.cancel',
     entityType: 'invoice',
     entityId: number,
     before: before ?? null,
-    after: { uuid: before?.uuid ?? null, status: 'cancelled', motivo: '02' },
+    after: {
+      uuid: before?.uuid ?? null,
+      status: pending ? 'issued' : 'cancelled',
+      cancellation: answer.invoice.cancellation,
+      motivo,
+    },
   });
-  return { message: `Factura del pedido #${number} cancelada; avisamos al cliente por correo.` };
+  return {
+    message: pending
+      ? `La cancelación de la factura del pedido #${number} quedó en proceso: el receptor debe aceptarla ante el SAT.`
+      : `Factura del pedido #${number} cancelada; avisamos al cliente por correo.`,
+  };
 }

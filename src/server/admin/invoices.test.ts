@@ -20,7 +20,7 @@ afterAll(() => t.close());
 
 const form = {
   nombreFiscal: 'Laboratorios Químicos del Bajío',
-  rfc: 'LQB150101AB1',
+  rfc: 'LQB150101AB3',
   regimenFiscal: '601',
   usoCfdi: 'G03',
   formaPago: '04',
@@ -46,9 +46,9 @@ describe('invoices in the back office', () => {
       orderNumber: number,
       status: 'issued',
       statusLabel: 'Vigente',
-      rfc: 'LQB150101AB1',
+      rfc: 'LQB150101AB3',
     });
-    const orders = (await staffGet(`/api/admin/orders?q=LQB150101AB1`)).json();
+    const orders = (await staffGet(`/api/admin/orders?q=LQB150101AB3`)).json();
     expect(orders.items.map((o: { number: number }) => o.number)).toEqual([number]);
 
     const xml = await staffGet(`/api/admin/invoices/${number}/invoice.xml`);

@@ -54,17 +54,27 @@ const toProduct = ({ imageHash, datasheetHash, updatedAt, ...r }: ProductRow): A
   imageUrl: productImageUrl(r.code, imageHash),
   datasheetUrl: datasheetUrl(r.code, datasheetHash),
   updatedAt: updatedAt.toISOString(),
+  usesSatFallback: !r.satProductKey?.trim() || !r.satUnitKey?.trim(),
 });
 
-/** GET /api/admin/products: by code, name or brand; inactive ones too. */
+/** Products whose invoices use config/shop.json's catch-all SAT keys (the same rule as invoices/service.ts). */
+const usesSatFallback = sql`(coalesce(trim(${products.satProductKey}), '') = '' or coalesce(trim(${products.satUnitKey}), '') = '')`;
+
+/** GET /api/admin/products: by code, name or brand; inactive ones too; optionally only those on the SAT fallback. */
 export async function listAdminProducts(
   db: Db,
-  query: { q?: string | undefined; status: 'all' | 'active' | 'inactive'; page: number },
+  query: {
+    q?: string | undefined;
+    status: 'all' | 'active' | 'inactive';
+    satKeys?: 'all' | 'fallback' | undefined;
+    page: number;
+  },
 ): Promise<AdminProductList> {
   const q = query.q?.trim();
   const esc = q ? likeEscape(q) : '';
   const where = and(
     query.status === 'all' ? undefined : eq(products.active, query.status === 'active'),
+    query.satKeys === 'fallback' ? usesSatFallback : undefined,
     q
       ? or(
           ilike(products.code, `${esc}%`),
@@ -93,6 +103,7 @@ export async function listAdminProducts(
         stock: p.stock,
         active: p.active,
         imageUrl: p.imageUrl,
+        usesSatFallback: p.usesSatFallback,
       };
     }),
     total: n,

@@ -77,7 +77,7 @@ describe('IVA taken out of IVA-included prices', () => {
         emisor: { rfc: 'EKU9003173C9', nombre: 'ESCUELA KEMPER URGATE', regimenFiscal: '601' },
         lugarExpedicion: '86035',
         receptor: {
-          rfc: 'LQB150101AB1',
+          rfc: 'LQB150101AB3',
           nombre: 'LABORATORIOS',
           regimenFiscal: '601',
           domicilioFiscal: '44100',

@@ -55,6 +55,29 @@ describe('cadena original and Sello', () => {
   });
 });
 
+describe('CfdiRelacionados and TipoDeComprobante E (credit notes, replacements)', () => {
+  const related = () => ({
+    ...sampleComprobante(),
+    tipoDeComprobante: 'E' as const,
+    cfdiRelacionados: { tipoRelacion: '01' as const, uuids: ['6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10'] },
+  });
+
+  it('the cadena matches SAT’s cadenaoriginal_4_0.xslt (xsltproc, committed) and the XML is valid', async () => {
+    const { comprobante, cadena } = sealComprobante(related(), testCsd());
+    expect(cadena).toBe(fixture('sample-egreso-related-cadena-original.txt'));
+    const xml = comprobanteXml(comprobante);
+    expect(xml).toContain(
+      '<cfdi:CfdiRelacionados TipoRelacion="01"><cfdi:CfdiRelacionado UUID="6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10"/></cfdi:CfdiRelacionados><cfdi:Emisor',
+    );
+    expect(readAttribute(xml, 'cfdi:Comprobante', 'TipoDeComprobante')).toBe('E');
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    expect(await validateCfdiXml((await new SandboxPac(testCsd()).stamp(xml)).xml)).toEqual({
+      valid: true,
+      errors: [],
+    });
+  });
+});
+
 describe('XSD (SAT CFDI 4.0 + TFD 1.1, libxml2 in WASM)', () => {
   it('the sealed CFDI and the stamped CFDI are valid', async () => {
     const csd = testCsd();
@@ -87,7 +110,11 @@ describe('sandbox PAC', () => {
     const pac = new SandboxPac(csd, () => new Date('2025-03-14T18:31:00Z'));
     const [a, b] = [await pac.stamp(sealed), await pac.stamp(sealed)];
     expect(a.uuid).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
-    expect(a.uuid).not.toBe(b.uuid);
+    // The same sealed CFDI again: the stamp made the first time (a PAC's "previamente timbrado").
+    expect(b).toEqual(a);
+    // Another sealed CFDI (another folio): a fresh UUID.
+    const other = comprobanteXml(sealComprobante({ ...sampleComprobante(), folio: '99' }, csd).comprobante);
+    expect((await pac.stamp(other)).uuid).not.toBe(a.uuid);
     expect(a).toMatchObject({
       test: true,
       stampedAt: '2025-03-14T12:31:00',

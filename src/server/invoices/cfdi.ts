@@ -2,7 +2,8 @@
  * CFDI 4.0 "Comprobante de ingreso" for one order: the data model, its XML and its cadena original.
  *
  * The cadena original is built here, in code, following SAT's cadenaoriginal_4_0.xslt for exactly the
- * nodes we emit (no InformacionGlobal, CfdiRelacionados, retenciones or complementos before stamping):
+ * nodes we emit (CfdiRelacionados when a CFDI replaces or credits another; no InformacionGlobal, retenciones or
+ * complementos before stamping):
  * attributes in the XSLT's order, each as "|" + normalize-space(value), optional ones only when
  * present, the whole wrapped in "||…||". Running the SAT XSLT needs an XSLT 2.0 processor (Saxon,
  * Java); a test checks our cadena against the output of SAT's stylesheet for a fixture instead.
@@ -32,7 +33,13 @@ export type Concepto = {
   traslado: { base: string; importe: string };
 };
 
+/** CfdiRelacionados: '04' substitution of earlier CFDIs (motivo 01), '01' credit note of an invoice. */
+export type Relacionados = { tipoRelacion: '01' | '04'; uuids: string[] };
+
 export type Comprobante = {
+  /** 'I' ingreso (default), 'E' egreso (credit note). */
+  tipoDeComprobante?: 'I' | 'E' | undefined;
+  cfdiRelacionados?: Relacionados | undefined;
   serie?: string | undefined;
   folio?: string | undefined;
   /** Local date-time of the place of issue, AAAA-MM-DDThh:mm:ss. */
@@ -87,11 +94,15 @@ export type BuildInput = {
   folio?: string;
   issuedAt: Date;
   csd: Pick<Csd, 'certificateNumber' | 'certificateBase64'>;
+  tipoDeComprobante?: 'I' | 'E';
+  cfdiRelacionados?: Relacionados;
 };
 
 export function buildComprobante(input: BuildInput): Comprobante {
   const { amounts } = input;
   return {
+    ...(input.tipoDeComprobante === 'E' ? { tipoDeComprobante: 'E' as const } : {}),
+    ...(input.cfdiRelacionados ? { cfdiRelacionados: input.cfdiRelacionados } : {}),
     ...(input.serie ? { serie: cfdiText(input.serie, 25) } : {}),
     ...(input.folio ? { folio: cfdiText(input.folio, 40) } : {}),
     fecha: mexicoDateTime(input.issuedAt),
@@ -138,10 +149,14 @@ export function cadenaOriginal(c: Comprobante): string {
   req(c.subTotal);
   req('MXN');
   req(c.total);
-  req('I');
+  req(c.tipoDeComprobante ?? 'I');
   req('01');
   opt('PUE');
   req(c.lugarExpedicion);
+  if (c.cfdiRelacionados) {
+    req(c.cfdiRelacionados.tipoRelacion);
+    for (const uuid of c.cfdiRelacionados.uuids) req(uuid);
+  }
   req(c.emisor.rfc);
   req(c.emisor.nombre);
   req(c.emisor.regimenFiscal);
@@ -228,11 +243,16 @@ export function comprobanteXml(c: Comprobante, complemento?: string): string {
       ['SubTotal', c.subTotal],
       ['Moneda', 'MXN'],
       ['Total', c.total],
-      ['TipoDeComprobante', 'I'],
+      ['TipoDeComprobante', c.tipoDeComprobante ?? 'I'],
       ['Exportacion', '01'],
       ['MetodoPago', 'PUE'],
       ['LugarExpedicion', c.lugarExpedicion],
     ])}>` +
+    (c.cfdiRelacionados
+      ? `<cfdi:CfdiRelacionados${attrs([['TipoRelacion', c.cfdiRelacionados.tipoRelacion]])}>${c.cfdiRelacionados.uuids
+          .map((uuid) => `<cfdi:CfdiRelacionado${attrs([['UUID', uuid]])}/>`)
+          .join('')}</cfdi:CfdiRelacionados>`
+      : '') +
     `<cfdi:Emisor${attrs([
       ['Rfc', c.emisor.rfc],
       ['Nombre', c.emisor.nombre],

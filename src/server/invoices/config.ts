@@ -14,6 +14,12 @@ export type InvoicingConfig = {
   csd?: { certificatePath: string; privateKeyPath: string; password: string };
   /** CFDI_SANDBOX_IN_PRODUCTION: the sandbox PAC may run with NODE_ENV=production. */
   sandboxInProduction: boolean;
+  /** CFDI_CP_CATALOGUE_PATH: SAT's c_CodigoPostal (compact form); absent = the one shipped in the repo. */
+  postalCodesFile?: string;
+  /** CFDI_PENDING_STALE_MS: when an unfinished invoice request counts as dead (default 2 minutes). */
+  pendingStaleMs?: number;
+  /** CFDI_FAILPOINT (chaos tests): die right after the PAC stamped. Refused with NODE_ENV=production. */
+  failpoint?: 'after-stamp';
 };
 
 /**
@@ -23,6 +29,8 @@ export type InvoicingConfig = {
 export function assertInvoicingAllowed(config: { env: string; invoicing: InvoicingConfig }): void {
   if (config.env !== 'production') return;
   const { pac, csd, sandboxInProduction } = config.invoicing;
+  if (config.invoicing.failpoint)
+    throw fail('CFDI_FAILPOINT: solo para pruebas de caos, nunca en producción');
   if (pac.kind === 'sandbox' && !sandboxInProduction) {
     throw fail(
       'CFDI_PAC: el PAC de prueba (sandbox) no timbra facturas reales con NODE_ENV=production; configure CFDI_PAC=sw o CFDI_SANDBOX_IN_PRODUCTION=true',
@@ -53,8 +61,13 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
       : undefined;
 
   const sandboxInProduction = env.CFDI_SANDBOX_IN_PRODUCTION === 'true';
+  const postal = {
+    ...(env.CFDI_CP_CATALOGUE_PATH ? { postalCodesFile: env.CFDI_CP_CATALOGUE_PATH } : {}),
+    ...(env.CFDI_PENDING_STALE_MS ? { pendingStaleMs: Number(env.CFDI_PENDING_STALE_MS) } : {}),
+    ...(env.CFDI_FAILPOINT ? { failpoint: env.CFDI_FAILPOINT } : {}),
+  };
   if (env.CFDI_PAC === 'sandbox') {
-    return { pac: { kind: 'sandbox' }, sandboxInProduction, ...(csd ? { csd } : {}) };
+    return { pac: { kind: 'sandbox' }, sandboxInProduction, ...postal, ...(csd ? { csd } : {}) };
   }
 
   if (!env.CFDI_PAC_TOKEN && !(env.CFDI_PAC_USER && env.CFDI_PAC_PASSWORD)) {
@@ -62,6 +75,7 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
   }
   return {
     sandboxInProduction,
+    ...postal,
     pac: {
       kind: 'sw',
       url: (env.CFDI_PAC_URL ?? 'https://services.test.sw.com.mx').replace(/\/$/, ''),

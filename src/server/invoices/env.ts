@@ -15,4 +15,13 @@ export const invoicingEnvShape = {
   CFDI_CSD_CER_PATH: z.string().min(1).optional(),
   CFDI_CSD_KEY_PATH: z.string().min(1).optional(),
   CFDI_CSD_PASSWORD: z.string().min(1).optional(),
+  /** SAT's c_CodigoPostal in compact form; default src/server/invoices/catalogs/c_CodigoPostal.txt. */
+  CFDI_CP_CATALOGUE_PATH: z.string().min(1).optional(),
+  /** Milliseconds after which an unfinished invoice request is taken as dead and recovered (default 120000). */
+  CFDI_PENDING_STALE_MS: z
+    .string()
+    .regex(/^\d{3,9}$/, 'debe ser un número de milisegundos')
+    .optional(),
+  /** Chaos tests only (scripts/chaos.ts): 'after-stamp' kills the process right after the PAC stamped. */
+  CFDI_FAILPOINT: z.enum(['after-stamp'], { error: 'debe ser after-stamp' }).optional(),
 };

@@ -1,8 +1,9 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { FORMAS_PAGO, findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
+import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
+import { FORMA_PAGO_TEXT } from './forma-pago.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
@@ -24,22 +25,44 @@ const RED = rgb(0.75, 0.1, 0.12);
 
 const PAGE = { width: 612, height: 792, margin: 40 };
 
+/**
+ * The total as the QR's `tt` wants it (Anexo 20, Estándar de la representación impresa, CFDI 3.3/4.0: up to
+ * 25 positions, 18 integers, '.', 6 decimals, without the non-significant zeros): six decimals, trailing
+ * zeros dropped, one kept after the point ("1243.10" → "1243.1", "1000.00" → "1000.0"), no leading zeros
+ * ("0.50" → "0.5"). Same result as nodecfdi/cfdi-expresiones' FormatTotal18x6.
+ */
+export function qrTotal(total: string): string {
+  const [whole = '0', frac = ''] = total.trim().split('.');
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  const decimals = (frac + '000000').slice(0, 6).replace(/0+$/, '');
+  return `${integer}.${decimals || '0'}`;
+}
+
 /** SAT's verification URL (Anexo 20): UUID, RFCs, total and the last 8 characters of the Sello. */
 export function verificationUrl(
-  s: Pick<InvoiceSnapshot, 'emisor' | 'receptor' | 'total' | 'sello'>,
+  s: { emisor: { rfc: string }; receptor: { rfc: string }; total: string; sello: string },
   uuid: string,
 ) {
   const q = (v: string) => encodeURIComponent(v);
   return (
     'https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx' +
-    `?id=${q(uuid)}&re=${q(s.emisor.rfc)}&rr=${q(s.receptor.rfc)}&tt=${q(s.total)}&fe=${q(s.sello.slice(-8))}`
+    `?id=${q(uuid)}&re=${q(s.emisor.rfc)}&rr=${q(s.receptor.rfc)}&tt=${qrTotal(s.total)}&fe=${q(s.sello.slice(-8))}`
   );
 }
 
-/** "1234.5" → "$1,234.50". */
+/**
+ * A CFDI decimal as pesos to the cents, rounded half up (not truncated): "1234.5" → "$1,234.50",
+ * "86.206897" → "$86.21", "0.995" → "$1.00". Exact on the decimal digits (no floating point).
+ */
 export function pesos(decimal: string): string {
-  const [whole = '0', frac = ''] = decimal.split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(frac + '00').slice(0, 2)}`;
+  const negative = decimal.trim().startsWith('-');
+  const [whole = '0', frac = ''] = decimal.trim().replace(/^-/, '').split('.');
+  const digits = (frac + '000').slice(0, 3);
+  let cents = BigInt(whole || '0') * 100n + BigInt(digits.slice(0, 2));
+  // Half up on the third decimal; anything after it only matters when the third is exactly 5 (ties go up).
+  if (Number(digits[2]) >= 5) cents += 1n;
+  const text = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${text}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
 class Writer {
@@ -112,8 +135,7 @@ class Writer {
 
 const regimenText = (code: string) => `${code} - ${findRegimen(code)?.description ?? ''}`;
 const usoText = (code: string) => `${code} - ${findUsoCfdi(code)?.description ?? ''}`;
-const formaPagoText = (code: string) =>
-  `${code} - ${FORMAS_PAGO.find((f) => f.code === code)?.description ?? ''}`;
+const formaPagoText = (code: string) => `${code} - ${FORMA_PAGO_TEXT[code] ?? ''}`;
 
 function labelValue(w: Writer, x: number, y: number, label: string, value: string, width: number): number {
   w.text(label, x, y, 7, w.bold, MUTED);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { GENERIC_RFC_MESSAGE, type InvoiceState } from '../../shared/schemas/invoice.ts';
-import { invoices, mailOutbox, products } from '../db/schema.ts';
+import { invoices, mailOutbox, payments, products } from '../db/schema.ts';
 import { readAttribute } from './pac/tfd.ts';
 
 let t: TestApp;
@@ -18,7 +18,7 @@ let beto: TestShopper;
 
 const form = {
   nombreFiscal: 'Laboratorios Químicos del Bajío',
-  rfc: 'lqb150101ab1',
+  rfc: 'lqb150101ab3',
   regimenFiscal: '601',
   usoCfdi: 'G03',
   formaPago: '04',
@@ -80,7 +80,7 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(body.invoice).toMatchObject({
       state: 'issued',
       test: true,
-      rfc: 'LQB150101AB1',
+      rfc: 'LQB150101AB3',
       canRequest: false,
     });
     expect(body.invoice.uuid).toMatch(/^[0-9A-F-]{36}$/);
@@ -98,7 +98,7 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(readAttribute(xml, 'cfdi:Comprobante', 'Total')).toBe('1243.13');
     expect(readAttribute(xml, 'cfdi:Comprobante', 'FormaPago')).toBe('04');
     expect(readAttribute(xml, 'cfdi:Emisor', 'Rfc')).toBe('EKU9003173C9');
-    expect(readAttribute(xml, 'cfdi:Receptor', 'Rfc')).toBe('LQB150101AB1');
+    expect(readAttribute(xml, 'cfdi:Receptor', 'Rfc')).toBe('LQB150101AB3');
     expect(readAttribute(xml, 'cfdi:Receptor', 'Nombre')).toBe('LABORATORIOS QUÍMICOS DEL BAJÍO');
     expect(readAttribute(xml, 'cfdi:Receptor', 'DomicilioFiscalReceptor')).toBe('44100');
     expect(readAttribute(xml, 'tfd:TimbreFiscalDigital', 'UUID')).toBe(body.invoice.uuid);
@@ -200,7 +200,31 @@ describe('POST /api/orders/:number/invoice', () => {
       'regimenFiscal',
       'El régimen 601 es para personas morales (RFC de 12 caracteres); revise el régimen o el RFC',
     ],
-    [{ ...form, usoCfdi: 'D01' }, 'usoCfdi', 'El uso D01 no corresponde al régimen fiscal 601'],
+    [
+      { ...form, usoCfdi: 'D01' },
+      'usoCfdi',
+      'El uso D01 (Honorarios médicos, dentales y gastos hospitalarios) no aplica a la compra de material de laboratorio',
+    ],
+    [
+      { ...form, usoCfdi: 'CP01' },
+      'usoCfdi',
+      'El uso CP01 (Pagos) no aplica a la compra de material de laboratorio',
+    ],
+    [
+      { ...form, usoCfdi: 'G02' },
+      'usoCfdi',
+      'El uso G02 (Devoluciones, descuentos o bonificaciones) solo se usa en notas de crédito',
+    ],
+    [
+      { ...form, rfc: 'LQB150101AB1' },
+      'rfc',
+      'El dígito verificador del RFC no coincide (el último carácter debería ser 3); revíselo en su Constancia de Situación Fiscal. Si su RFC es correcto tal como está, marque «Confirmo que mi RFC es correcto».',
+    ],
+    [
+      { ...form, nombreFiscal: 'Laboratorios Químicos del Bajío, S.A. de C.V.' },
+      'nombreFiscal',
+      'Escriba la razón social sin el régimen de capital «S.A. de C.V.», tal como aparece en su Constancia de Situación Fiscal: «Laboratorios Químicos del Bajío»',
+    ],
     [{ ...form, nombreFiscal: 'Corto' }, 'nombreFiscal', 'Escriba su nombre completo'],
     [{ ...form, rfc: 'ABC' }, 'rfc', 'Escriba un rfc válido'],
     [{ ...form, cp: '441' }, 'cp', 'El código postal debe tener 5 dígitos'],
@@ -212,6 +236,52 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields[field]).toBe(message);
     expect(await rowsOf(number)).toEqual([]);
+  });
+});
+
+describe('FormaPago comes from the payment, not from the form', () => {
+  const paidBy = async (number: number, method: string | null, cardType: string | null) => {
+    const db = t.database.db;
+    await db.insert(payments).values({
+      orderNumber: number,
+      gateway: 'openpay',
+      chargeId: `tr-${number}-${method}-${cardType}`,
+      status: 'completed',
+      amountCents: 1,
+    });
+    await db.execute(
+      sql`update payments set method = ${method}, card_type = ${cardType} where order_number = ${number}`,
+    );
+  };
+  const formaPagoOf = async (number: number, payload: object) => {
+    const res = await request(ana, number, payload);
+    expect(res.statusCode).toBe(201);
+    const xml = (await t.app.inject({ url: `/api/orders/${number}/invoice.xml`, cookies: ana.cookie })).body;
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    return readAttribute(xml, 'cfdi:Comprobante', 'FormaPago');
+  };
+
+  it.each([
+    ['card', 'debit', '04', '28'],
+    ['card', 'prepaid', '04', '28'],
+    ['card', 'credit', '28', '04'],
+    ['bank_account', null, '04', '03'],
+    ['store', null, '28', '01'],
+    // A card whose type the gateway did not tell: 04 (decision 015), never 99 on a PUE invoice.
+    ['card', null, '28', '04'],
+  ])('paid by %s/%s, the shopper says %s → FormaPago %s', async (method, cardType, says, expected) => {
+    const number = await createTestOrder(t.database.db, ana.id);
+    await paidBy(number, method, cardType);
+    expect(await formaPagoOf(number, { ...form, formaPago: says })).toBe(expected);
+    const [row] = await rowsOf(number);
+    expect(row?.formaPago).toBe(expected);
+  });
+
+  it('the form may leave FormaPago out', async () => {
+    const number = await createTestOrder(t.database.db, ana.id);
+    await paidBy(number, 'card', 'debit');
+    const { formaPago: _, ...withoutFormaPago } = form;
+    expect(await formaPagoOf(number, withoutFormaPago)).toBe('28');
   });
 });
 

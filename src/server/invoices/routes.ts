@@ -11,20 +11,34 @@ import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
   createInvoicingContext,
+  followUpCancellations,
   getInvoicePdf,
   getInvoiceState,
   getInvoiceXml,
   issueInvoice,
+  replaceInvoice,
 } from './service.ts';
 
 const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
+
+/** How often the cancellations 'en proceso' are asked about again. */
+const FOLLOW_UP_MS = 15 * 60 * 1000;
 
 export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'pac' | 'now'>> };
 
 /** CFDI 4.0 of an order: request, cancel, state and downloads. The user always comes from the session. */
 export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
+
+  // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
+  const followUp = setInterval(() => {
+    followUpCancellations(ctx).catch((error: unknown) =>
+      app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'),
+    );
+  }, FOLLOW_UP_MS);
+  followUp.unref();
+  app.addHook('onClose', async () => clearInterval(followUp));
 
   app.get(
     '/api/orders/:number/invoice',
@@ -66,7 +80,8 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
     {
       schema: {
         tags: ['facturas'],
-        summary: 'Cancela la factura vigente del pedido ante el SAT (motivo 02) a través del PAC',
+        summary:
+          'Cancela la factura vigente del pedido ante el SAT (motivo 02) a través del PAC; si el receptor debe aceptarla, queda en proceso',
         params: orderNumberParamsSchema,
         response: { 200: invoiceActionResponseSchema, ...errors },
       },
@@ -75,6 +90,25 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       const user = await requireUser(request);
       reply.header('Cache-Control', 'no-store');
       return cancelInvoice(ctx, user, request.params.number);
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/invoice/replace',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary:
+          'Corrige la factura vigente: emite la nueva con relación 04 (sustitución) y cancela la anterior con motivo 01; una vez por pedido',
+        params: orderNumberParamsSchema,
+        body: invoiceRequestSchema,
+        response: { 201: invoiceActionResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const answer = await replaceInvoice(ctx, user, request.params.number, request.body);
+      return reply.code(201).header('Cache-Control', 'no-store').send(answer);
     },
   );
 

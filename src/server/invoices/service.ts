@@ -1,23 +1,40 @@
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { type InvoiceSnapshot, invoices, orderLines, orders, products } from '../db/schema.ts';
-import { AppError, conflict, notFound } from '../http/errors.ts';
+import {
+  type InvoiceSnapshot,
+  invoices,
+  orderLines,
+  orders,
+  products,
+  sandboxCfdiStamps,
+  users,
+} from '../db/schema.ts';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
-import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
+import {
+  buildComprobante,
+  type Comprobante,
+  comprobanteXml,
+  mexicoDateTime,
+  type Relacionados,
+  sealComprobante,
+} from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
+import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
-import { SandboxPac } from './pac/sandbox.ts';
+import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
-import { type Pac, PacError, type Stamp } from './pac/types.ts';
+import { type CancelMotivo, type CancelResult, type Pac, PacError, type Stamp } from './pac/types.ts';
 import { renderInvoicePdf } from './pdf.ts';
+import { loadPostalCatalogue, type PostalCatalogue, postalCodeMessage } from './postal-codes.ts';
 
 /** The SAT's test issuer that owns the public test CSD (development, tests, sandbox). */
 export const TEST_ISSUER = {
@@ -36,14 +53,20 @@ export type InvoicingContext = {
   csd: Csd;
   issuer: Issuer;
   now: () => Date;
-  log?: { error: (obj: object, msg: string) => void };
+  /** SAT's c_CodigoPostal; an empty one checks nothing. */
+  postalCodes: PostalCatalogue;
+  /** A 'pending' invoice older than this was left by a request that died; the next request recovers it. */
+  pendingStaleMs: number;
+  /** Chaos tests only: die at this point (config.ts refuses it in production). */
+  failpoint?: 'after-stamp' | undefined;
+  log?: { error: (obj: object, msg: string) => void; warn?: (obj: object, msg: string) => void };
 };
 
 /** Builds the invoicing context from configuration; throws (at start) on a bad CSD. */
 export function createInvoicingContext(
   config: AppConfig,
   db: Db,
-  overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log'>> = {},
+  overrides: Partial<Pick<InvoicingContext, 'pac' | 'now' | 'log' | 'pendingStaleMs'>> = {},
 ): InvoicingContext {
   // The production guard (assertInvoicingAllowed) runs in main.ts at start, beside the payments one, so tests
   // can build a production app to check headers and cookies.
@@ -73,15 +96,40 @@ export function createInvoicingContext(
           token: pacConfig.token,
           csd,
         })
-      : new SandboxPac(csd));
+      : new SandboxPac(csd, undefined, dbStampStore(db)));
+  const postalCodes = loadPostalCatalogue(config.invoicing.postalCodesFile);
+  if (postalCodes.size === 0) {
+    overrides.log?.warn?.(
+      {},
+      'el catálogo c_CodigoPostal del SAT está vacío: el CP del receptor no se compara con él (npm run sat:postal-codes)',
+    );
+  }
   return {
     db,
     publicUrl: config.publicUrl,
     pac,
     csd,
     issuer,
+    postalCodes,
+    pendingStaleMs: overrides.pendingStaleMs ?? config.invoicing.pendingStaleMs ?? STALE_PENDING_MS,
+    ...(config.invoicing.failpoint ? { failpoint: config.invoicing.failpoint } : {}),
     now: overrides.now ?? (() => new Date()),
     ...(overrides.log ? { log: overrides.log } : {}),
+  };
+}
+
+/** The sandbox PAC's stamps in the shop's database, so that it answers the same stamp after a crash. */
+function dbStampStore(db: Db): SandboxStampStore {
+  const read = async (key: string) => {
+    const [row] = await db.select().from(sandboxCfdiStamps).where(eq(sandboxCfdiStamps.key, key)).limit(1);
+    return row?.stamp;
+  };
+  return {
+    get: read,
+    put: async (key, stamp) => {
+      await db.insert(sandboxCfdiStamps).values({ key, stamp }).onConflictDoNothing();
+      return (await read(key)) ?? stamp;
+    },
   };
 }
 
@@ -107,8 +155,8 @@ const ORDER_BLOCKS: Record<InvoiceBlock, string> = {
   not_paid: NOT_PAID,
 };
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A 'pending' row older than this belongs to a request that died mid-way. */
-const STALE_PENDING_MS = 2 * 60 * 1000;
+/** A 'pending' row older than this belongs to a request that died mid-way (CFDI_PENDING_STALE_MS). */
+export const STALE_PENDING_MS = 2 * 60 * 1000;
 
 type OrderRow = typeof orders.$inferSelect;
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -148,7 +196,9 @@ async function invoicesOf(db: Db, orderNumber: number): Promise<InvoiceRow[]> {
   return db.select().from(invoices).where(eq(invoices.orderNumber, orderNumber)).orderBy(desc(invoices.id));
 }
 
-function stateOf(order: OrderRow, rows: InvoiceRow[], now: Date): InvoiceState {
+function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
+  // The order's invoice (Comprobante de ingreso); its credit notes are documents of their own.
+  const rows = all.filter((r) => r.kind === 'I');
   const active = rows.find((r) => r.status === 'issued' || r.status === 'pending');
   const shown = rows.find((r) => r.status === 'issued') ?? rows.find((r) => r.status === 'cancelled');
   const reason = blockedReason(order, active, now);
@@ -163,6 +213,8 @@ function stateOf(order: OrderRow, rows: InvoiceRow[], now: Date): InvoiceState {
     rfc: shown?.rfc ?? null,
     nombreFiscal: shown?.nombreFiscal ?? null,
     totalCents: shown?.totalCents ?? null,
+    cancellation: shown?.status === 'issued' ? (shown.cancelStatus ?? null) : null,
+    cancelRequestedAt: shown?.status === 'issued' ? (shown.cancelRequestedAt?.toISOString() ?? null) : null,
     canRequest: reason === null,
     blockedReason: reason,
     deadline: deadline?.toISOString() ?? null,
@@ -242,6 +294,18 @@ function snapshotOf(c: Comprobante, stamp: Stamp): InvoiceSnapshot {
   };
 }
 
+/**
+ * What the request schema cannot check on its own, before anything is stamped: the CP against SAT's
+ * c_CodigoPostal (the RFC's check digit and date, the régimen/uso matrix and the razón social without its
+ * régimen de capital are checked by invoiceRequestSchema, in the form and at the route).
+ */
+function checkReceptor(ctx: InvoicingContext, request: InvoiceRequest): void {
+  if (ctx.postalCodes.size > 0 && !ctx.postalCodes.has(request.cp)) {
+    const message = postalCodeMessage(request.cp);
+    throw badRequest(message, { cp: message });
+  }
+}
+
 const isUniqueViolation = (error: unknown) => {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
@@ -258,6 +322,7 @@ async function claimPending(
   order: OrderRow,
   user: SessionUser,
   request: InvoiceRequest,
+  formaPago: string,
 ) {
   const values = {
     orderNumber: order.number,
@@ -268,7 +333,7 @@ async function claimPending(
     nombreFiscal: request.nombreFiscal,
     regimenFiscal: request.regimenFiscal,
     usoCfdi: request.usoCfdi,
-    formaPago: request.formaPago,
+    formaPago,
     cp: request.cp,
     subtotalCents: 0,
     ivaCents: 0,
@@ -281,19 +346,25 @@ async function claimPending(
       const reason = blockedReason(locked, undefined, ctx.now());
       if (reason) throw conflict(reason, 'invoice_not_allowed');
       // A pending row left by a request that died (crash, timeout) must not block the order forever.
-      await tx
-        .delete(invoices)
-        .where(
-          and(
-            eq(invoices.orderNumber, order.number),
-            eq(invoices.status, 'pending'),
-            lt(invoices.createdAt, new Date(ctx.now().getTime() - STALE_PENDING_MS)),
-          ),
-        );
+      await tx.delete(invoices).where(
+        and(
+          eq(invoices.orderNumber, order.number),
+          eq(invoices.status, 'pending'),
+          // A sealed one may have been stamped: it is recovered (recoverStale), never dropped here.
+          isNull(invoices.sealed),
+          lt(invoices.createdAt, staleBefore(ctx)),
+        ),
+      );
       const [active] = await tx
         .select({ status: invoices.status })
         .from(invoices)
-        .where(and(eq(invoices.orderNumber, order.number), inArray(invoices.status, ['pending', 'issued'])))
+        .where(
+          and(
+            eq(invoices.orderNumber, order.number),
+            inArray(invoices.status, ['pending', 'issued']),
+            eq(invoices.kind, 'I'),
+          ),
+        )
         .limit(1);
       if (active)
         throw conflict(active.status === 'pending' ? IN_PROGRESS : ALREADY_INVOICED, 'invoice_exists');
@@ -309,10 +380,155 @@ async function claimPending(
 const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio'>, uuid: string) =>
   `factura-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
 
+type Totals = { subtotalCents: number; ivaCents: number; totalCents: number };
+
+/** When a 'pending' row counts as left behind by a request that died (crash, timeout). */
+const staleBefore = (ctx: InvoicingContext) => new Date(ctx.now().getTime() - ctx.pendingStaleMs);
+
+/**
+ * Stores the stamped CFDI on its 'pending' row and queues the mail, in one transaction. Returns false when the
+ * row is no longer pending (another request finished it first).
+ */
+async function finishIssue(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  id: number,
+  comprobante: Comprobante,
+  totals: Totals,
+  stamp: Stamp,
+): Promise<boolean> {
+  const snapshot = snapshotOf(comprobante, stamp);
+  const pdf = await renderInvoicePdf({
+    orderNumber: order.number,
+    uuid: stamp.uuid,
+    status: 'issued',
+    test: stamp.test,
+    cancelledAt: null,
+    snapshot,
+  });
+  const issuedAt = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(invoices)
+      .set({
+        status: 'issued',
+        uuid: stamp.uuid,
+        test: stamp.test,
+        xml: stamp.xml,
+        snapshot,
+        ...totals,
+        issuedAt,
+      })
+      .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')))
+      .returning({ id: invoices.id });
+    if (rows.length === 0) return false;
+    await enqueueMail(
+      tx,
+      invoiceIssuedMail(
+        user,
+        {
+          orderNumber: order.number,
+          uuid: stamp.uuid,
+          rfc: comprobante.receptor.rfc,
+          nombreFiscal: snapshot.receptor.nombre,
+          totalCents: totals.totalCents,
+          test: stamp.test,
+          fileBase: fileBaseOf(snapshot, stamp.uuid),
+          xml: stamp.xml,
+          pdf,
+        },
+        ctx.publicUrl,
+      ),
+    );
+    return true;
+  });
+}
+
+/**
+ * The PAC may have stamped the sealed CFDI of this row (the request died, or lost the PAC's answer): the next
+ * attempt may take the row over at once instead of waiting for it to go stale.
+ */
+async function markRecoverable(ctx: InvoicingContext, id: number) {
+  await ctx.db
+    .update(invoices)
+    .set({ createdAt: new Date(staleBefore(ctx).getTime() - 1000) })
+    .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+}
+
+/** Test hook (never in production, see config.ts): dies right after the PAC stamped, before anything is saved. */
+function failpoint(ctx: InvoicingContext, name: 'after-stamp') {
+  if (ctx.failpoint === name) process.kill(process.pid, 'SIGKILL');
+}
+
+/**
+ * A 'pending' row left by a request that died. With a sealed CFDI, the same document is sent to the PAC again:
+ * the PAC answers the stamp it made then (or stamps it now), never a second CFDI, and it is stored as issued.
+ * Without one (it died before sealing) or when the PAC refuses the document, the row is dropped. True when an
+ * invoice was recovered.
+ */
+async function recoverStale(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  row: InvoiceRow,
+): Promise<boolean> {
+  // One recoverer at a time: taking the row over renews its lease.
+  const [taken] = await ctx.db
+    .update(invoices)
+    .set({ createdAt: ctx.now() })
+    .where(
+      and(eq(invoices.id, row.id), eq(invoices.status, 'pending'), lt(invoices.createdAt, staleBefore(ctx))),
+    )
+    .returning();
+  if (!taken) throw conflict(IN_PROGRESS, 'invoice_exists');
+  if (!taken.sealed) {
+    await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+    return false;
+  }
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(taken.sealed.xml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      ctx.log?.error(
+        { order: order.number, invoice: taken.id, detail: error.detail },
+        'el PAC rechazó el CFDI sellado de una solicitud interrumpida; se descarta',
+      );
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+      return false;
+    }
+    await markRecoverable(ctx, taken.id);
+    if (error instanceof PacError)
+      throw new AppError(502, 'pac_error', `${GENERATION_FAILED}. ${error.message}`);
+    throw error;
+  }
+  const totals = {
+    subtotalCents: taken.subtotalCents,
+    ivaCents: taken.ivaCents,
+    totalCents: taken.totalCents,
+  };
+  try {
+    await finishIssue(ctx, user, order, taken.id, taken.sealed.comprobante as Comprobante, totals, stamp);
+  } catch (error) {
+    await markRecoverable(ctx, taken.id);
+    throw error;
+  }
+  ctx.log?.warn?.(
+    { order: order.number, uuid: stamp.uuid },
+    'factura recuperada del PAC tras una interrupción',
+  );
+  return true;
+}
+
+export const RECOVERED =
+  'Recuperamos la factura que el PAC ya había timbrado para este pedido; se la enviamos por correo con el XML y el PDF.';
+
 /**
  * POST /api/orders/:number/invoice: checks the order (owner, paid, not cancelled, window, no active
- * invoice), builds and seals the CFDI, stamps it through the PAC, stores it and queues the mail with
- * the XML and the PDF. Nothing is stored when anything fails.
+ * invoice), builds and seals the CFDI, keeps it on the 'pending' row, stamps it through the PAC, stores it
+ * and queues the mail with the XML and the PDF. A request that died after the PAC stamped is recovered by
+ * the next one (recoverStale), never stamped twice.
  */
 export async function issueInvoice(
   ctx: InvoicingContext,
@@ -321,7 +537,16 @@ export async function issueInvoice(
   request: InvoiceRequest,
 ): Promise<{ message: string; invoice: InvoiceState }> {
   const order = await ownOrder(ctx.db, user.id, number);
-  const existing = await invoicesOf(ctx.db, number);
+  let existing = await invoicesOf(ctx.db, number);
+  const stale = existing.find(
+    (r) => r.status === 'pending' && r.kind === 'I' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
+  );
+  if (stale) {
+    if (await recoverStale(ctx, user, order, stale)) {
+      return { message: RECOVERED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };
+    }
+    existing = await invoicesOf(ctx.db, number);
+  }
   const now = ctx.now();
   const reason = blockedReason(
     order,
@@ -329,7 +554,27 @@ export async function issueInvoice(
     now,
   );
   if (reason) throw conflict(reason, 'invoice_not_allowed');
+  checkReceptor(ctx, request);
+  await issueNew(ctx, user, order, request);
+  return {
+    message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,
+    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+  };
+}
 
+/**
+ * Builds, seals, keeps, stamps and stores a new Comprobante de ingreso for the order (the caller checked that
+ * it may be issued). `relation`: CfdiRelacionados (TipoRelacion 04 when it replaces an earlier CFDI). Returns
+ * the new UUID.
+ */
+async function issueNew(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  request: InvoiceRequest,
+  relation?: Relacionados,
+): Promise<string> {
+  const now = ctx.now();
   const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order));
   if (amounts.totalCents !== order.totalCents || amounts.concepts.length === 0) {
     ctx.log?.error(
@@ -338,10 +583,19 @@ export async function issueInvoice(
     );
     throw new AppError(500, 'invoice_inconsistent', GENERATION_FAILED);
   }
+  const totals = {
+    subtotalCents: amounts.subtotalCents,
+    ivaCents: amounts.ivaCents,
+    totalCents: amounts.totalCents,
+  };
 
-  const id = await claimPending(ctx, order, user, request);
+  // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
+  const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
+  const id = await claimPending(ctx, order, user, request, formaPago);
+  let comprobante: Comprobante;
+  let sealedXml: string;
   try {
-    const { comprobante } = sealComprobante(
+    comprobante = sealComprobante(
       buildComprobante({
         amounts,
         emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
@@ -353,95 +607,123 @@ export async function issueInvoice(
           domicilioFiscal: request.cp,
           usoCfdi: request.usoCfdi,
         },
-        formaPago: request.formaPago,
+        formaPago,
         serie: shop.invoicing.series,
         folio: String(id),
         issuedAt: now,
         csd: ctx.csd,
+        ...(relation ? { cfdiRelacionados: relation } : {}),
       }),
       ctx.csd,
-    );
-    const stamp = await ctx.pac.stamp(comprobanteXml(comprobante));
-    const snapshot = snapshotOf(comprobante, stamp);
-    const pdf = await renderInvoicePdf({
-      orderNumber: order.number,
-      uuid: stamp.uuid,
-      status: 'issued',
-      test: stamp.test,
-      cancelledAt: null,
-      snapshot,
-    });
-    const issuedAt = ctx.now();
-    await ctx.db.transaction(async (tx) => {
-      await tx
-        .update(invoices)
-        .set({
-          status: 'issued',
-          uuid: stamp.uuid,
-          test: stamp.test,
-          xml: stamp.xml,
-          snapshot,
-          subtotalCents: amounts.subtotalCents,
-          ivaCents: amounts.ivaCents,
-          totalCents: amounts.totalCents,
-          issuedAt,
-        })
-        .where(eq(invoices.id, id));
-      await enqueueMail(
-        tx,
-        invoiceIssuedMail(
-          user,
-          {
-            orderNumber: order.number,
-            uuid: stamp.uuid,
-            rfc: request.rfc,
-            nombreFiscal: snapshot.receptor.nombre,
-            totalCents: amounts.totalCents,
-            test: stamp.test,
-            fileBase: fileBaseOf(snapshot, stamp.uuid),
-            xml: stamp.xml,
-            pdf,
-          },
-          ctx.publicUrl,
-        ),
-      );
-    });
+    ).comprobante;
+    sealedXml = comprobanteXml(comprobante);
+    // Kept before the PAC is called: whatever happens next, a retry sends this very document.
+    await ctx.db
+      .update(invoices)
+      .set({ sealed: { xml: sealedXml, comprobante }, ...totals })
+      .where(eq(invoices.id, id));
   } catch (error) {
     await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    throw error;
+  }
+
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(sealedXml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      // Refused: nothing was stamped; the order may be invoiced again at once.
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    } else {
+      // Timeout, network, 5xx: the PAC may have stamped it; the next attempt recovers it.
+      await markRecoverable(ctx, id);
+    }
     if (error instanceof PacError) {
       ctx.log?.error({ order: order.number, detail: error.detail }, 'el PAC no timbró la factura');
       throw new AppError(502, 'pac_error', `${GENERATION_FAILED}. ${error.message}`);
     }
     throw error;
   }
-  return {
-    message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,
-    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
-  };
+  failpoint(ctx, 'after-stamp');
+  try {
+    await finishIssue(ctx, user, order, id, comprobante, totals, stamp);
+  } catch (error) {
+    // Stamped but not saved (database down…): the next attempt recovers this stamp.
+    await markRecoverable(ctx, id);
+    throw error;
+  }
+  if (relation) {
+    await ctx.db
+      .update(invoices)
+      .set({ relationType: relation.tipoRelacion, relatedUuid: relation.uuids[0] ?? null })
+      .where(eq(invoices.id, id));
+  }
+  return stamp.uuid;
 }
 
-/** POST /api/orders/:number/invoice/cancel: cancels the active CFDI with motivo 02 through the PAC. */
+export const CANCEL_PENDING =
+  'Solicitamos la cancelación al SAT. Como la factura supera $1,000 y tiene más de un día, el receptor debe aceptarla (tiene 3 días hábiles para responder); mientras tanto la factura sigue vigente y le avisaremos por correo cuando se resuelva.';
+export const CANCEL_IN_PROGRESS =
+  'La cancelación de esta factura está en proceso: el SAT espera la respuesta del receptor';
+export const CANCEL_REJECTED =
+  'El receptor rechazó la cancelación ante el SAT; la factura sigue vigente. Contacte al personal de la tienda.';
+export const SELF_SERVICE_LIMIT =
+  'Este pedido ya tuvo una corrección de factura; para otra, contacte al personal de la tienda';
+
+/**
+ * The last day to cancel a CFDI (CFF art. 29-A, párrafo cuarto, since 2022): until the month in which the annual
+ * ISR return of the fiscal year of issue is due. The shop is a persona moral, whose return is due by 31 March of
+ * the following year (LISR art. 76 fr. V), so: 31 March of the year after the issue, end of day, Mexico City.
+ */
+export function cancellationDeadline(issuedAt: Date): Date {
+  const year = Number(mexicoDateTime(issuedAt).slice(0, 4));
+  // 1 April 00:00 in Mexico City (UTC−6, no DST since 2022) = 06:00 UTC.
+  return new Date(Date.UTC(year + 1, 3, 1, 6, 0, 0) - 1);
+}
+
+export type CancelOptions = {
+  motivo: Exclude<CancelMotivo, '01'>;
+  /** A shopper may correct an invoice once (cancel and ask again); staff are not limited. */
+  by: 'shopper' | 'staff';
+};
+
+/**
+ * POST /api/orders/:number/invoice/cancel (shopper: motivo 02) and the staff action (02, 03 the sale did not
+ * happen, 04 global invoice): asks the PAC. Cancelled at once → 'cancelled'; "en proceso" (the receptor must
+ * accept) → the invoice stays 'issued' with cancel_status 'pending', shown as such, and followUpCancellations
+ * finishes it when the SAT answers. Never shown as cancelled before it is.
+ */
 export async function cancelInvoice(
   ctx: InvoicingContext,
   user: SessionUser,
   number: number,
+  options: CancelOptions = { motivo: '02', by: 'shopper' },
 ): Promise<{ message: string; invoice: InvoiceState }> {
   const order = await ownOrder(ctx.db, user.id, number);
-  const [active] = await ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
-    .limit(1);
+  const rows = await invoicesOf(ctx.db, number);
+  const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
+  if (options.by === 'shopper' && rows.some((r) => r.status === 'cancelled' && r.kind === 'I')) {
+    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (ctx.now().getTime() > deadline.getTime()) {
+    throw conflict(
+      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
+      'cancel_deadline',
+    );
+  }
 
-  let result: Awaited<ReturnType<Pac['cancel']>>;
+  let result: CancelResult;
   try {
     result = await ctx.pac.cancel({
       uuid: active.uuid,
       issuerRfc: active.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
       receiverRfc: active.rfc,
       totalCents: active.totalCents,
-      motivo: '02',
+      motivo: options.motivo,
+      issuedAt: active.issuedAt ?? undefined,
     });
   } catch (error) {
     if (error instanceof PacError) {
@@ -450,36 +732,353 @@ export async function cancelInvoice(
     }
     throw error;
   }
-  const updated = await ctx.db.transaction(async (tx) => {
+  const now = ctx.now();
+  if (result.status !== 'cancelled') {
+    await ctx.db
+      .update(invoices)
+      .set({
+        cancelStatus: result.status,
+        cancelRequestedAt: now,
+        cancelMotivo: options.motivo,
+        cancelAcknowledgement: result.acknowledgement,
+      })
+      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')));
+    return {
+      message: result.status === 'pending' ? CANCEL_PENDING : CANCEL_REJECTED,
+      invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+    };
+  }
+  const updated = await markCancelled(ctx, active, user, options.motivo, result.acknowledgement);
+  if (!updated) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  return {
+    message:
+      options.by === 'shopper'
+        ? 'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.'
+        : 'Factura cancelada correctamente.',
+    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+  };
+}
+
+export const REPLACED =
+  'Emitimos la factura corregida (sustituye a la anterior, relación 04) y solicitamos al SAT la cancelación de la anterior con motivo 01. Le enviamos la nueva por correo con el XML y el PDF.';
+
+/**
+ * POST /api/orders/:number/invoice/replace: corrects the invoice the SAT's way for motivo 01 — first a new
+ * CFDI with CfdiRelacionados TipoRelacion 04 pointing at the old UUID, then the old one cancelled with motivo
+ * 01 and FolioSustitucion = the new UUID. The old row is 'replaced' (still valid at the SAT) until its
+ * cancellation lands; if the PAC cannot cancel now or the receptor must accept, followUpCancellations goes on.
+ * A shopper corrects once; staff without limit.
+ */
+export async function replaceInvoice(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  request: InvoiceRequest,
+  by: 'shopper' | 'staff' = 'shopper',
+): Promise<{ message: string; invoice: InvoiceState }> {
+  const order = await ownOrder(ctx.db, user.id, number);
+  const rows = await invoicesOf(ctx.db, number);
+  const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
+  if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
+  if (
+    by === 'shopper' &&
+    rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')
+  ) {
+    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (ctx.now().getTime() > deadline.getTime()) {
+    throw conflict(
+      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
+      'cancel_deadline',
+    );
+  }
+  checkReceptor(ctx, request);
+  // Free the order's active slot: the old invoice is 'replaced' while its replacement is issued.
+  const [claimed] = await ctx.db
+    .update(invoices)
+    .set({ status: 'replaced' })
+    .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')))
+    .returning();
+  if (!claimed) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  let newUuid: string;
+  try {
+    newUuid = await issueNew(ctx, user, order, request, { tipoRelacion: '04', uuids: [active.uuid] });
+  } catch (error) {
+    await ctx.db
+      .update(invoices)
+      .set({ status: 'issued' })
+      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'replaced')));
+    throw error;
+  }
+  await ctx.db.update(invoices).set({ substituteUuid: newUuid }).where(eq(invoices.id, active.id));
+  await cancelReplaced(ctx, { ...claimed, substituteUuid: newUuid });
+  return { message: REPLACED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };
+}
+
+/** Motivo 01 for a 'replaced' invoice; a PAC failure leaves it for followUpCancellations. */
+async function cancelReplaced(
+  ctx: InvoicingContext,
+  row: InvoiceRow,
+): Promise<CancelResult['status'] | null> {
+  if (!row.uuid || !row.substituteUuid) return null;
+  let result: CancelResult;
+  try {
+    result = await ctx.pac.cancel({
+      uuid: row.uuid,
+      issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
+      receiverRfc: row.rfc,
+      totalCents: row.totalCents,
+      motivo: '01',
+      folioSustitucion: row.substituteUuid,
+      issuedAt: row.issuedAt ?? undefined,
+    });
+  } catch (error) {
+    ctx.log?.error(
+      {
+        order: row.orderNumber,
+        uuid: row.uuid,
+        detail: error instanceof PacError ? error.detail : String(error),
+      },
+      'no se pudo cancelar con motivo 01 la factura sustituida; se reintenta en el seguimiento',
+    );
+    return null;
+  }
+  const now = ctx.now();
+  await ctx.db
+    .update(invoices)
+    .set(
+      result.status === 'cancelled'
+        ? {
+            status: 'cancelled',
+            cancelledAt: now,
+            cancelMotivo: '01',
+            cancelStatus: null,
+            cancelAcknowledgement: result.acknowledgement,
+          }
+        : {
+            cancelStatus: result.status,
+            cancelRequestedAt: now,
+            cancelMotivo: '01',
+            cancelAcknowledgement: result.acknowledgement,
+          },
+    )
+    .where(and(eq(invoices.id, row.id), eq(invoices.status, 'replaced')));
+  return result.status;
+}
+
+async function markCancelled(
+  ctx: InvoicingContext,
+  row: InvoiceRow,
+  to: { email: string; nombre: string },
+  motivo: string,
+  acknowledgement: string | null,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
       .set({
         status: 'cancelled',
         cancelledAt: ctx.now(),
-        cancelMotivo: '02',
-        cancelAcknowledgement: result.acknowledgement,
+        cancelMotivo: motivo,
+        cancelStatus: null,
+        cancelAcknowledgement: acknowledgement ?? row.cancelAcknowledgement,
       })
-      .where(and(eq(invoices.id, active.id), eq(invoices.status, 'issued')))
+      .where(and(eq(invoices.id, row.id), inArray(invoices.status, ['issued', 'replaced'])))
       .returning({ id: invoices.id });
-    if (rows.length > 0) {
+    if (rows.length > 0 && row.uuid) {
       await enqueueMail(
         tx,
-        invoiceCancelledMail(user, { orderNumber: number, uuid: active.uuid! }, ctx.publicUrl),
+        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid }, ctx.publicUrl),
       );
     }
-    return rows.length;
+    return rows.length > 0;
   });
-  if (updated === 0) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-  return {
-    message: 'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.',
-    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
-  };
+}
+
+/**
+ * Follows the cancellations 'en proceso' until the SAT answers: accepted → cancelled (and the mail); rejected →
+ * the invoice stays valid, cancel_status 'rejected' (shown to shopper and staff). Runs on a timer
+ * (routes.ts) and in tests; returns what changed.
+ */
+export async function followUpCancellations(
+  ctx: InvoicingContext,
+): Promise<{ cancelled: number; rejected: number; pending: number }> {
+  const counts = { cancelled: 0, rejected: 0, pending: 0 };
+  // Replaced invoices whose motivo-01 cancellation did not reach the PAC yet.
+  const unsent = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.status, 'replaced'), isNull(invoices.cancelStatus)));
+  for (const row of unsent) {
+    const status = await cancelReplaced(ctx, row);
+    if (status === 'cancelled') counts.cancelled++;
+    else counts.pending++;
+  }
+  const pending = await ctx.db.select().from(invoices).where(eq(invoices.cancelStatus, 'pending'));
+  for (const row of pending) {
+    if (!row.uuid) continue;
+    let result: CancelResult;
+    try {
+      result = await ctx.pac.cancellationStatus({
+        uuid: row.uuid,
+        issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
+        receiverRfc: row.rfc,
+        totalCents: row.totalCents,
+        motivo: (row.cancelMotivo ?? '02') as CancelMotivo,
+        folioSustitucion: row.substituteUuid ?? undefined,
+        issuedAt: row.issuedAt ?? undefined,
+      });
+    } catch (error) {
+      ctx.log?.error(
+        {
+          order: row.orderNumber,
+          uuid: row.uuid,
+          detail: error instanceof PacError ? error.detail : String(error),
+        },
+        'no se pudo consultar la cancelación en proceso',
+      );
+      counts.pending++;
+      continue;
+    }
+    if (result.status === 'pending') {
+      counts.pending++;
+    } else if (result.status === 'rejected') {
+      await ctx.db
+        .update(invoices)
+        .set({ cancelStatus: 'rejected' })
+        .where(and(eq(invoices.id, row.id), eq(invoices.cancelStatus, 'pending')));
+      ctx.log?.warn?.(
+        { order: row.orderNumber, uuid: row.uuid },
+        'el receptor rechazó la cancelación de la factura',
+      );
+      counts.rejected++;
+    } else {
+      const [owner] = await ctx.db
+        .select({ email: users.email, nombre: users.nombre })
+        .from(users)
+        .where(eq(users.id, row.userId));
+      if (owner && (await markCancelled(ctx, row, owner, row.cancelMotivo ?? '02', result.acknowledgement))) {
+        counts.cancelled++;
+      }
+    }
+  }
+  return counts;
+}
+
+export const CREDIT_NOTE_PRODUCT_KEY = '84111506';
+export const CREDIT_NOTE_UNIT_KEY = 'ACT';
+
+/**
+ * A credit note (CFDI de egreso) for a partial refund or a discount after invoicing, so that a partial return
+ * does not need the whole invoice cancelled: TipoDeComprobante E, CfdiRelacionados TipoRelacion 01 → the
+ * invoice, UsoCFDI G02, the invoice's receptor and FormaPago (the money goes back the way it came), one concept
+ * with SAT's key for a discount/return (84111506 'Servicios de facturación', unit ACT, as SAT's Guía de llenado
+ * shows for egresos), IVA 16 % included. The credit notes of an invoice never add up to more than its total.
+ * Staff action (admin); returns the credit note's UUID.
+ */
+export async function issueCreditNote(
+  ctx: InvoicingContext,
+  number: number,
+  input: { amountCents: number; description: string },
+): Promise<{ uuid: string; totalCents: number; remainingCents: number }> {
+  const rows = await invoicesOf(ctx.db, number);
+  const invoice = rows.find((r) => r.status === 'issued' && r.kind === 'I');
+  if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  const credited = rows
+    .filter((r) => r.kind === 'E' && r.relatedUuid === invoice.uuid && r.status !== 'cancelled')
+    .reduce((sum, r) => sum + r.totalCents, 0);
+  const remaining = invoice.totalCents - credited;
+  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > remaining) {
+    throw badRequest(
+      `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(remaining / 100).toFixed(2)})`,
+      { amount: 'Importe inválido' },
+    );
+  }
+  const receptor = invoice.snapshot.receptor;
+  const amounts = computeCfdiAmounts([
+    {
+      productKey: CREDIT_NOTE_PRODUCT_KEY,
+      unitKey: CREDIT_NOTE_UNIT_KEY,
+      code: null,
+      description: input.description,
+      quantity: 1,
+      unitPriceCents: input.amountCents,
+    },
+  ]);
+  const [row] = await ctx.db
+    .insert(invoices)
+    .values({
+      orderNumber: number,
+      userId: invoice.userId,
+      status: 'pending',
+      kind: 'E',
+      pac: ctx.pac.name,
+      rfc: receptor.rfc,
+      nombreFiscal: receptor.nombre,
+      regimenFiscal: receptor.regimenFiscal,
+      usoCfdi: 'G02',
+      formaPago: invoice.formaPago,
+      cp: receptor.domicilioFiscal,
+      subtotalCents: amounts.subtotalCents,
+      ivaCents: amounts.ivaCents,
+      totalCents: amounts.totalCents,
+      relationType: '01',
+      relatedUuid: invoice.uuid,
+    })
+    .returning({ id: invoices.id });
+  const id = row!.id;
+  const comprobante = sealComprobante(
+    buildComprobante({
+      amounts,
+      emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
+      lugarExpedicion: ctx.issuer.lugarExpedicion,
+      receptor: { ...receptor, usoCfdi: 'G02' },
+      formaPago: invoice.formaPago,
+      serie: 'NC',
+      folio: String(id),
+      issuedAt: ctx.now(),
+      csd: ctx.csd,
+      tipoDeComprobante: 'E',
+      cfdiRelacionados: { tipoRelacion: '01', uuids: [invoice.uuid] },
+    }),
+    ctx.csd,
+  ).comprobante;
+  const sealedXml = comprobanteXml(comprobante);
+  await ctx.db
+    .update(invoices)
+    .set({ sealed: { xml: sealedXml, comprobante } })
+    .where(eq(invoices.id, id));
+  let stamp: Stamp;
+  try {
+    stamp = await ctx.pac.stamp(sealedXml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    }
+    if (error instanceof PacError)
+      throw new AppError(502, 'pac_error', `No se pudo generar la nota de crédito. ${error.message}`);
+    throw error;
+  }
+  await ctx.db
+    .update(invoices)
+    .set({
+      status: 'issued',
+      uuid: stamp.uuid,
+      test: stamp.test,
+      xml: stamp.xml,
+      snapshot: snapshotOf(comprobante, stamp),
+      issuedAt: ctx.now(),
+    })
+    .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+  return { uuid: stamp.uuid, totalCents: amounts.totalCents, remainingCents: remaining - amounts.totalCents };
 }
 
 /** The invoice whose files the downloads serve: the active one, else the latest cancelled one. */
 async function downloadable(ctx: InvoicingContext, user: SessionUser, number: number) {
   await ownOrder(ctx.db, user.id, number);
-  const rows = await invoicesOf(ctx.db, number);
+  const rows = (await invoicesOf(ctx.db, number)).filter((r) => r.kind === 'I');
   const row = rows.find((r) => r.status === 'issued') ?? rows.find((r) => r.status === 'cancelled');
   if (!row?.xml || !row.snapshot || !row.uuid) throw notFound(NO_INVOICE);
   return { ...row, xml: row.xml, snapshot: row.snapshot, uuid: row.uuid };

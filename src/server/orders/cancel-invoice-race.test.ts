@@ -30,7 +30,7 @@ afterAll(() => t.close());
 const PAIRS = 50;
 const form = {
   nombreFiscal: 'Laboratorios Químicos del Bajío',
-  rfc: 'LQB150101AB1',
+  rfc: 'LQB150101AB3',
   regimenFiscal: '601',
   usoCfdi: 'G03',
   formaPago: '04',

@@ -195,7 +195,7 @@ describe('a cancellation interrupted between the refund and the commit is finish
 describe('a process killed mid-cancellation (issue 22): "Cancelación en proceso" at once, no invoice, cancelled in seconds', () => {
   const form = {
     nombreFiscal: 'Laboratorios Químicos del Bajío',
-    rfc: 'LQB150101AB1',
+    rfc: 'LQB150101AB3',
     regimenFiscal: '601',
     usoCfdi: 'G03',
     formaPago: '04',

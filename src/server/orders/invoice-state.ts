@@ -8,7 +8,10 @@ import { invoices } from '../db/schema.ts';
  * writes it and builds on orders — it claims an invoice under lockOrder — so orders reads the table, not the feature).
  */
 
-/** Invoice state of many orders at once (none / issued / cancelled), for the history's buttons. */
+/**
+ * Invoice state of many orders at once (none / issued / cancelled), for the history's buttons. Only the order's
+ * invoices (kind 'I') count: a credit note (egreso) is not the order's invoice.
+ */
 export async function invoiceStates(db: Db, numbers: readonly number[]): Promise<Map<number, InvoiceState>> {
   const states = new Map<number, InvoiceState>(numbers.map((n) => [n, 'none']));
   if (numbers.length === 0) return states;
@@ -16,7 +19,11 @@ export async function invoiceStates(db: Db, numbers: readonly number[]): Promise
     .select({ orderNumber: invoices.orderNumber, status: invoices.status })
     .from(invoices)
     .where(
-      and(inArray(invoices.orderNumber, [...numbers]), inArray(invoices.status, ['issued', 'cancelled'])),
+      and(
+        inArray(invoices.orderNumber, [...numbers]),
+        inArray(invoices.status, ['issued', 'cancelled']),
+        eq(invoices.kind, 'I'),
+      ),
     );
   for (const row of list) {
     if (row.status === 'issued') states.set(row.orderNumber, 'issued');
@@ -30,7 +37,13 @@ export async function hasActiveInvoice(db: Db, number: number): Promise<boolean>
   const [row] = await db
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), inArray(invoices.status, ['issued', 'pending'])))
+    .where(
+      and(
+        eq(invoices.orderNumber, number),
+        inArray(invoices.status, ['issued', 'pending']),
+        eq(invoices.kind, 'I'),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

@@ -286,6 +286,8 @@ export const productCodeParamsSchema = z.object({
 export const adminProductsQuerySchema = z.object({
   q: z.string().trim().max(100, 'La búsqueda es demasiado larga').optional(),
   status: z.enum(['all', 'active', 'inactive'], { error: 'Estado inválido' }).default('all'),
+  /** 'fallback': only products without their own SAT keys (their invoices use config/shop.json's default). */
+  satKeys: z.enum(['all', 'fallback'], { error: 'Filtro de claves SAT inválido' }).default('all'),
   page,
 });
 export type AdminProductsQuery = z.input<typeof adminProductsQuerySchema>;
@@ -300,6 +302,8 @@ export const adminProductRowSchema = z.object({
   stock: z.number().int(),
   active: z.boolean(),
   imageUrl: z.string().nullable(),
+  /** No ClaveProdServ or ClaveUnidad of its own: invoices use the configured default for it. */
+  usesSatFallback: z.boolean(),
 });
 export type AdminProductRow = z.infer<typeof adminProductRowSchema>;
 export const adminProductListSchema = z.object({ items: z.array(adminProductRowSchema), ...pageInfoSchema });

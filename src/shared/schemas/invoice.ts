@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  capitalRegimeIn,
   FORMAS_PAGO,
   findRegimen,
   findUsoCfdi,
@@ -8,12 +9,26 @@ import {
   personaOfRfc,
   RFC_SHAPE,
   regimenFitsPersona,
+  rfcCheckDigit,
+  rfcCheckDigitMatches,
   rfcHasRealDate,
   usoAllowedForRegimen,
+  usoRefusalFor,
 } from '../sat-catalogs.ts';
 
 export const REQUIRED = 'No deje vacío este campo';
 export const GENERIC_RFC_MESSAGE = 'No es posible facturar a un RFC genérico';
+
+/**
+ * The check digit does not match. SAT has issued a few RFCs whose last character fails the algorithm, so the
+ * shopper may confirm the RFC as written (`rfcConfirmado`); a typo is caught before the PAC refuses it.
+ */
+export const rfcCheckDigitMessage = (expected: string) =>
+  `El dígito verificador del RFC no coincide (el último carácter debería ser ${expected}); revíselo en su Constancia de Situación Fiscal. Si su RFC es correcto tal como está, marque «Confirmo que mi RFC es correcto».`;
+
+/** CFDI 4.0: the name of a persona moral goes without its régimen de capital. */
+export const capitalRegimeMessage = (suffix: string, without: string) =>
+  `Escriba la razón social sin el régimen de capital «${suffix}», tal como aparece en su Constancia de Situación Fiscal: «${without}»`;
 
 const required = () => z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
 
@@ -64,19 +79,40 @@ export const invoiceRequestSchema = z
       (code) => findUsoCfdi(code) !== undefined,
       'Seleccione un uso de CFDI de la lista',
     ),
-    formaPago: required().refine(
-      (code) => FORMAS_PAGO.some((f) => f.code === code),
-      'Seleccione una forma de pago de la lista',
-    ),
+    /**
+     * Ignored: the invoice's FormaPago comes from the payment that paid the order (issue 14). Still accepted
+     * (04/28) so that older clients keep working.
+     */
+    formaPago: z
+      .string({ error: 'Seleccione una forma de pago de la lista' })
+      .trim()
+      .refine(
+        (code) => code === '' || FORMAS_PAGO.some((f) => f.code === code),
+        'Seleccione una forma de pago de la lista',
+      )
+      .optional(),
     cp: required()
       .max(10, 'Escriba un número válido')
       .regex(/^\d+$/, 'Escriba un número válido')
       .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos'),
+    /** The shopper confirms an RFC whose check digit does not match (see rfcCheckDigitMessage). */
+    rfcConfirmado: z.boolean({ error: 'Valor inválido' }).optional(),
   })
   .superRefine((value, ctx) => {
     const regimen = findRegimen(value.regimenFiscal ?? '');
     const rfc = value.rfc ?? '';
     const persona = personaOfRfc(rfc);
+    if (isCompleteRfc(rfc) && !rfcCheckDigitMatches(rfc) && value.rfcConfirmado !== true) {
+      ctx.addIssue({ code: 'custom', path: ['rfc'], message: rfcCheckDigitMessage(rfcCheckDigit(rfc)) });
+    }
+    const capital = persona === 'moral' ? capitalRegimeIn(value.nombreFiscal ?? '') : null;
+    if (capital) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nombreFiscal'],
+        message: capitalRegimeMessage(capital.suffix, capital.without),
+      });
+    }
     if (regimen && persona && isCompleteRfc(rfc) && !regimenFitsPersona(regimen.code, persona)) {
       const other = persona === 'moral' ? 'fisica' : 'moral';
       ctx.addIssue({
@@ -87,6 +123,11 @@ export const invoiceRequestSchema = z
       return;
     }
     const uso = findUsoCfdi(value.usoCfdi ?? '');
+    const refusal = uso ? usoRefusalFor(uso.code, 'I') : null;
+    if (refusal) {
+      ctx.addIssue({ code: 'custom', path: ['usoCfdi'], message: refusal });
+      return;
+    }
     if (regimen && uso && !usoAllowedForRegimen(uso.code, regimen.code)) {
       ctx.addIssue({
         code: 'custom',
@@ -112,6 +153,12 @@ export const invoiceStateSchema = z.object({
   rfc: z.string().nullable(),
   nombreFiscal: z.string().nullable(),
   totalCents: z.number().int().nullable(),
+  /**
+   * A cancellation asked of the SAT for the issued invoice: 'pending' while the receptor must accept ("en
+   * proceso": the invoice is still valid), 'rejected' when the receptor refused it; null otherwise.
+   */
+  cancellation: z.enum(['pending', 'rejected']).nullable(),
+  cancelRequestedAt: z.string().nullable(),
   /** Whether 'Solicitar factura' applies now; when not, `blockedReason` says why (Spanish). */
   canRequest: z.boolean(),
   blockedReason: z.string().nullable(),

@@ -36,7 +36,7 @@ const inject = (who: Person | null, options: InjectOptions) =>
     headers: { ...(options.headers as Record<string, string>), ...(who ? { cookie: who.cookie } : {}) },
   });
 
-const INVOICE = { rfc: 'IAT150101AB1', regimenFiscal: '601', usoCfdi: 'G03', formaPago: '04', cp: '44100' };
+const INVOICE = { rfc: 'IAT150101AB3', regimenFiscal: '601', usoCfdi: 'G03', formaPago: '04', cp: '44100' };
 const ADDRESS = {
   nombreEnvio: 'Intruso Atacante Pérez',
   telefonoEnvio: '3399999999',
@@ -126,7 +126,7 @@ const backOffice = (v: Shopper): [string, InjectOptions][] => [
   ['admin: pedido', { url: `/api/admin/orders/${v.order}` }],
   ['admin: clientes', { url: `/api/admin/customers?q=${encodeURIComponent(v.email)}` }],
   ['admin: cliente', { url: `/api/admin/customers/${v.id}` }],
-  ['admin: facturas', { url: `/api/admin/invoices?q=${encodeURIComponent('LQB150101AB1')}` }],
+  ['admin: facturas', { url: `/api/admin/invoices?q=${encodeURIComponent('LQB150101AB3')}` }],
   ['admin: XML de factura', { url: `/api/admin/invoices/${v.order}/invoice.xml` }],
   ['admin: PDF de factura', { url: `/api/admin/invoices/${v.order}/invoice.pdf` }],
   ['admin: auditoría', { url: '/api/admin/audit' }],

@@ -38,7 +38,7 @@ export type World = {
 };
 
 const INVOICE_FORM = {
-  rfc: 'LQB150101AB1',
+  rfc: 'LQB150101AB3',
   regimenFiscal: '601',
   usoCfdi: 'G03',
   formaPago: '04',

@@ -22,6 +22,7 @@ export function ProductsScreen() {
   const query = {
     q: params.get('q') ?? '',
     status: (params.get('status') ?? 'all') as 'all' | 'active' | 'inactive',
+    satKeys: (params.get('claveSat') === 'predeterminada' ? 'fallback' : 'all') as 'all' | 'fallback',
     page: Number(params.get('page') ?? 1) || 1,
   };
   const [q, setQ] = useState(query.q);
@@ -31,6 +32,7 @@ export function ProductsScreen() {
     const next = new URLSearchParams();
     if (q.trim()) next.set('q', q.trim());
     if (query.status !== 'all') next.set('status', query.status);
+    if (query.satKeys === 'fallback') next.set('claveSat', 'predeterminada');
     setParams(next);
   };
   return (
@@ -71,6 +73,21 @@ export function ProductsScreen() {
           <option value="all">Todos</option>
           <option value="active">Activos</option>
           <option value="inactive">Inactivos</option>
+        </select>
+        <select
+          className={`${fieldClass} w-auto`}
+          aria-label="Claves SAT"
+          value={query.satKeys}
+          onChange={(e) => {
+            const next = new URLSearchParams(params);
+            next.delete('page');
+            if (e.target.value === 'fallback') next.set('claveSat', 'predeterminada');
+            else next.delete('claveSat');
+            setParams(next);
+          }}
+        >
+          <option value="all">Todas las claves SAT</option>
+          <option value="fallback">Con la clave SAT predeterminada</option>
         </select>
         <button type="submit" className={buttonClass.primary}>
           Buscar
@@ -120,7 +137,12 @@ export function ProductsScreen() {
                     {p.code}
                   </Link>
                 </td>
-                <td className="min-w-64 px-4 py-3 text-slate-800">{p.name}</td>
+                <td className="min-w-64 px-4 py-3 text-slate-800">
+                  {p.name}
+                  {p.usesSatFallback ? (
+                    <span className="ml-2 text-xs text-amber-700">Sin clave SAT propia</span>
+                  ) : null}
+                </td>
                 <td className={td}>{p.brand ?? '—'}</td>
                 <td className={td}>{p.groupName ?? p.groupClas ?? '—'}</td>
                 <td className={`${td} text-right tabular-nums`}>{formatMoney(p.priceCents)}</td>

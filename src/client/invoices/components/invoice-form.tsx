@@ -4,13 +4,7 @@ import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
 import { SelectField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
 import { showServerError } from '@/client/ui/server-errors.ts';
-import {
-  FORMAS_PAGO,
-  GENERIC_RFCS,
-  isGenericRfc,
-  REGIMENES_FISCALES,
-  USOS_CFDI,
-} from '@/shared/sat-catalogs.ts';
+import { GENERIC_RFCS, isGenericRfc, REGIMENES_FISCALES, USOS_FOR_SALE } from '@/shared/sat-catalogs.ts';
 import {
   type InvoiceRequest,
   type InvoiceRequestInput,
@@ -23,7 +17,6 @@ const EMPTY: InvoiceRequestInput = {
   rfc: '',
   regimenFiscal: '',
   usoCfdi: '',
-  formaPago: '',
   cp: '',
 };
 
@@ -31,8 +24,7 @@ const regimenOptions = REGIMENES_FISCALES.map((r) => ({
   value: r.code,
   label: `${r.code} - ${r.description}`,
 }));
-const usoOptions = USOS_CFDI.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
-const formaPagoOptions = FORMAS_PAGO.map((f) => ({ value: f.code, label: `${f.code} - ${f.description}` }));
+const usoOptions = USOS_FOR_SALE.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
 
 /**
  * The invoice request (spec §5 "Invoice form"), checked with the same schema as the API: SAT's RFC
@@ -70,6 +62,9 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
 
   const e = (name: keyof InvoiceRequestInput) => errors[name]?.message;
   const rfc = register('rfc');
+  // A check digit that does not match may still be a real RFC (SAT issued a few): the shopper confirms it.
+  const checkDigitDoubt =
+    (e('rfc') ?? '').startsWith('El dígito verificador del RFC') || watch('rfcConfirmado');
 
   return (
     <form
@@ -95,6 +90,12 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
           return rfc.onChange(event);
         }}
       />
+      {checkDigitDoubt ? (
+        <label className="flex items-start gap-2 text-sm text-slate-700 sm:col-span-2">
+          <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" {...register('rfcConfirmado')} />
+          Confirmo que mi RFC es correcto tal como aparece en mi Constancia de Situación Fiscal
+        </label>
+      ) : null}
       <TextField
         label="Código postal del domicilio fiscal"
         autoComplete="postal-code"
@@ -139,14 +140,9 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
         disabled={disabled}
         {...register('usoCfdi')}
       />
-      <SelectField
-        label="Forma de pago"
-        placeholder="Seleccione la forma de pago"
-        options={formaPagoOptions}
-        error={e('formaPago')}
-        disabled={disabled}
-        {...register('formaPago')}
-      />
+      <p className="self-end text-sm text-slate-600">
+        La forma de pago de la factura se toma del pago del pedido (tarjeta de crédito o de débito).
+      </p>
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-xs text-slate-500">
           Recibirá el XML y el PDF por correo; también podrá descargarlos aquí.

@@ -113,9 +113,23 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
           </div>
         ))}
       </dl>
+      {invoice.cancellation === 'pending' ? (
+        <p
+          role="status"
+          className="mt-5 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          Cancelación en proceso: el SAT espera la aceptación del receptor (tiene 3 días hábiles para
+          responder). Mientras tanto la factura sigue vigente; le avisaremos por correo cuando se resuelva.
+        </p>
+      ) : invoice.cancellation === 'rejected' ? (
+        <p role="status" className="mt-5 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          El receptor rechazó la cancelación ante el SAT; la factura sigue vigente. Contacte al personal de la
+          tienda.
+        </p>
+      ) : null}
       <div className="mt-6 flex flex-col gap-4 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
         <DownloadLinks orderNumber={invoice.orderNumber} />
-        {confirming ? null : (
+        {confirming || invoice.cancellation !== null ? null : (
           <button
             type="button"
             onClick={() => setConfirming(true)}

@@ -5,6 +5,7 @@ import { sanitizeLongDescription } from '../sanitize.ts';
 import { contentHash, renderBrandLogo, renderDatasheet, renderProductImage } from './art.ts';
 import { demoBrands, demoGroups, demoLines, type Shape, type Template } from './data.ts';
 import { createRandom, type Random } from './random.ts';
+import { demoSatKeys } from './sat-keys.ts';
 
 export type SeedOptions = {
   products?: number;
@@ -138,6 +139,9 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         weightKg,
         shortDesc: item.template.short,
         longDescHtml: '',
+        // Each kind of product under its own SAT class (sat-keys.ts); none = the config fallback.
+        satProductKey: demoSatKeys(item.groupClas)?.productKey ?? null,
+        satUnitKey: demoSatKeys(item.groupClas)?.unitKey ?? null,
       };
       const withMedia = n < mediaLimit;
       if (withMedia && rand.chance(0.88)) {

@@ -82,11 +82,49 @@ export const invoices = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancelMotivo: text('cancel_motivo'),
     cancelAcknowledgement: text('cancel_acknowledgement'),
+    /**
+     * The sealed CFDI sent to the PAC (its XML and the Comprobante it was built from), kept before the call so
+     * that a retry after a crash sends the same one and recovers the stamp (decision 015).
+     */
+    sealed: jsonb('sealed').$type<{ xml: string; comprobante: unknown }>(),
+    /** 'I' invoice (Comprobante de ingreso) or 'E' credit note (CFDI de egreso). */
+    kind: text('kind').$type<'I' | 'E'>().notNull().default('I'),
+    /** CfdiRelacionados: '04' replacement of `relatedUuid`, '01' credit note of `relatedUuid`. */
+    relationType: text('relation_type'),
+    relatedUuid: text('related_uuid'),
+    /**
+     * Cancellation before the SAT: null (none asked), 'pending' (en proceso: the receptor must accept; the
+     * invoice stays 'issued' and is followed up), 'rejected' (the receptor refused; the invoice stays valid).
+     */
+    cancelStatus: text('cancel_status').$type<'pending' | 'rejected'>(),
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    /** Motivo 01: the UUID of the CFDI that replaces this one (FolioSustitucion). */
+    substituteUuid: text('substitute_uuid'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('invoices_one_active_idx').on(t.orderNumber).where(sql`${t.status} in ('pending', 'issued')`),
+    uniqueIndex('invoices_one_active_idx')
+      .on(t.orderNumber)
+      .where(sql`${t.status} in ('pending', 'issued') and ${t.kind} = 'I'`),
+    index('invoices_cancel_pending_idx').on(t.cancelStatus).where(sql`${t.cancelStatus} = 'pending'`),
     uniqueIndex('invoices_uuid_idx').on(t.uuid),
     index('invoices_order_idx').on(t.orderNumber, t.createdAt),
   ],
 );
+
+/** The built-in sandbox PAC's stamps, by sealed CFDI: it answers the same stamp again, also after a crash. */
+export const sandboxCfdiStamps = pgTable('sandbox_cfdi_stamps', {
+  key: text('key').primaryKey(),
+  stamp: jsonb('stamp')
+    .$type<{
+      xml: string;
+      uuid: string;
+      stampedAt: string;
+      satCertificateNumber: string;
+      satSeal: string;
+      rfcProvCertif: string;
+      test: boolean;
+    }>()
+    .notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

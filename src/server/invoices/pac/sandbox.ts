@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mexicoDateTime } from '../cfdi.ts';
 import type { Csd } from '../csd.ts';
 import { insertComplemento, readAttribute, tfdCadenaOriginal, tfdXml } from './tfd.ts';
@@ -11,8 +11,33 @@ export const SANDBOX_SAT_CERTIFICATE_NUMBER = '00000000000000000000';
 export const SANDBOX_LEYENDA = 'Timbre de prueba sin validez fiscal';
 
 /**
+ * Where the sandbox keeps what it stamped, so that a repeated stamp of the same sealed CFDI answers the same
+ * stamp — also after the shop's process died (the app uses a table; tests and scripts, memory).
+ */
+export type SandboxStampStore = {
+  get(key: string): Promise<Stamp | undefined>;
+  /** Keeps the first stamp stored under `key` and answers it (a concurrent put may have won). */
+  put(key: string, stamp: Stamp): Promise<Stamp>;
+};
+
+export function memoryStampStore(): SandboxStampStore {
+  const stamps = new Map<string, Stamp>();
+  return {
+    get: async (key) => stamps.get(key),
+    put: async (key, stamp) => {
+      const kept = stamps.get(key) ?? stamp;
+      stamps.set(key, kept);
+      return kept;
+    },
+  };
+}
+
+/** A sealed CFDI's identity for the sandbox: its bytes (Serie, Folio and Sello included). */
+export const sealedKey = (sealedXml: string) => createHash('sha256').update(sealedXml, 'utf8').digest('hex');
+
+/**
  * The built-in PAC for development and tests: it checks what a PAC checks first (a sealed CFDI 4.0),
- * then adds a TimbreFiscalDigital 1.1 with a fresh UUID. SelloSAT is a real RSA-SHA256 signature of
+ * then adds a TimbreFiscalDigital 1.1 with a fresh UUID (the same one again for the same sealed CFDI). SelloSAT is a real RSA-SHA256 signature of
  * the TFD's cadena original, made with the sandbox's own test key, and the stamp says it is a test
  * (Leyenda, NoCertificadoSAT of zeros). Cancellations are accepted at once.
  */
@@ -22,9 +47,14 @@ export class SandboxPac implements Pac {
   constructor(
     private readonly signer: Pick<Csd, 'sign'>,
     private readonly now: () => Date = () => new Date(),
+    private readonly store: SandboxStampStore = memoryStampStore(),
   ) {}
 
   async stamp(sealedXml: string): Promise<Stamp> {
+    // Already stamped: the same answer as the first time (a real PAC's "previamente timbrado").
+    const key = sealedKey(sealedXml);
+    const previous = await this.store.get(key);
+    if (previous) return previous;
     if (readAttribute(sealedXml, 'cfdi:Comprobante', 'Version') !== '4.0') {
       throw new PacError('El PAC rechazó el comprobante: no es un CFDI 4.0', 'CFDI40101');
     }
@@ -43,7 +73,7 @@ export class SandboxPac implements Pac {
     };
     const selloSat = this.signer.sign(tfdCadenaOriginal(base));
     const xml = insertComplemento(sealedXml, tfdXml({ ...base, selloSat }));
-    return {
+    return this.store.put(key, {
       xml,
       uuid: base.uuid,
       stampedAt: base.fechaTimbrado,
@@ -51,14 +81,41 @@ export class SandboxPac implements Pac {
       satSeal: selloSat,
       rfcProvCertif: base.rfcProvCertif,
       test: true,
-    };
+    });
   }
 
+  /**
+   * SAT's rule, simulated: without the receptor's acceptance when the total is at most $1,000 or within the
+   * business day after the issue (here: 24 hours) or for motivo 04; otherwise 'en proceso' until the receptor
+   * answers (`receptorAnswer`, default: accepts at the first follow-up).
+   */
   async cancel(request: CancelRequest): Promise<CancelResult> {
     const fecha = mexicoDateTime(this.now());
-    return {
-      status: 'cancelled',
-      acknowledgement: `<Acuse Fecha="${fecha}" RfcEmisor="${request.issuerRfc}" Prueba="true"><Folios><UUID>${request.uuid}</UUID><EstatusUUID>201</EstatusUUID><Motivo>${request.motivo}</Motivo></Folios></Acuse>`,
-    };
+    const acknowledgement = `<Acuse Fecha="${fecha}" RfcEmisor="${request.issuerRfc}" Prueba="true"><Folios><UUID>${request.uuid}</UUID><EstatusUUID>201</EstatusUUID><Motivo>${request.motivo}</Motivo>${request.folioSustitucion ? `<FolioSustitucion>${request.folioSustitucion}</FolioSustitucion>` : ''}</Folios></Acuse>`;
+    if (request.motivo === '01' && !request.folioSustitucion) {
+      throw new PacError(
+        'El SAT rechazó la cancelación: el motivo 01 requiere el folio de sustitución',
+        'CA306',
+      );
+    }
+    const old = request.issuedAt
+      ? this.now().getTime() - request.issuedAt.getTime() > 24 * 60 * 60 * 1000
+      : false;
+    const needsAcceptance = request.totalCents > 100_000 && old && request.motivo !== '04';
+    if (!needsAcceptance) return { status: 'cancelled', acknowledgement };
+    this.pendingCancellations.add(request.uuid);
+    return { status: 'pending', acknowledgement };
   }
+
+  async cancellationStatus(request: CancelRequest): Promise<CancelResult> {
+    if (!this.pendingCancellations.has(request.uuid)) return { status: 'cancelled', acknowledgement: null };
+    const answer = this.receptorAnswer(request.uuid);
+    if (answer === 'wait') return { status: 'pending', acknowledgement: null };
+    this.pendingCancellations.delete(request.uuid);
+    return { status: answer === 'accept' ? 'cancelled' : 'rejected', acknowledgement: null };
+  }
+
+  private readonly pendingCancellations = new Set<string>();
+  /** What the receptor of a cancellation 'en proceso' answers at the next follow-up (tests set it). */
+  receptorAnswer: (uuid: string) => 'accept' | 'reject' | 'wait' = () => 'accept';
 }

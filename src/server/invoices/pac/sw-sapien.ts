@@ -40,7 +40,13 @@ export class SwSapienPac implements Pac {
     return !/^https:\/\/services\.sw\.com\.mx$/.test(this.options.url);
   }
 
-  private async call<T>(path: string, init: RequestInit, what: string): Promise<T> {
+  private async call<T>(
+    path: string,
+    init: RequestInit,
+    what: string,
+    /** Accept this error answer's data (SW's 307 "timbre previo" carries the stamp already made). */
+    acceptError?: (message: string) => boolean,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await this.fetch(`${this.options.url}${path}`, {
@@ -56,6 +62,7 @@ export class SwSapienPac implements Pac {
     }
     const body = (await response.json().catch(() => null)) as SwAnswer<T> | null;
     if (response.ok && body?.status === 'success' && body.data !== undefined) return body.data;
+    if (body?.data && acceptError?.(body.message ?? '')) return body.data;
     const detail =
       `${what}: HTTP ${response.status} ${body?.message ?? ''} ${body?.messageDetail ?? ''}`.trim();
     if (response.status >= 500 || body === null) throw new PacError(UNREACHABLE, detail, true);
@@ -97,6 +104,8 @@ export class SwSapienPac implements Pac {
       '/v4/cfdi33/stamp/v4',
       { method: 'POST', headers: { Authorization: `Bearer ${await this.bearer()}` }, body: form },
       'timbrado',
+      // 307: this very CFDI was stamped before (a retry after a crash): SW answers that stamp again.
+      (message) => /^\s*(CFDI\d*)?307\b/.test(message),
     );
     if (!data.cfdi || !data.uuid)
       throw new PacError('El PAC no devolvió el comprobante timbrado', 'timbrado: sin cfdi');
@@ -122,6 +131,7 @@ export class SwSapienPac implements Pac {
           password: this.options.csd.password,
           rfc: request.issuerRfc,
           motivo: request.motivo,
+          ...(request.folioSustitucion ? { foliosustitucion: request.folioSustitucion } : {}),
           b64Cer: this.options.csd.certificateDerBase64,
           b64Key: this.options.csd.privateKeyDerBase64,
         }),
@@ -139,6 +149,18 @@ export class SwSapienPac implements Pac {
         `cancelación: código ${code ?? '—'}`,
       );
     }
-    return { status: 'cancelled', acknowledgement: data.acuse ?? null };
+    // SAT answers "en proceso" in the acuse when the receptor must accept.
+    const pending = /en\s+proceso/i.test(data.acuse ?? '');
+    return { status: pending ? 'pending' : 'cancelled', acknowledgement: data.acuse ?? null };
+  }
+
+  /**
+   * Follow-up: the cancellation is asked again with the same data; SAT answers 202 (already cancelled) once the
+   * receptor accepted and "en proceso" while it waits. A rejection comes back as a refusal (PacError) that the
+   * follow-up logs for staff. SAT's own status service (ConsultaCFDIService, EstatusCancelacion) would tell a
+   * rejection apart: see decision 016.
+   */
+  async cancellationStatus(request: CancelRequest): Promise<CancelResult> {
+    return this.cancel(request);
   }
 }

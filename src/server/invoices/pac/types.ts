@@ -16,18 +16,32 @@ export type Stamp = {
   test: boolean;
 };
 
+/**
+ * SAT's cancellation motivos (Anexo 20, "Motivo de cancelación"): 01 issued with errors, with a relation (a
+ * replacement CFDI with TipoRelacion 04 exists: FolioSustitucion); 02 issued with errors, without relation; 03
+ * the operation did not take place; 04 nominative operation related in a global invoice.
+ */
+export type CancelMotivo = '01' | '02' | '03' | '04';
+
 export type CancelRequest = {
   uuid: string;
   issuerRfc: string;
   receiverRfc: string;
   totalCents: number;
-  /** SAT cancellation reason; the shop always uses '02' (comprobante emitido con errores sin relación). */
-  motivo: '02';
+  motivo: CancelMotivo;
+  /** Motivo 01 only: the UUID of the CFDI that replaces this one. */
+  folioSustitucion?: string | undefined;
+  /** When the CFDI was stamped: SAT asks the receptor's acceptance for > $1,000 after the next business day. */
+  issuedAt?: Date | undefined;
 };
 
 export type CancelResult = {
-  /** 'cancelled' at once, or 'pending' when the receptor must accept (SAT rules for amounts > $1,000). */
-  status: 'cancelled' | 'pending';
+  /**
+   * 'cancelled' at once; 'pending' ("en proceso") when the receptor must accept (SAT: total over $1,000 and
+   * after the business day following the issue; the receptor has 3 business days to answer); 'rejected' when
+   * the receptor refused (the CFDI stays valid).
+   */
+  status: 'cancelled' | 'pending' | 'rejected';
   /** The SAT acknowledgement (acuse) as the PAC returned it, when there is one. */
   acknowledgement: string | null;
 };
@@ -47,6 +61,13 @@ export class PacError extends Error {
 
 export interface Pac {
   readonly name: 'sandbox' | 'sw';
+  /**
+   * Stamps the sealed CFDI. Idempotent: the same sealed CFDI (same Serie/Folio/Sello) sent again answers the
+   * stamp the PAC already made (the PAC's "previamente timbrado", SW's 307), never a second UUID. This is how
+   * a request that died after the PAC stamped but before we saved recovers the CFDI (decision 015).
+   */
   stamp(sealedXml: string): Promise<Stamp>;
   cancel(request: CancelRequest): Promise<CancelResult>;
+  /** Follow-up of a cancellation 'en proceso': where it stands now at the SAT. */
+  cancellationStatus(request: CancelRequest): Promise<CancelResult>;
 }
