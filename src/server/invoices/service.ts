@@ -89,6 +89,8 @@ export const ORDER_CANCELLED = 'El pedido está cancelado; no se puede facturar'
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';
+export const INVOICE_CANCELLED =
+  'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.';
 export const NO_INVOICE = 'Este pedido no tiene factura';
 export const GENERATION_FAILED = 'No se pudo generar su factura';
 
@@ -412,7 +414,7 @@ export async function cancelInvoice(
     .from(invoices)
     .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued')))
     .limit(1);
-  if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (!active?.uuid) return alreadyCancelled(ctx, order);
 
   let result: Awaited<ReturnType<Pac['cancel']>>;
   try {
@@ -449,11 +451,23 @@ export async function cancelInvoice(
     }
     return rows.length;
   });
-  if (updated === 0) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (updated === 0) return alreadyCancelled(ctx, order);
   return {
-    message: 'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.',
+    message: INVOICE_CANCELLED,
     invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
   };
+}
+
+/**
+ * No valid invoice to cancel: a repeated 'Sí, cancelar factura' (double click, retry after a lost answer, a
+ * concurrent request that won) answers with the state reached, as a success; an order never invoiced, or
+ * invoiced anew meanwhile (a pending one), is still refused.
+ */
+async function alreadyCancelled(ctx: InvoicingContext, order: OrderRow) {
+  const rows = await invoicesOf(ctx.db, order.number);
+  const latest = rows[0];
+  if (latest?.status !== 'cancelled') throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  return { message: INVOICE_CANCELLED, invoice: stateOf(order, rows, ctx.now()) };
 }
 
 /** The invoice whose files the downloads serve: the active one, else the latest cancelled one. */
