@@ -8,6 +8,18 @@ import { catalogReads } from './catalog-reads.ts';
 import { createPreloadHints } from './preload-hints.ts';
 import { inlineStylesheets, splitTemplate, streamPage } from './ssr.ts';
 
+/** An address outside the route table (its '*' route: 'Página no encontrada', 404). */
+const NO_PAGE = '/direccion-no-valida';
+
+const decodable = (path: string) => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Serves the built client: hashed assets cached for a year; every other GET outside /api and /assets is a page
  * of the route table, rendered on the server (src/server/spa/ssr.ts) with its status, metadata and content,
@@ -52,6 +64,14 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
       !url.pathname.startsWith('/api/') &&
       !url.pathname.startsWith('/assets/');
     if (!isPage) return sendNotFound(reply);
-    return streamPage(request, reply, { url, template, reads, publicUrl: opts.publicUrl, preloadHints });
+    // An address that cannot be decoded (a broken escape) names no page: the route table's 404 page.
+    const page = decodable(url.pathname) ? url : new URL(NO_PAGE, url);
+    return streamPage(request, reply, {
+      url: page,
+      template,
+      reads,
+      publicUrl: opts.publicUrl,
+      preloadHints,
+    });
   });
 });

@@ -235,6 +235,21 @@ describe('server-rendered pages: the first response carries what the shopper rea
     expect(res.headers.location).toBe('/marcas/Labnova?linea=X');
   });
 
+  it('deep links in another case or without accents answer 301 to the one address (brand, group, product)', async () => {
+    for (const [url, location] of [
+      ['/marcas/polimerica', '/marcas/Polim%C3%A9rica'],
+      ['/marcas/POLIMÉRICA?pagina=2', '/marcas/Polim%C3%A9rica?pagina=2'],
+      ['/grupos/vid', '/grupos/VID'],
+      ['/grupos/vid-mat?marca=Labnova', '/grupos/VID-MAT?marca=Labnova'],
+      ['/productos/lbn-10001', '/productos/LBN-10001'],
+    ] as const) {
+      const res = await t.app.inject(encodeURI(url));
+      expect(res.statusCode, url).toBe(301);
+      expect(res.headers.location, url).toBe(location);
+    }
+    expect((await t.app.inject('/productos/lbn-99999')).statusCode).toBe(404);
+  });
+
   it('no inline script (the CSP allows none): only the entry module, JSON and JSON-LD', async () => {
     for (const url of ['/', '/grupos/VID', '/productos/LBN-10001', '/nope']) {
       const html = (await t.app.inject(url)).body;
