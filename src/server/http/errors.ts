@@ -153,7 +153,8 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   // A page's address with a broken escape (/busqueda/%E0%A4%A) is a page that does not exist: the shop's 404
   // page (src/server/spa), not an API error in JSON.
   const page = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
-  if (page && error.code === 'FST_ERR_BAD_URL') return reply.callNotFound();
+  const notFoundPage = request.server.notFoundPage;
+  if (page && error.code === 'FST_ERR_BAD_URL' && notFoundPage) return notFoundPage(request, reply);
   return reply.code(tooLong ? 414 : 400).send({
     error: {
       code: 'invalid_request',

@@ -1,24 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendNotFound } from '../http/errors.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { createPreloadHints } from './preload-hints.ts';
 import { inlineStylesheets, splitTemplate, streamPage } from './ssr.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shop's 404 page, for an address the router could not even read (set when the client is built). */
+    notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  }
+}
+
 /** An address outside the route table (its '*' route: 'Página no encontrada', 404). */
 const NO_PAGE = '/direccion-no-valida';
-
-const decodable = (path: string) => {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Serves the built client: hashed assets cached for a year; every other GET outside /api and /assets is a page
@@ -57,6 +55,18 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
     },
   });
 
+  // An address that cannot be decoded (a broken escape: /busqueda/%E0%A4%A) names no page; Fastify refuses it
+  // before routing (sendFrameworkError), which answers a page's address with the route table's 404 page.
+  app.decorate('notFoundPage', (request: FastifyRequest, reply: FastifyReply) =>
+    streamPage(request, reply, {
+      url: new URL(NO_PAGE, 'http://x'),
+      template,
+      reads,
+      publicUrl: opts.publicUrl,
+      preloadHints,
+    }),
+  );
+
   app.setNotFoundHandler(async (request, reply) => {
     const url = new URL(request.url, 'http://x');
     const isPage =
@@ -64,10 +74,8 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
       !url.pathname.startsWith('/api/') &&
       !url.pathname.startsWith('/assets/');
     if (!isPage) return sendNotFound(reply);
-    // An address that cannot be decoded (a broken escape) names no page: the route table's 404 page.
-    const page = decodable(url.pathname) ? url : new URL(NO_PAGE, url);
     return streamPage(request, reply, {
-      url: page,
+      url,
       template,
       reads,
       publicUrl: opts.publicUrl,

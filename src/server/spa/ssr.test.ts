@@ -162,10 +162,13 @@ describe('server-rendered pages: the first response carries what the shopper rea
   });
 
   it('a group page from its URL: the second page and a brand filter are the ones rendered', async () => {
-    const res = await t.app.inject('/grupos/VID?pagina=2&marca=Labnova');
+    const res = await t.app.inject('/grupos/VID?pagina=2');
     const state = queryState(res.body).queries.find((q) => q.queryKey[0] === 'products');
-    expect(state?.queryKey).toEqual(['products', 'brand=Labnova&group=VID&page=2']);
-    expect(visibleText(res.body)).toContain('Labnova ×');
+    expect(state?.queryKey).toEqual(['products', 'group=VID&page=2']);
+    const filtered = await t.app.inject('/grupos/VID?marca=Labnova');
+    const filteredState = queryState(filtered.body).queries.find((q) => q.queryKey[0] === 'products');
+    expect(filteredState?.queryKey).toEqual(['products', 'brand=Labnova&group=VID']);
+    expect(visibleText(filtered.body)).toContain('Labnova ×');
   });
 
   it('a search: the term, the count and the matching cards; what comes from the URL is escaped', async () => {
@@ -248,6 +251,47 @@ describe('server-rendered pages: the first response carries what the shopper rea
       expect(res.headers.location, url).toBe(location);
     }
     expect((await t.app.inject('/productos/lbn-99999')).statusCode).toBe(404);
+  });
+
+  it('a search with nothing to search for, and an address with a broken escape, answer the 404 page in HTML', async () => {
+    for (const [url, heading] of [
+      ['/busqueda/%20', 'Búsqueda vacía'],
+      ['/busqueda/..%20', 'Búsqueda vacía'],
+      ['/busqueda/%23', 'Búsqueda vacía'],
+      ['/busqueda/%E0%A4%A', 'Página no encontrada'],
+    ] as const) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.body, url).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(visibleText(res.body), url).not.toContain('Resultados de búsqueda');
+    }
+    // The API keeps answering its own errors in JSON.
+    const api = await t.app.inject('/api/products/%E0%A4%A');
+    expect(api.statusCode).toBe(400);
+    expect(api.json().error.code).toBe('invalid_request');
+  });
+
+  it('past the last page a listing redirects (302) to its last page, keeping the filters', async () => {
+    const first = queryState((await t.app.inject('/grupos/VID')).body).queries.find(
+      (q) => q.queryKey[0] === 'products',
+    )?.state.data as { pages: number };
+    expect(first.pages).toBeGreaterThan(1);
+    const res = await t.app.inject('/grupos/VID?marca=Labnova&pagina=999');
+    expect(res.statusCode).toBe(302);
+    const labnova = queryState((await t.app.inject('/grupos/VID?marca=Labnova')).body).queries.find(
+      (q) => q.queryKey[0] === 'products',
+    )?.state.data as { pages: number };
+    expect(res.headers.location).toBe(
+      labnova.pages > 1 ? `/grupos/VID?marca=Labnova&pagina=${labnova.pages}` : '/grupos/VID?marca=Labnova',
+    );
+    const search = await t.app.inject('/busqueda/matraz?pagina=500');
+    expect(search.statusCode).toBe(302);
+    expect(search.headers.location).toMatch(/^\/busqueda\/matraz(\?pagina=\d+)?$/);
+    const brand = await t.app.inject('/marcas/Labnova?pagina=500');
+    expect(brand.statusCode).toBe(302);
+    // The last page itself is a page.
+    expect((await t.app.inject(`/grupos/VID?pagina=${first.pages}`)).statusCode).toBe(200);
   });
 
   it('no inline script (the CSP allows none): only the entry module, JSON and JSON-LD', async () => {

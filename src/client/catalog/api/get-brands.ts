@@ -1,8 +1,8 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client.ts';
 import type { CatalogReads } from '@/shared/catalog-reads.ts';
-import { foldName } from '@/shared/fold.ts';
 import type { Brand } from '@/shared/schemas/catalog.ts';
+import { foldName } from '@/shared/text.ts';
 import { CATALOG_TIMEOUT_MS, catalogQueryPolicy } from './query-policy.ts';
 
 export const getBrands = () =>

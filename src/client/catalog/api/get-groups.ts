@@ -1,8 +1,8 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client.ts';
 import type { CatalogReads } from '@/shared/catalog-reads.ts';
-import { foldName } from '@/shared/fold.ts';
 import type { GroupTree } from '@/shared/schemas/catalog.ts';
+import { foldName } from '@/shared/text.ts';
 
 export const getGroups = () =>
   apiFetch<{ groups: GroupTree[] }>('/api/groups', { timeoutMs: 2000 }).then((r) => r.groups);

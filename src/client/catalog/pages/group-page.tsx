@@ -7,7 +7,7 @@ import { shop } from '@/shared/shop.ts';
 import { findGroup, prefetchGroups, useGroups } from '../api/get-groups.ts';
 import { prefetchProducts } from '../api/get-products.ts';
 import { countText, ListHeader } from '../components/list-header.tsx';
-import { listingQuery, ProductListing } from '../components/product-listing.tsx';
+import { lastPageRedirect, listingQuery, ProductListing } from '../components/product-listing.tsx';
 
 const GROUP_NOT_FOUND = 'Categoría no encontrada';
 const base = (groupName: string) => ({ group: [groupName] });
@@ -19,6 +19,8 @@ export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
   const group = findGroup(await prefetchGroups(client, reads), clas);
   if (!group) return { status: 404, facts: { title: GROUP_NOT_FOUND }, rest };
   if (group.clas !== clas) return { redirect: canonical(group.clas, search.toString()) };
+  const last = await lastPageRedirect(canonical(clas, ''), search, rest);
+  if (last !== null) return { redirect: last, temporary: true };
   return { facts: { title: group.name }, rest };
 };
 
