@@ -70,7 +70,15 @@ export function Layout() {
       <CartSync />
       {toasterWanted && (
         <Suspense fallback={null}>
-          <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
+          <Toaster
+            position="bottom-center"
+            visibleToasts={1}
+            richColors
+            closeButton
+            // What screen readers announce: in Spanish, not sonner's 'Notifications alt+T' and 'Close toast'.
+            customAriaLabel="Notificaciones alt+T"
+            toastOptions={{ closeButtonAriaLabel: 'Cerrar aviso' }}
+          />
         </Suspense>
       )}
       <ScrollRestoration

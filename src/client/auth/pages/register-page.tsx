@@ -65,7 +65,7 @@ export function Component() {
       title="Registre una cuenta"
       subtitle={
         <Link to={`/ingresar?redirect=${redirectParam(target)}`} className={linkClass}>
-          Ya tiene una cuenta?
+          ¿Ya tiene una cuenta?
         </Link>
       }
     >

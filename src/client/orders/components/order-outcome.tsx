@@ -47,7 +47,15 @@ export const OUTCOME_STYLES: Record<Outcome, { box: string; mark: string; text: 
 };
 
 /** The round mark beside or above an order's state (an image to screen readers, named by the state). */
-export function OutcomeMark({ outcome, size = 'size-11 text-xl', label }: { outcome: Outcome; size?: string; label: string }) {
+export function OutcomeMark({
+  outcome,
+  size = 'size-11 text-xl',
+  label,
+}: {
+  outcome: Outcome;
+  size?: string;
+  label: string;
+}) {
   const style = OUTCOME_STYLES[outcome];
   return (
     <span
