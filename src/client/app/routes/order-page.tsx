@@ -25,7 +25,7 @@ function Checkout() {
   const [paid, setPaid] = useState(false);
 
   // What the progress bar ticks is what is really done: a cart with products, a saved address.
-  const completed = [...(items.length > 0 ? [1] : []), ...(address.data ? [2] : [])];
+  const completed = items.length > 0 ? [1, ...(address.data ? [2] : [])] : [];
   const steps = (
     <>
       <CheckoutSteps current={3} completed={completed} />
