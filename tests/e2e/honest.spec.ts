@@ -271,7 +271,9 @@ test.describe('addresses and search', () => {
     await expect(page).toHaveTitle(`Página no encontrada | ${SHOP}`);
 
     await page.setViewportSize(phone);
-    await page.goto(`/busqueda/${'espectrofotometro'.repeat(18).slice(0, 300)}`);
+    // One unbroken 300-character word, with no results: the heading and the 'no results' line both wrap.
+    await page.goto(`/busqueda/${'qzxw'.repeat(75)}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Resultados de búsqueda por');
     await expect(page.getByText(/No encontramos productos para/)).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(phone.width);

@@ -294,6 +294,20 @@ describe('server-rendered pages: the first response carries what the shopper rea
     expect((await t.app.inject(`/grupos/VID?pagina=${first.pages}`)).statusCode).toBe(200);
   });
 
+  it('a product with only its datasheet shows no empty «Acerca de»; the returns policy names the company once', async () => {
+    const [row] = await t.database.db.select({ code: products.code }).from(products).limit(1).offset(7);
+    await t.database.db
+      .update(products)
+      .set({ longDescHtml: '', datasheetHash: 'ficha-e2e' })
+      .where(eq(products.code, row!.code));
+    const html = (await t.app.inject(`/productos/${encodeURIComponent(row!.code)}`)).body;
+    expect(visibleText(html)).toContain('Ficha técnica');
+    expect(visibleText(html)).not.toContain('Acerca de');
+    const policy = visibleText((await t.app.inject('/politica_de_devoluciones')).body);
+    expect(policy).toContain('S.A. de C.V.');
+    expect(policy).not.toContain('C.V..');
+  });
+
   it('no inline script (the CSP allows none): only the entry module, JSON and JSON-LD', async () => {
     for (const url of ['/', '/grupos/VID', '/productos/LBN-10001', '/nope']) {
       const html = (await t.app.inject(url)).body;
