@@ -195,7 +195,7 @@ test('a search without results says so', async ({ page }) => {
   await expect(page.getByText('No encontramos productos para «zzqxwv».')).toBeVisible();
 });
 
-test('unknown brand, group and product say so; a page past the last shows an empty list', async ({
+test('unknown brand, group and product say so; a page past the last goes to the last page', async ({
   page,
 }) => {
   await page.goto('/marcas/NoExiste');
