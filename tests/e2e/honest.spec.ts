@@ -296,6 +296,23 @@ test('mobile: «Crear cuenta» in the menu; the WhatsApp button is under the men
         document.elementFromPoint(x, y)?.closest('a[aria-label="Escríbanos por WhatsApp"]') !== null,
       center,
     );
+  // On the home page's first screen no text lies under the button.
+  const covered = await page.evaluate((b) => {
+    const hits: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        const overlaps = r.right > b.x && r.left < b.x + b.width && r.bottom > b.y && r.top < b.y + b.height;
+        if (overlaps) hits.push(n.textContent.trim());
+      }
+    }
+    return hits;
+  }, box);
+  expect(covered).toEqual([]);
+
   await page.getByRole('button', { name: 'Abrir menú' }).click();
   const menu = page.getByRole('navigation', { name: 'Menú móvil' });
   await expect(menu.getByRole('link', { name: 'Crear cuenta' })).toHaveAttribute('href', '/registro');
