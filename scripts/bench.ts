@@ -395,6 +395,9 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
       NODE_ENV: 'production',
       PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
       CFDI_SANDBOX_IN_PRODUCTION: 'true',
+      // Production starts only with these explicit (issue 23): reached directly; mail to a closed port.
+      TRUST_PROXY: '0',
+      SMTP_URL: 'smtp://127.0.0.1:9',
       PORT: String(PORT),
       PUBLIC_URL: base,
       DATABASE_URL,

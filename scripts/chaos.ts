@@ -14,7 +14,13 @@
  *  - every paid order's confirmation mail sent (received by the SMTP listener);
  *  - what the shoppers were told (201 paid, 402 declined, cancellation done) is what the database says.
  *
- * Bounded: 20 kills, at most CHAOS_TIME_LIMIT_S (default 280) seconds in all; traffic only to 127.0.0.1.
+ * Then a crash in the middle of 'Cancelar pedido' (issue 22): five paid orders are cancelled while the harness
+ * holds row locks that stop each cancellation after its claim — three after the refund, before the commit; two
+ * before the refund — and the server is killed with SIGKILL there. Each order must read 'Cancelación en proceso'
+ * at once (before and after the crash), refuse 'Solicitar factura' throughout, and end cancelled and refunded by
+ * the restarted server's own sweeper within CHAOS_CANCEL_DEADLINE_S (default 30) seconds, with no invoice.
+ *
+ * Bounded: 20 kills, at most CHAOS_TIME_LIMIT_S (default 340) seconds in all; traffic only to 127.0.0.1.
  * Leaves PostgreSQL running. Environment:
  *   CHAOS_DATABASE_URL  admin URL of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  *                       a fresh database is created on it and dropped at the end
@@ -45,7 +51,8 @@ const ADMIN_URL = env.CHAOS_DATABASE_URL ?? env.PG_ADMIN_URL ?? 'postgres://post
 const PORT = Number(env.CHAOS_PORT ?? 3180);
 const SMTP_PORT = Number(env.CHAOS_SMTP_PORT ?? 3181);
 const KILLS = Number(env.CHAOS_KILLS ?? 20);
-const TIME_LIMIT_MS = Number(env.CHAOS_TIME_LIMIT_S ?? 280) * 1000;
+const TIME_LIMIT_MS = Number(env.CHAOS_TIME_LIMIT_S ?? 340) * 1000;
+const CANCEL_DEADLINE_MS = Number(env.CHAOS_CANCEL_DEADLINE_S ?? 30) * 1000;
 const PG_RESTART = env.CHAOS_PG_RESTART !== '0';
 const PG_CLUSTER = env.CHAOS_PG_CLUSTER ?? 'main';
 const BUYERS = 6;
@@ -351,7 +358,7 @@ async function buyer(index: number, codes: string[], shoppers: Shopper[]) {
       '4111111111111111',
       '5555555555554444',
       '4000000000000002',
-      '4000000000003220',
+      '4000000000000044',
     ]);
     const token = await cardToken(card);
     if (!token) continue;
@@ -444,6 +451,191 @@ async function databaseOutage(): Promise<string[]> {
   return problems;
 }
 
+// ---- A crash in the middle of a cancellation (issue 22) ------------------------------------------
+
+const CANCELLING = 'Cancelación en proceso';
+const INVOICE_FORM = {
+  nombreFiscal: 'Laboratorios Químicos del Bajío',
+  rfc: 'LQB150101AB1',
+  regimenFiscal: '601',
+  usoCfdi: 'G03',
+  formaPago: '04',
+  cp: '44100',
+};
+
+async function json(path: string, init: RequestInit & { shopper?: Shopper; key?: string } = {}) {
+  const res = await call(path, init);
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+}
+
+/** The shopper's history as the page shows it: number → status label. */
+async function labels(shopper: Shopper): Promise<Map<number, string>> {
+  const { body } = await json('/api/orders', { shopper });
+  const list = (body?.orders ?? []) as { number: number; statusLabel: string }[];
+  return new Map(list.map((o) => [o.number, o.statusLabel]));
+}
+
+/** 'Solicitar factura' for each order; answers the orders for which an invoice was issued (must be none). */
+async function tryInvoices(shopper: Shopper, numbers: number[]): Promise<number[]> {
+  const issued: number[] = [];
+  for (const number of numbers) {
+    try {
+      const { status } = await json(`/api/orders/${number}/invoice`, {
+        method: 'POST',
+        shopper,
+        body: JSON.stringify(INVOICE_FORM),
+      });
+      if (status === 201) issued.push(number);
+    } catch {
+      // the server is down at that moment: nothing issued
+    }
+  }
+  return issued;
+}
+
+async function crashMidCancellation(db: Db, shopper: Shopper, code: string): Promise<string[]> {
+  const problems: string[] = [];
+  const numbers: number[] = [];
+  await db.execute(sql`update products set stock = stock + 5 where code = ${code}`);
+  await db.execute(sql`insert into stock_movements (product_code, delta, reason, note)
+    values (${code}, 5, 'adjustment', 'caos: para la cancelación interrumpida')`);
+  for (let i = 0; i < 5; i++) {
+    const token = await json('/api/payments/sandbox/tokens', {
+      method: 'POST',
+      body: JSON.stringify({
+        holder_name: 'Comprador Caos',
+        card_number: '4111111111111111',
+        expiration_month: '12',
+        expiration_year: String((new Date().getFullYear() + 3) % 100),
+        cvv2: '123',
+      }),
+    });
+    const placed = await json('/api/orders', {
+      method: 'POST',
+      shopper,
+      key: `caos-cancel-${randomUUID()}`,
+      body: JSON.stringify({
+        items: [{ code, quantity: 1 }],
+        cardToken: (token.body as { id: string }).id,
+        deviceSessionId: 'caos-cancel',
+      }),
+    });
+    if (placed.status !== 201) return [`compra para la cancelación interrumpida: ${placed.status}`];
+    numbers.push((placed.body as { number: number }).number);
+  }
+  const afterRefund = numbers.slice(0, 3);
+  const beforeRefund = numbers.slice(3);
+
+  // The harness holds the rows each cancellation writes last: the payment (after the refund) or the charge (the
+  // refund itself). Each cancellation claims, then waits there until the process is killed.
+  const locks = new pg.Client({ connectionString: dbUrl });
+  await locks.connect();
+  await locks.query('begin');
+  await locks.query('select id from payments where order_number = any($1::int[]) for update', [afterRefund]);
+  await locks.query(
+    `select c.id from sandbox_charges c join payments p on p.order_ref = c.order_id
+      where p.order_number = any($1::int[]) for update of c`,
+    [beforeRefund],
+  );
+  const requests = numbers.map((number) =>
+    call(`/api/orders/${number}/cancel`, { method: 'POST', shopper }).catch(() => undefined),
+  );
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const [row] = (
+      await db.execute<{ claimed: number; waiting: number }>(sql`select
+        (select count(*)::int from orders where number in ${sql.raw(`(${numbers.join(',')})`)}
+           and cancelled_at is not null and status = 'paid') as claimed,
+        (select count(*)::int from pg_stat_activity where datname = current_database()
+           and wait_event_type = 'Lock') as waiting`)
+    ).rows;
+    if (Number(row!.claimed) === 5 && Number(row!.waiting) >= 5) break;
+    if (Date.now() > until) {
+      await locks.query('rollback');
+      await locks.end();
+      return [`las cancelaciones no llegaron a detenerse tras reclamar el pedido: ${JSON.stringify(row)}`];
+    }
+    await sleep(50);
+  }
+
+  const before = await labels(shopper);
+  const notShown = numbers.filter((n) => before.get(n) !== CANCELLING);
+  if (notShown.length > 0)
+    problems.push(
+      `pedidos en cancelación no mostrados '${CANCELLING}': ${JSON.stringify(notShown.map((n) => [n, before.get(n)]))}`,
+    );
+  const invoicedBefore = await tryInvoices(shopper, numbers);
+
+  await killServer();
+  const killedAt = Date.now();
+  await locks.query('rollback');
+  await locks.end();
+  await Promise.all(requests);
+  say(`SIGKILL a mitad de 5 cancelaciones (3 tras el reembolso, 2 antes); reinicio`);
+  await startServer();
+
+  const seenLabels = new Map<number, Set<string>>(numbers.map((n) => [n, new Set()]));
+  const invoicedAfter: number[] = [];
+  let done = false;
+  while (Date.now() - killedAt < CANCEL_DEADLINE_MS) {
+    const now = await labels(shopper);
+    for (const n of numbers) seenLabels.get(n)!.add(now.get(n) ?? '?');
+    if (numbers.every((n) => now.get(n) === 'Cancelado')) {
+      done = true;
+      break;
+    }
+    invoicedAfter.push(
+      ...(await tryInvoices(
+        shopper,
+        numbers.filter((n) => now.get(n) !== 'Cancelado'),
+      )),
+    );
+    await sleep(250);
+  }
+  const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
+  const shown = [...seenLabels].map(([n, set]) => [n, [...set]]);
+  if (!done)
+    problems.push(
+      `cancelaciones interrumpidas sin terminar ${CANCEL_DEADLINE_MS / 1000} s después del SIGKILL: ${JSON.stringify(shown)}`,
+    );
+  else
+    say(
+      `las 5 cancelaciones interrumpidas terminaron ${seconds} s después del SIGKILL; estados vistos ${JSON.stringify(shown)}`,
+    );
+  const badLabels = shown.filter(([, list]) =>
+    (list as string[]).some((l) => l !== CANCELLING && l !== 'Cancelado'),
+  );
+  if (badLabels.length > 0)
+    problems.push(`estados mostrados durante la cancelación interrumpida: ${JSON.stringify(badLabels)}`);
+  const invoiced = [...invoicedBefore, ...invoicedAfter];
+  if (invoiced.length > 0)
+    problems.push(`facturas emitidas a pedidos en cancelación: ${JSON.stringify(invoiced)}`);
+  const rows = (
+    await db.execute<{
+      number: number;
+      status: string;
+      payment: string;
+      charge: string;
+      invoices: number;
+    }>(sql`
+      select o.number, o.status,
+        (select string_agg(p.status, ',') from payments p where p.order_number = o.number) as payment,
+        (select c.status from sandbox_charges c join payments p on p.order_ref = c.order_id where p.order_number = o.number) as charge,
+        (select count(*)::int from invoices i where i.order_number = o.number and i.status in ('issued', 'pending')) as invoices
+      from orders o where o.number in ${sql.raw(`(${numbers.join(',')})`)}`)
+  ).rows;
+  const wrong = rows.filter(
+    (r) =>
+      r.status !== 'cancelled' ||
+      r.payment !== 'refunded' ||
+      r.charge !== 'refunded' ||
+      Number(r.invoices) > 0,
+  );
+  if (wrong.length > 0)
+    problems.push(`pedidos de la cancelación interrumpida mal terminados: ${JSON.stringify(wrong)}`);
+  return problems;
+}
+
 // ---- The checks ---------------------------------------------------------------------------------
 
 async function settle(db: Db) {
@@ -461,7 +653,7 @@ async function settle(db: Db) {
     sql`update orders set reserved_until = now() - interval '1 second' where status = 'pending_payment'`,
   );
   await db.execute(
-    sql`update orders set cancelled_at = now() - interval '6 minutes' where status = 'paid' and cancelled_at is not null`,
+    sql`update orders set cancel_lease_until = now() - interval '1 second' where cancel_lease_until is not null`,
   );
   const log = {
     trace() {},
@@ -630,7 +822,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     (
       await db.execute(
         sql`select id, order_id from sandbox_charges c where c.order_id is null
-      or not exists (select 1 from orders o where o.number::text = c.order_id)`,
+      or not exists (select 1 from orders o where o.number::text = split_part(c.order_id, '-', 1))`,
       )
     ).rows,
   );
@@ -638,7 +830,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     'dinero cobrado (cargo completado) de un pedido que no está pagado',
     (
       await db.execute(
-        sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = c.order_id
+        sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = split_part(c.order_id, '-', 1)
       where c.status = 'completed' and o.status <> 'paid'`,
       )
     ).rows,
@@ -763,6 +955,7 @@ async function main() {
   say(
     `carga detenida: ${attempts.length} compras, respuestas ${JSON.stringify(Object.fromEntries(seen))}, ${networkErrors} errores de red`,
   );
+  problems.push(...(await crashMidCancellation(database.db, shoppers.at(-1)!, codes[0]!)));
 
   // One more crash with nothing running, then a clean start: the state at rest is what counts.
   await killServer();

@@ -8,8 +8,7 @@ import { parseArgs } from 'node:util';
 import { ImportFileError, importCatalogue } from '../src/server/admin/import/importer.ts';
 import { CLI_ACTOR } from '../src/server/audit/log.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/client.ts';
-import { exitWithConfigError } from './cli.ts';
+import { exitWithConfigError, openCommandDatabase } from './cli.ts';
 import { createProgress } from './progress.ts';
 
 const { values, positionals } = parseArgs({
@@ -37,7 +36,7 @@ try {
 }
 
 const config = exitWithConfigError(loadConfig);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openCommandDatabase(config);
 await database.migrate();
 const started = Date.now();
 const dryRun = values['dry-run'] ?? false;

@@ -213,6 +213,10 @@ async function main() {
       NODE_ENV: 'production',
       PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
       CFDI_SANDBOX_IN_PRODUCTION: 'true',
+      // Production starts only with these explicit and seeds nothing unless told (issue 23).
+      TRUST_PROXY: '0',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      SEED_DEMO: 'true',
       PORT: String(PORT),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,

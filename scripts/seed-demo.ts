@@ -2,8 +2,7 @@
 import { parseArgs } from 'node:util';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/client.ts';
-import { exitWithConfigError } from './cli.ts';
+import { exitWithConfigError, openCommandDatabase } from './cli.ts';
 import { createProgress } from './progress.ts';
 
 const { values } = parseArgs({ options: { products: { type: 'string', default: '600' } } });
@@ -13,7 +12,7 @@ if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
   process.exit(1);
 }
 const config = exitWithConfigError(loadConfig);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openCommandDatabase(config);
 await database.migrate();
 const started = Date.now();
 const { inserted } = await seedDemoCatalogue(database.db, {

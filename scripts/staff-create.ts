@@ -4,8 +4,7 @@
 import { parseArgs } from 'node:util';
 import { createOrPromoteStaff, staffAccountSchema } from '../src/server/admin/staff.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/client.ts';
-import { exitWithConfigError } from './cli.ts';
+import { exitWithConfigError, openCommandDatabase } from './cli.ts';
 
 const { values } = parseArgs({
   options: {
@@ -95,7 +94,7 @@ if (!parsed.success) {
 }
 
 const config = exitWithConfigError(loadConfig);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openCommandDatabase(config);
 await database.migrate();
 const { id, created } = await createOrPromoteStaff(database.db, parsed.data);
 console.log(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/server/support/test-app.ts';
+import { loadConfig } from './config.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,6 +59,20 @@ describe('OpenAPI', () => {
     const res = await t.app.inject('/api/docs/');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
+  });
+
+  it('API_DOCS=false turns /api/docs and /api/openapi.json off (404)', async () => {
+    expect(loadConfig({}).apiDocs).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
+    const off = await createTestApp({ config: { apiDocs: false } });
+    try {
+      for (const url of ['/api/docs/', '/api/docs', '/api/openapi.json']) {
+        expect((await off.app.inject(url)).statusCode, url).toBe(404);
+      }
+      expect((await off.app.inject('/api/groups')).statusCode).toBe(200);
+    } finally {
+      await off.close();
+    }
   });
 });
 

@@ -70,6 +70,23 @@ export function contentSecurityPolicy(config: AppConfig) {
   };
 }
 
+/** Browser features nobody on the shop's pages needs (camera, microphone, location, devices, FLoC/Topics). */
+const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'usb=()',
+  'serial=()',
+  'bluetooth=()',
+  'hid=()',
+  'midi=()',
+  'magnetometer=()',
+  'gyroscope=()',
+  'accelerometer=()',
+  'display-capture=()',
+  'browsing-topics=()',
+].join(', ');
+
 /** The whole HTTP application, without listening (tests call it with app.inject). */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -88,6 +105,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
         : config.trustProxy,
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
+    // Node's own defaults would let slow headers live 60 s (headersTimeout) and check the clocks only
+    // every 30 s (connectionsCheckingInterval): a request trickling in was cut after up to 60–90 s.
+    http: { headersTimeout: 30_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
     return503OnClosing: true,
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: handleClientError,
@@ -108,6 +128,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     hsts: config.env === 'production' ? { maxAge: 31536000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // The same as the CSP's frame-ancestors 'none' for browsers that know only this header (decision 017).
+    frameguard: { action: 'deny' },
+  });
+  // No powerful browser feature for the shop or anything it embeds (helmet does not send this header).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
   });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
@@ -125,8 +151,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (config.apiDocs) {
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shop } from '../shared/shop.ts';
 import { shopConfigSchema } from '../shared/shop-schema.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { assertProductionSettings, ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -20,6 +20,54 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/db' }).databaseUrl).toContain(
       'postgres://',
     );
+  });
+});
+
+describe('production refuses the defaults a newcomer falls into (issue 23)', () => {
+  const complete = {
+    NODE_ENV: 'production',
+    TRUST_PROXY: '0',
+    SMTP_URL: 'smtp://correo.example.mx:587',
+    PUBLIC_URL: 'https://tienda.example.mx',
+  };
+  const check = (env: Record<string, string>) => () => assertProductionSettings(loadConfig(env), env);
+
+  it.each(['TRUST_PROXY', 'SMTP_URL', 'PUBLIC_URL'])('without %s: one Spanish line naming it', (name) => {
+    const env: Record<string, string> = { ...complete };
+    delete env[name];
+    expect(check(env)).toThrow(ConfigError);
+    let message = '';
+    try {
+      check(env)();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      new RegExp(`^Configuración inválida — ${name}: es obligatoria con NODE_ENV=production`),
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('an empty value counts as missing; all three given starts', () => {
+    expect(check({ ...complete, TRUST_PROXY: '' })).toThrow(/TRUST_PROXY/);
+    expect(check(complete)).not.toThrow();
+    expect(check({ ...complete, TRUST_PROXY: '1' })).not.toThrow();
+  });
+
+  it('development needs none of them', () => {
+    expect(check({})).not.toThrow();
+  });
+
+  it('SEED_DEMO is false by default in production, true elsewhere, and can be set', () => {
+    expect(loadConfig(complete).seedDemo).toBe(false);
+    expect(loadConfig({ ...complete, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('TRUST_PROXY believes nobody unless given', () => {
+    expect(loadConfig(complete).trustProxy).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'production' }).trustProxy).toBe(0);
   });
 });
 

@@ -26,7 +26,8 @@ export const envSchema = z.object({
     .min(0, 'debe estar entre 0 y 65535')
     .max(65535, 'debe estar entre 0 y 65535')
     .default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Default: every interface in production, only this machine (127.0.0.1) otherwise (see hostDefault). */
+  HOST: z.string().min(1).optional(),
   DATABASE_URL: databaseUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_URL: z.url('debe ser una URL http(s)://…').optional(),
@@ -49,10 +50,36 @@ export const envSchema = z.object({
     .default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Fill the demo catalogue on first start when the catalogue is empty. */
-  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /** The interactive API documentation at /api/docs (and /api/openapi.json); default on. */
+  API_DOCS: z.enum(['true', 'false']).default('true'),
   /** Card payments: the offline simulator (default) or Openpay. */
   PAYMENT_GATEWAY: z.enum(['sandbox', 'openpay'], { error: 'debe ser sandbox u openpay' }).default('sandbox'),
   PAYMENTS_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** How long an unpaid order keeps its stock, and the shorter hold once it waits on 3-D Secure (issue 23). */
+  CHECKOUT_HOLD_MINUTES: z.coerce
+    .number({ error: 'debe ser un número entero de minutos (1 a 1440)' })
+    .int('debe ser un número entero de minutos (1 a 1440)')
+    .min(1, 'debe ser un número entero de minutos (1 a 1440)')
+    .max(1440, 'debe ser un número entero de minutos (1 a 1440)')
+    .default(30),
+  CHECKOUT_3DS_HOLD_MINUTES: z.coerce
+    .number({ error: 'debe ser un número entero de minutos (1 a 1440)' })
+    .int('debe ser un número entero de minutos (1 a 1440)')
+    .min(1, 'debe ser un número entero de minutos (1 a 1440)')
+    .max(1440, 'debe ser un número entero de minutos (1 a 1440)')
+    .default(10),
+  /** Per shopper: unpaid orders at once, and units they hold (issue 23: one account must not empty the shelf). */
+  CHECKOUT_MAX_PENDING_ORDERS: z.coerce
+    .number({ error: 'debe ser un número entero mayor que 0' })
+    .int('debe ser un número entero mayor que 0')
+    .min(1, 'debe ser un número entero mayor que 0')
+    .default(2),
+  CHECKOUT_MAX_RESERVED_UNITS: z.coerce
+    .number({ error: 'debe ser un número entero mayor que 0' })
+    .int('debe ser un número entero mayor que 0')
+    .min(1, 'debe ser un número entero mayor que 0')
+    .default(500),
   OPENPAY_MERCHANT_ID: z
     .string()
     .regex(/^[a-z0-9]+$/i, 'debe ser el ID de comercio de Openpay (letras y dígitos)')
@@ -86,12 +113,15 @@ export type AppConfig = {
   logLevel: Env['LOG_LEVEL'];
   /**
    * Which proxies' X-Forwarded-For to believe for the client's address (per-address limits, logs): a hop
-   * count or the proxies' addresses. 1 in production (one load balancer in front), 0 otherwise.
+   * count or the proxies' addresses. 0 unless TRUST_PROXY says otherwise; production refuses to start
+   * without an explicit TRUST_PROXY (assertProductionSettings).
    */
   trustProxy: number | string[];
   /** Per-address limits on /api requests per minute (http/rate-limit.ts); perMinute 0 turns them off. */
   rateLimit: { perMinute: number; sensitivePerMinute: number };
   seedDemo: boolean;
+  /** Serve /api/docs and /api/openapi.json (API_DOCS). */
+  apiDocs: boolean;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
   payments: PaymentsConfig;
@@ -110,6 +140,15 @@ export type PaymentsConfig = {
     apiUrl: string;
   };
   webhook?: { user: string; password: string };
+  /** Stock held by unpaid orders (issue 23). */
+  hold: HoldConfig;
+};
+
+export type HoldConfig = {
+  minutes: number;
+  threeDsMinutes: number;
+  maxPendingOrders: number;
+  maxReservedUnits: number;
 };
 
 // ConfigError has its own module (config-error.ts); importers of config.ts keep finding it here.
@@ -128,7 +167,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    // Development tools (the mailbox at /dev/correo) must not be reachable from the network by default.
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
@@ -137,14 +177,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? /^\d+$/.test(env.TRUST_PROXY)
         ? Number(env.TRUST_PROXY)
         : env.TRUST_PROXY.split(',').map((a) => a.trim())
-      : env.NODE_ENV === 'production'
-        ? 1
-        : 0,
+      : 0,
     rateLimit: {
       perMinute: env.RATE_LIMIT_PER_MINUTE,
       sensitivePerMinute: env.RATE_LIMIT_SENSITIVE_PER_MINUTE,
     },
-    seedDemo: env.SEED_DEMO === 'true',
+    // Never 600 fictional products in a real shop's database unless asked for.
+    seedDemo: (env.SEED_DEMO ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
+    apiDocs: env.API_DOCS === 'true',
     clientDir: undefined,
     payments,
     mail: mailConfig(env),
@@ -182,6 +222,12 @@ function paymentsConfig(env: Env): PaymentsConfig {
   return {
     gateway: env.PAYMENT_GATEWAY,
     sandboxInProduction: env.PAYMENTS_SANDBOX_IN_PRODUCTION === 'true',
+    hold: {
+      minutes: env.CHECKOUT_HOLD_MINUTES,
+      threeDsMinutes: Math.min(env.CHECKOUT_3DS_HOLD_MINUTES, env.CHECKOUT_HOLD_MINUTES),
+      maxPendingOrders: env.CHECKOUT_MAX_PENDING_ORDERS,
+      maxReservedUnits: env.CHECKOUT_MAX_RESERVED_UNITS,
+    },
     ...(openpay ? { openpay } : {}),
     ...(env.OPENPAY_WEBHOOK_USER && env.OPENPAY_WEBHOOK_PASSWORD
       ? { webhook: { user: env.OPENPAY_WEBHOOK_USER, password: env.OPENPAY_WEBHOOK_PASSWORD } }
@@ -200,4 +246,29 @@ export function assertPaymentsAllowed(config: AppConfig): void {
       'Configuración inválida — PAYMENT_GATEWAY: el simulador de pagos (sandbox) no se usa con NODE_ENV=production; configure Openpay o PAYMENTS_SANDBOX_IN_PRODUCTION=true',
     );
   }
+}
+
+/**
+ * Settings production must not guess (issue 23): whom to believe for the client's address, where mail
+ * goes and the shop's public address. Checked at the server's start (scripts still load the config).
+ * One line naming each missing variable.
+ */
+export function assertProductionSettings(config: AppConfig, source: NodeJS.ProcessEnv = process.env): void {
+  if (config.env !== 'production') return;
+  const given = (name: string) => (source[name] ?? '') !== '';
+  const missing: string[] = [];
+  if (!given('TRUST_PROXY')) {
+    missing.push(
+      'TRUST_PROXY: es obligatoria con NODE_ENV=production (0 si la tienda se alcanza directamente; el número de proxies o sus direcciones si hay un proxy delante)',
+    );
+  }
+  if (!given('SMTP_URL')) {
+    missing.push('SMTP_URL: es obligatoria con NODE_ENV=production (sin ella los correos nunca se envían)');
+  }
+  if (!given('PUBLIC_URL')) {
+    missing.push(
+      'PUBLIC_URL: es obligatoria con NODE_ENV=production (la dirección pública de la tienda, p. ej. https://tienda.example.mx)',
+    );
+  }
+  if (missing.length > 0) throw new ConfigError(`Configuración inválida — ${missing.join('; ')}`);
 }

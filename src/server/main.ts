@@ -7,7 +7,7 @@ import { shopConfigSchema } from '../shared/shop-schema.ts';
 import { buildApp } from './app.ts';
 import { seedDemoCatalogue } from './catalog/demo/seed.ts';
 import { isClusterWorker, primaryLogger, runPrimary, webConcurrency } from './cluster.ts';
-import { assertPaymentsAllowed, ConfigError, loadConfig } from './config.ts';
+import { assertPaymentsAllowed, assertProductionSettings, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { products } from './db/schema.ts';
 import { assertInvoicingAllowed } from './invoices/config.ts';
@@ -18,6 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 async function main() {
   const started = Date.now();
   const config = loadConfig();
+  assertProductionSettings(config);
   assertPaymentsAllowed(config);
   assertInvoicingAllowed(config);
   const shopCheck = shopConfigSchema.safeParse(shop);
@@ -46,7 +47,11 @@ async function main() {
     return;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    role: 'shop',
+  });
   if (!worker) await database.migrate();
   const app = await buildApp(config, { database });
   if (!worker) await seedIfEmpty(database.db, config.seedDemo, app.log);

@@ -62,6 +62,16 @@ export const shopConfigSchema = z.object({
     shippingUnitKey: z.string().regex(/^[A-Z0-9]{2,3}$/),
     shippingDescription: z.string().min(1).max(1000),
   }),
+  /**
+   * Business limits of a purchase (src/shared/limits.ts): the card gateway's maximum per charge (with where that
+   * figure comes from) and the most units of one product per line. They keep every amount far below
+   * Number.MAX_SAFE_INTEGER centavos.
+   */
+  limits: z.object({
+    maxChargeCents: z.number().int().positive().max(1_000_000_000_000),
+    maxChargeSource: z.string().min(1),
+    maxLineQuantity: z.number().int().positive().max(1_000_000),
+  }),
 });
 
 export type ShopConfig = z.infer<typeof shopConfigSchema>;

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { mailedRegistrationCode, registerThroughApi } from './register-helper.ts';
 
 const email = `journey.${Date.now()}@example.com`;
 const firstPassword = 'Matraz#2024x';
@@ -51,6 +52,15 @@ test('register → signed in → save an address → sign out → recover by cod
   await expect(page.getByLabel('Contraseña', { exact: true })).toHaveAttribute('type', 'text');
   await page.getByLabel('Confirmar contraseña').fill(firstPassword);
   await page.getByRole('button', { name: 'Registrarse' }).click();
+
+  // The code step (issue 23): the account exists only once the code from the mail is typed.
+  await expect(page.getByRole('heading', { name: 'Confirme su correo' })).toBeVisible();
+  await expect(page.getByText(`Le enviamos un código de verificación a ${email}.`)).toBeVisible();
+  await page.getByLabel('Código de verificación').fill('000000');
+  await page.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(page.getByText('El código de verificación no es válido o ya venció').first()).toBeVisible();
+  await page.getByLabel('Código de verificación').fill(await mailedRegistrationCode(page.request, email));
+  await page.getByRole('button', { name: 'Confirmar' }).click();
 
   // Signed in, on the home page, with the account menu.
   await expect(page).toHaveURL(/\/$/);
@@ -159,16 +169,53 @@ test('register → signed in → save an address → sign out → recover by cod
   await expect(page.getByLabel('Estado')).toHaveValue('CDMX');
 });
 
+test('registering an e-mail that already has an account looks the same as a new one (issue 23)', async ({
+  browser,
+}) => {
+  const owner = `existente.${Date.now()}@example.com`;
+  const context = await browser.newContext();
+  const setup = await registerThroughApi(context.request, {
+    username: owner,
+    nombre: 'Dueña',
+    apellidoPat: 'Previa',
+    telefono: '3312345678',
+    password: firstPassword,
+  });
+  expect(setup.ok()).toBe(true);
+  await context.close();
+
+  const fill = async (page: Page, address: string) => {
+    await page.goto('/registro?redirect=/carrito');
+    await page.getByLabel('Correo electrónico').fill(address);
+    await page.getByLabel('Nombre(s)').fill('Otra');
+    await page.getByLabel('Apellido paterno').fill('Persona');
+    await page.getByLabel('Teléfono').fill('3387654321');
+    await page.getByLabel('Contraseña', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirmar contraseña').fill(newPassword);
+    await page.getByRole('button', { name: 'Registrarse' }).click();
+    await expect(page.getByRole('heading', { name: 'Confirme su correo' })).toBeVisible();
+    return (await page.getByRole('status').filter({ hasText: 'Le enviamos' }).textContent())?.replace(
+      address,
+      '…',
+    );
+  };
+  const page = await browser.newPage();
+  const forExisting = await fill(page, owner);
+  const forNew = await fill(page, `nueva.${Date.now()}@example.com`);
+  expect(forExisting).toBe(forNew);
+  // No session was created for the existing e-mail.
+  expect((await (await page.request.get('/api/auth/session')).json()).user).toBeNull();
+  await page.close();
+});
+
 test('login keeps a same-site redirect and ignores a foreign one', async ({ page }) => {
   const user = `redirect.${Date.now()}@example.com`;
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      username: user,
-      nombre: 'Luis',
-      apellidoPat: 'Pérez',
-      telefono: '5512345678',
-      password: firstPassword,
-    },
+  const res = await registerThroughApi(page.request, {
+    username: user,
+    nombre: 'Luis',
+    apellidoPat: 'Pérez',
+    telefono: '5512345678',
+    password: firstPassword,
   });
   expect(res.ok()).toBe(true);
   await page.context().clearCookies();

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { registerThroughApi } from './register-helper.ts';
 
 /**
  * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
@@ -62,15 +63,13 @@ async function shopperWithPaidOrder(request: APIRequestContext) {
   const product = products.items.find((p) => p.stock >= 3);
   if (!product) throw new Error('no product in stock');
   const email = `envio.${Date.now()}@example.mx`;
-  const reg = await request.post('/api/auth/register', {
-    data: {
-      username: email,
-      nombre: 'Rosa',
-      apellidoPat: 'Hernández',
-      apellidoMat: 'Vega',
-      telefono: '3331234567',
-      password: 'Bureta.Graduada2024!',
-    },
+  const reg = await registerThroughApi(request, {
+    username: email,
+    nombre: 'Rosa',
+    apellidoPat: 'Hernández',
+    apellidoMat: 'Vega',
+    telefono: '3331234567',
+    password: 'Bureta.Graduada2024!',
   });
   expect(reg.status()).toBeLessThan(300);
   const address = await request.put('/api/account/shipping-address', {

@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; priceCents: number; stock: number; imageUrl: string | null };
 type Saved = { items: { code: string; quantity: number }[] };
@@ -41,15 +42,13 @@ test('a visitor cart is merged at sign-in, saved on every change and follows the
   await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)orden$/);
 
   // Registering signs in (the cookie is shared by page.request and the page).
-  const reg = await page.request.post('/api/auth/register', {
-    data: {
-      username: email,
-      nombre: 'Rocío',
-      apellidoPat: 'Navarro',
-      apellidoMat: 'Ibarra',
-      telefono: '3312345678',
-      password,
-    },
+  const reg = await registerThroughApi(page.request, {
+    username: email,
+    nombre: 'Rocío',
+    apellidoPat: 'Navarro',
+    apellidoMat: 'Ibarra',
+    telefono: '3312345678',
+    password,
   });
   expect(reg.status()).toBeLessThan(300);
   await page.goto('/carrito');
@@ -107,15 +106,13 @@ test('a product a signed-in shopper adds stays in the cart when the next page op
   page,
 }) => {
   const some = await pickProduct(page.request);
-  const reg = await page.request.post('/api/auth/register', {
-    data: {
-      username: `al.paso.${Date.now()}@example.mx`,
-      nombre: 'Rocío',
-      apellidoPat: 'Navarro',
-      apellidoMat: 'Ibarra',
-      telefono: '3312345678',
-      password: 'Matraz.Kitasato2024!',
-    },
+  const reg = await registerThroughApi(page.request, {
+    username: `al.paso.${Date.now()}@example.mx`,
+    nombre: 'Rocío',
+    apellidoPat: 'Navarro',
+    apellidoMat: 'Ibarra',
+    telefono: '3312345678',
+    password: 'Matraz.Kitasato2024!',
   });
   expect(reg.status()).toBeLessThan(300);
   // A slow network: the saved cart takes a second and a half to arrive, and the shopper clicks meanwhile.

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; stock: number; imageUrl: string | null };
 const password = 'Matraz#2024x';
@@ -21,15 +22,13 @@ async function stockOf(request: APIRequestContext, code: string): Promise<number
 }
 
 async function register(request: APIRequestContext, email: string) {
-  const res = await request.post('/api/auth/register', {
-    data: {
-      username: email,
-      password,
-      nombre: 'Laura',
-      apellidoPat: 'Méndez',
-      apellidoMat: 'Ochoa',
-      telefono: '3311223344',
-    },
+  const res = await registerThroughApi(request, {
+    username: email,
+    password,
+    nombre: 'Laura',
+    apellidoPat: 'Méndez',
+    apellidoMat: 'Ochoa',
+    telefono: '3311223344',
   });
   expect(res.ok(), await res.text()).toBe(true);
 }
@@ -225,7 +224,7 @@ test('a declined card shows its message and the stock is back; the 3-D Secure ca
     page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' }),
   ).toBeVisible();
 
-  await payWith(page, '4000000000003220');
+  await payWith(page, '4000000000000044');
   await expect(page).toHaveURL(/\/api\/payments\/sandbox\/3ds\/tr[a-z0-9]+$/);
   await expect(page.getByRole('button', { name: 'Autorizar' })).toBeVisible();
   await page.screenshot({ path: `${shots}/desk-3ds.png` });

@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; priceCents: number; stock: number };
 
@@ -14,15 +15,13 @@ async function pickProduct(request: APIRequestContext) {
 async function shopperWithCart(page: Page) {
   const product = await pickProduct(page.request);
   const email = `factura.${Date.now()}@example.mx`;
-  const reg = await page.request.post('/api/auth/register', {
-    data: {
-      username: email,
-      nombre: 'Eduardo',
-      apellidoPat: 'Gómez',
-      apellidoMat: 'Díaz',
-      telefono: '3312345678',
-      password: 'Probeta.Graduada2024!',
-    },
+  const reg = await registerThroughApi(page.request, {
+    username: email,
+    nombre: 'Eduardo',
+    apellidoPat: 'Gómez',
+    apellidoMat: 'Díaz',
+    telefono: '3312345678',
+    password: 'Probeta.Graduada2024!',
   });
   expect(reg.status()).toBeLessThan(300);
   const address = await page.request.put('/api/account/shipping-address', {

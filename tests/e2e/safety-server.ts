@@ -16,6 +16,7 @@ import { seedDemoCatalogue } from '../../src/server/catalog/demo/seed.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
+import { registerWithCode } from '../server/support/accounts.ts';
 import { ADDRESS_PAYLOADS, PAYLOADS } from './safety-payloads.ts';
 
 const freePort = () =>
@@ -128,17 +129,13 @@ async function main() {
   // A shopper: registered through the API, then a raw name; the address and invoice through the API.
   const email = 'victima.xss@example.com';
   const password = 'Matraz#2024x';
-  const reg = await app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: {
-      username: email,
-      password,
-      nombre: 'Victima',
-      apellidoPat: 'Prueba',
-      apellidoMat: '',
-      telefono: '3312345678',
-    },
+  const reg = await registerWithCode(app, {
+    username: email,
+    password,
+    nombre: 'Victima',
+    apellidoPat: 'Prueba',
+    apellidoMat: '',
+    telefono: '3312345678',
   });
   const cookie = String([reg.headers['set-cookie']].flat()[0]).split(';')[0]!;
   await db.execute(sql`update users set nombre = ${`Ana ${PAYLOADS[7]!}`}, apellido_pat = ${PAYLOADS[8]!},

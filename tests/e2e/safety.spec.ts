@@ -244,6 +244,12 @@ test.describe('open redirect', () => {
     ' //evil.example',
     'http:evil.example',
     'data:text/html,<script>window.__xss=1</script>',
+    // Issue 23: dot segments that normalise to a protocol-relative '//host' after validation.
+    '/..//evil.example/',
+    '/.//evil.example/',
+    '/%2e%2e//evil.example/',
+    '/a/..//evil.example/',
+    '/.\\/evil.example/',
   ];
 
   test('signing in with a foreign redirect target stays on the shop', async ({ browser }) => {

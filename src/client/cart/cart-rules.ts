@@ -1,4 +1,5 @@
 import type { CartItem } from '@/client/lib/cart-store.ts';
+import { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 
 /**
  * The cart's rules as pure functions (spec §4 and §5), so they can be tested without a browser.
@@ -25,8 +26,8 @@ export const MESSAGES = {
   invalid: 'Escriba solo dígitos',
 } as const;
 
-/** The largest quantity a line accepts, whatever the stock says (the server's schema has the same cap). */
-export const MAX_LINE_QUANTITY = 9999;
+/** The largest quantity a line accepts, whatever the stock says (config/shop.json → limits, as the server's). */
+export { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 
 export function quantityInCart(items: readonly CartItem[], code: string): number {
   return items.find((i) => i.code === code)?.quantity ?? 0;

@@ -8,7 +8,7 @@ import type { Address } from '../../shared/schemas/common.ts';
 import { passwordChangedMail } from '../auth/mails.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from '../auth/session.ts';
-import { accountKey, assertNotThrottled, ipKey, recordFailure } from '../auth/throttle.ts';
+import { assertNotThrottled, recordFailure } from '../auth/throttle.ts';
 import type { Db } from '../db/client.ts';
 import { shippingAddresses, users } from '../db/schema.ts';
 import { AppError, unauthorized } from '../http/errors.ts';
@@ -61,7 +61,7 @@ export async function getProfile(db: Db, userId: number) {
  * sign-ins, so a stolen session cannot be used to guess the password.
  */
 async function checkCurrentPassword(db: Db, user: SessionUser, password: string, ip: string) {
-  const keys = [accountKey(user.email), ipKey(ip)];
+  const keys = { email: user.email, ip };
   await assertNotThrottled(db, 'login', keys);
   const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
   if (!row) throw unauthorized();

@@ -7,7 +7,8 @@ import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { orderLineViews } from '../orders/history.ts';
 import { hasActiveInvoice } from '../orders/invoice-state.ts';
-import { guideOf, ORDER_NOT_FOUND, staffActions, statusLabel } from '../orders/rules.ts';
+import { paymentAlertsOf } from '../orders/payment-events.ts';
+import { guideOf, ORDER_NOT_FOUND, orderStatusLabel, staffActions } from '../orders/rules.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
 
 /** The back office's views of orders (read only: every change goes through src/server/orders). */
@@ -26,6 +27,7 @@ const summaryFields = {
   number: orders.number,
   createdAt: orders.createdAt,
   status: orders.status,
+  cancelledAt: orders.cancelledAt,
   totalCents: orders.totalCents,
   trackingGuide: orders.trackingGuide,
   customerName: sql<string>`trim(${users.nombre} || ' ' || ${users.apellidoPat} || ' ' || ${users.apellidoMat})`,
@@ -46,7 +48,7 @@ const toSummary = (r: SummaryRow): AdminOrderSummary => ({
   number: r.number,
   date: r.createdAt.toISOString(),
   status: r.status,
-  statusLabel: statusLabel(r.status),
+  statusLabel: orderStatusLabel(r),
   customerName: r.customerName,
   email: r.email,
   totalCents: r.totalCents,
@@ -152,6 +154,12 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
       amountCents: p.amountCents,
       refundedCents: p.refundedCents,
       createdAt: p.createdAt.toISOString(),
+    })),
+    paymentState: o.paymentState,
+    paymentAlerts: (await paymentAlertsOf(db, number)).map((a) => ({
+      kind: a.kind,
+      message: a.message,
+      createdAt: a.createdAt.toISOString(),
     })),
     actions: staffActions(o, await hasActiveInvoice(db, number)),
     history: await auditOf(db, 'order', String(number)),

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   newEmail,
   PASSWORD,
+  registerWithCode,
   registration,
+  registrationCode,
   sessionCookie,
   signIn,
   signUp,
@@ -24,10 +26,45 @@ const count = async (table: string) =>
   (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`))).rows[0]?.n ?? 0;
 
 describe('registration', () => {
-  it('creates the account, signs the shopper in and queues a welcome mail', async () => {
+  it('mails a 6-digit code; the code creates the account, signs the shopper in and queues a welcome mail', async () => {
     const body = registration({ username: '  Nuevo.Cliente@Example.com ', apellidoMat: undefined });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    const first = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      user: null,
+      message:
+        'Le enviamos un código de verificación a nuevo.cliente@example.com. Escríbalo aquí para terminar su registro.',
+    });
+    expect(sessionCookie(first)).toBeUndefined();
+    expect(
+      (
+        await rows<{ n: number }>(
+          sql`select count(*)::int as n from users where email = 'nuevo.cliente@example.com'`,
+        )
+      ).rows[0]?.n,
+    ).toBe(0);
+    const code = await registrationCode(t.app, 'nuevo.cliente@example.com');
+    expect(code).toMatch(/^\d{6}$/);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'nuevo.cliente@example.com', code: code === '000000' ? '111111' : '000000' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.message).toBe('El código de verificación no es válido o ya venció');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'Nuevo.Cliente@Example.com', code },
+    });
     expect(res.statusCode).toBe(200);
+    // Single use.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register/verify',
+      payload: { username: 'nuevo.cliente@example.com', code },
+    });
+    expect(again.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       message: 'Cuenta creada con éxito',
       user: {
@@ -53,11 +90,12 @@ describe('registration', () => {
     expect(stored[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(stored[0]?.lada).toBe('52');
     const { rows: mails } = await rows<{ kind: string; subject: string; text: string }>(
-      sql`select kind, subject, text from mail_outbox where "to" = 'nuevo.cliente@example.com'`,
+      sql`select kind, subject, text from mail_outbox where "to" = 'nuevo.cliente@example.com' order by id`,
     );
-    expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ kind: 'welcome', subject: 'Bienvenido a Ciencia Occidente' });
-    expect(mails[0]?.text).toContain('Hola, Ana María:');
+    expect(mails.map((m) => m.kind)).toEqual(['register-code', 'welcome']);
+    expect(mails[0]?.subject).toBe(`Su código de verificación: ${code}`);
+    expect(mails[1]).toMatchObject({ kind: 'welcome', subject: 'Bienvenido a Ciencia Occidente' });
+    expect(mails[1]?.text).toContain('Hola, Ana María:');
   });
 
   it('only stores the SHA-256 of the session token', async () => {
@@ -73,22 +111,44 @@ describe('registration', () => {
     expect(raw[0]?.n).toBe(0);
   });
 
-  it('answers an e-mail that already has an account neutrally: no second account, no session, a mail to the owner', async () => {
+  it('an e-mail that already has an account gets the very same answer as a new one (issue 23); the owner gets a mail, no code works', async () => {
     const { email } = await signUp(t.app);
     const before = await count('users');
+    const fresh = newEmail('nuevo');
+    const forNew = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: registration({ username: fresh }),
+    });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
       payload: registration({ username: email.toUpperCase(), nombre: 'Intruso' }),
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: null, message: 'Revise su correo electrónico para continuar.' });
+    expect(res.statusCode).toBe(forNew.statusCode);
+    expect(res.json()).toEqual({
+      user: null,
+      message: `Le enviamos un código de verificación a ${email}. Escríbalo aquí para terminar su registro.`,
+    });
+    expect(res.json().message.replace(email, fresh)).toBe(forNew.json().message);
+    expect(Object.keys(res.headers).sort()).toEqual(Object.keys(forNew.headers).sort());
     expect(sessionCookie(res)).toBeUndefined();
     expect(await count('users')).toBe(before);
-    const { rows: mails } = await rows<{ kind: string }>(
-      sql`select kind from mail_outbox where "to" = ${email} order by id`,
+    const { rows: mails } = await rows<{ kind: string; text: string }>(
+      sql`select kind, text from mail_outbox where "to" = ${email} order by id`,
     );
-    expect(mails.map((m) => m.kind)).toEqual(['welcome', 'register-existing']);
+    expect(mails.map((m) => m.kind)).toEqual(['register-code', 'welcome', 'register-existing']);
+    expect(mails[2]?.text).toContain('/recuperar');
+    for (const code of ['000000', '123456']) {
+      const tried = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register/verify',
+        payload: { username: email, code },
+        remoteAddress: '10.77.0.1',
+      });
+      expect(tried.statusCode).toBe(400);
+    }
+    expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
   });
 
   it('refuses each bad field with the spec message and stores nothing', async () => {
@@ -281,32 +341,89 @@ describe('sign-in and sessions', () => {
   });
 });
 
-describe('throttling (counted in the database)', () => {
-  it('answers 429 after 5 failures in 15 minutes for an account, even with the right password', async () => {
+describe('throttling (counted in the database): fair, no collateral lockout (issue 16)', () => {
+  const age = (seconds: number) =>
+    t.database.db.execute(
+      sql`update auth_attempts set created_at = created_at - make_interval(secs => ${seconds})`,
+    );
+
+  it('one address guessing one account waits longer and longer: Spanish wait, Retry-After, not counted meanwhile', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++) {
-      // A different IP each time: the account's own counter is what trips.
-      expect((await signIn(t.app, email, 'Mala#Clave1', {}, `10.1.0.${i}`)).statusCode).toBe(401);
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
     }
-    const blocked = await signIn(t.app, email, PASSWORD, {}, '10.1.0.99');
+    const blocked = await signIn(t.app, email, PASSWORD, {}, '10.1.0.1');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.message).toBe('Demasiados intentos. Intente de nuevo más tarde.');
-    // The window passes (rows age 15 minutes) and the right password works again.
-    await t.database.db.execute(sql`update auth_attempts set created_at = now() - interval '16 minutes'`);
-    expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
+    expect(blocked.headers['retry-after']).toBe('2');
+    expect(blocked.json().error.message).toBe(
+      'Demasiados intentos. Espere 2 segundos y vuelva a intentarlo.',
+    );
+    expect(blocked.headers['set-cookie']).toBeUndefined();
+    // Tries while waiting are not counted: the wait does not grow by hammering.
+    await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1');
+    await age(2);
+    expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
+    const longer = await signIn(t.app, email, PASSWORD, {}, '10.1.0.1');
+    expect(longer.statusCode).toBe(429);
+    expect(longer.headers['retry-after']).toBe('4');
+    await age(4);
+    // After the wait the right password works, and success clears the account's counters.
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.1.0.1')).statusCode).toBe(200);
+    expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.1.0.1')).statusCode).toBe(401);
   });
 
-  it('limits one IP trying many accounts (an unknown e-mail counts too)', async () => {
+  it('an attacker’s 5 wrong passwords do not lock the owner out', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++) {
-      expect((await signIn(t.app, newEmail('x'), 'Mala#Clave1', {}, '10.3.0.1')).statusCode).toBe(401);
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, '10.2.0.66')).statusCode).toBe(401);
     }
-    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.1')).statusCode).toBe(429);
-    // The same account from another address is not blocked.
-    expect((await signIn(t.app, email, PASSWORD, {}, '10.3.0.2')).statusCode).toBe(200);
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.2.0.66')).statusCode).toBe(429);
+    // The owner, elsewhere, signs in at once — no 15-minute lock.
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.2.0.7')).statusCode).toBe(200);
+  });
+
+  it('30 different accounts failing from one address: honest users on that address still sign in', async () => {
     await t.database.db.execute(sql`delete from auth_attempts`);
+    const honest = await signUp(t.app);
+    const shared = '10.3.0.1';
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(t.app, newEmail(`x${i}`), 'Mala#Clave1', {}, shared)).statusCode).toBe(401);
+    }
+    expect((await signIn(t.app, honest.email, PASSWORD, {}, shared)).statusCode).toBe(200);
+  });
+
+  it('the address ceiling is much higher: 100 failures in 15 minutes stop that address, with the wait', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    await t.database.db.execute(
+      sql`insert into auth_attempts (kind, key, created_at) select 'login', 'ip:10.4.0.1', now() - interval '10 minutes' from generate_series(1, 100)`,
+    );
+    const res = await signIn(t.app, email, PASSWORD, {}, '10.4.0.1');
+    expect(res.statusCode).toBe(429);
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(290);
+    expect(wait).toBeLessThanOrEqual(300);
+    expect(res.json().error.message).toBe('Demasiados intentos. Espere 5 minutos y vuelva a intentarlo.');
+    expect((await signIn(t.app, email, PASSWORD, {}, '10.4.0.2')).statusCode).toBe(200);
+  });
+
+  it('guessing one account from many addresses is slowed too, but the owner waits at most a minute', async () => {
+    await t.database.db.execute(sql`delete from auth_attempts`);
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 10; i++) {
+      expect((await signIn(t.app, email, 'Mala#Clave1', {}, `10.5.0.${i}`)).statusCode).toBe(401);
+    }
+    const slowed = await signIn(t.app, email, PASSWORD, {}, '10.5.1.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.headers['retry-after']).toBe('1');
+    await t.database.db.execute(
+      sql`insert into auth_attempts (kind, key) select 'login', ${`acct:${email}`} from generate_series(1, 40)`,
+    );
+    const capped = await signIn(t.app, email, PASSWORD, {}, '10.5.1.1');
+    expect(capped.statusCode).toBe(429);
+    expect(Number(capped.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 });
 
@@ -381,12 +498,7 @@ describe('production cookie', () => {
   it('uses the __Host- prefix and Secure when NODE_ENV=production', async () => {
     const prod = await createTestApp({ config: { env: 'production' } });
     try {
-      const res = await prod.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: registration(),
-        headers: { 'x-forwarded-proto': 'https' },
-      });
+      const res = await registerWithCode(prod.app, registration(), { 'x-forwarded-proto': 'https' });
       expect(res.statusCode).toBe(200);
       const setCookie = String(res.headers['set-cookie']);
       expect(setCookie).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43};/);

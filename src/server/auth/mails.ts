@@ -39,6 +39,38 @@ export function recoveryCodeMail(to: Person, code: string, publicUrl: string): O
   };
 }
 
+/** Registration step 2: the 6-digit code that creates the account (issue 23). */
+export function verificationCodeMail(to: Person, code: string, publicUrl: string): OutgoingMail {
+  return {
+    kind: 'register-code',
+    to: to.email,
+    subject: `Su código de verificación: ${code}`,
+    ...renderMail(
+      {
+        title: 'Confirme su correo',
+        preheader: `Código ${code}, válido 15 minutos`,
+        greeting: `Hola, ${to.nombre}:`,
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: `Para terminar de crear su cuenta en ${shop.tradeName}, escriba este código en la página de registro:`,
+          },
+          { kind: 'code', text: code },
+          {
+            kind: 'paragraph',
+            text: 'El código vale 15 minutos y sólo se puede usar una vez.',
+          },
+          {
+            kind: 'note',
+            text: 'Si usted no pidió crear una cuenta, ignore este correo: no se creará ninguna. Nunca le pediremos este código por teléfono ni por WhatsApp.',
+          },
+        ],
+      },
+      publicUrl,
+    ),
+  };
+}
+
 export function welcomeMail(to: Person, publicUrl: string): OutgoingMail {
   return {
     kind: 'welcome',

@@ -93,7 +93,12 @@ describe('recovery by code', () => {
     const { rows } = (await t.database.db.execute(
       sql`select kind from mail_outbox where "to" = ${email} order by id`,
     )) as unknown as { rows: { kind: string }[] };
-    expect(rows.map((r) => r.kind)).toEqual(['welcome', 'recovery-code', 'password-changed']);
+    expect(rows.map((r) => r.kind)).toEqual([
+      'register-code',
+      'welcome',
+      'recovery-code',
+      'password-changed',
+    ]);
   });
 
   it('refuses a code after 15 minutes', async () => {
@@ -119,7 +124,7 @@ describe('recovery by code', () => {
     expect((await reset(email, second)).statusCode).toBe(200);
   });
 
-  it('kills a code after 5 wrong attempts, and throttles the 6th with 429', async () => {
+  it('kills a code after 5 wrong attempts: the right code is refused afterwards, from anywhere', async () => {
     const { email } = await signUp(t.app);
     await requestCode(email);
     const code = await codeFromMail(email);
@@ -128,19 +133,46 @@ describe('recovery by code', () => {
       // Different addresses: the code's own counter is what matters here.
       expect((await reset(email, wrong, NEW_PASSWORD, `10.9.0.${i}`)).statusCode).toBe(400);
     }
-    const blocked = await reset(email, code, NEW_PASSWORD, '10.9.0.50');
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.message).toBe('Demasiados intentos. Intente de nuevo más tarde.');
-    // Even once the throttle window has passed, that code stays dead.
+    // The account now waits (429); once the waits are gone the code is still dead.
+    expect((await reset(email, code, NEW_PASSWORD, '10.9.0.50')).statusCode).toBe(429);
     await t.database.db.execute(sql`delete from auth_attempts`);
-    expect((await reset(email, code, NEW_PASSWORD, '10.9.0.51')).statusCode).toBe(400);
+    const dead = await reset(email, code, NEW_PASSWORD, '10.9.0.51');
+    expect(dead.statusCode).toBe(400);
+    expect(dead.json().error.message).toBe(INVALID);
     expect((await signIn(t.app, email, PASSWORD)).statusCode).toBe(200);
   });
 
-  it('throttles code requests: 5 per 15 minutes per account', async () => {
+  it('one address guessing codes waits longer and longer (Retry-After, Spanish wait)', async () => {
     const { email } = await signUp(t.app);
-    for (let i = 0; i < 5; i++) expect((await requestCode(email, `10.8.0.${i}`)).statusCode).toBe(200);
-    expect((await requestCode(email, '10.8.0.99')).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect((await reset(email, 'AAAAAAAA', NEW_PASSWORD, '10.9.1.1')).statusCode).toBe(400);
+    const blocked = await reset(email, 'AAAAAAAA', NEW_PASSWORD, '10.9.1.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('2');
+    expect(blocked.json().error.message).toBe(
+      'Demasiados intentos. Espere 2 segundos y vuelva a intentarlo.',
+    );
+  });
+
+  it('code requests per account: 3 at once, then growing waits (every request counts: each sends a mail)', async () => {
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 3; i++) expect((await requestCode(email, `10.8.0.${i}`)).statusCode).toBe(200);
+    const blocked = await requestCode(email, '10.8.0.99');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('30');
+    expect(blocked.json().error.message).toBe(
+      'Demasiados intentos. Espere 30 segundos y vuelva a intentarlo.',
+    );
+    await t.database.db.execute(
+      sql`update auth_attempts set created_at = created_at - interval '30 seconds' where key = ${`acct:${email}`}`,
+    );
+    expect((await requestCode(email, '10.8.0.99')).statusCode).toBe(200);
+    expect((await requestCode(email, '10.8.0.99')).headers['retry-after']).toBe('60');
+  });
+
+  it('code requests for many accounts from one address (a shared network) are not stopped by each other', async () => {
+    const accounts = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => signUp(t.app)));
+    for (const a of accounts) expect((await requestCode(a.email, '10.8.1.1')).statusCode).toBe(200);
   });
 
   it('validates the reset payload: weak or common new password, empty code', async () => {

@@ -5,11 +5,12 @@ import {
   recoveryRequestSchema,
   recoveryResetSchema,
   registerSchema,
+  registerVerifySchema,
   sessionResponseSchema,
   signInResponseSchema,
 } from '../../shared/schemas/auth.ts';
 import { messageSchema } from '../../shared/schemas/common.ts';
-import { login, MESSAGES, register, requestRecovery, resetWithCode } from './service.ts';
+import { login, MESSAGES, register, requestRecovery, resetWithCode, verifyRegistration } from './service.ts';
 import {
   clearSessionCookie,
   deleteSessionByToken,
@@ -44,14 +45,30 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Registro; deja la sesión iniciada. Un correo ya registrado responde sin usuario.',
+        summary:
+          'Registro, paso 1: envía un código de 6 dígitos al correo. La misma respuesta si el correo ya tiene cuenta (a ese correo se le avisa).',
         body: registerSchema,
         response: { 200: signInResponseSchema },
       },
     },
+    async (request) => {
+      const { message } = await register(app.db, request.body, meta(request), app.config.publicUrl);
+      return { user: null, message };
+    },
+  );
+
+  app.post(
+    '/api/auth/register/verify',
+    {
+      schema: {
+        tags,
+        summary: 'Registro, paso 2: el código del correo crea la cuenta y deja la sesión iniciada.',
+        body: registerVerifySchema,
+        response: { 200: signInResponseSchema },
+      },
+    },
     async (request, reply) => {
-      const result = await register(app.db, request.body, meta(request), app.config.publicUrl);
-      if (!result) return { user: null, message: MESSAGES.registerNeutral };
+      const result = await verifyRegistration(app.db, request.body, meta(request), app.config.publicUrl);
       const old = readSessionToken(request);
       if (old) await deleteSessionByToken(app.db, old);
       setSessionCookie(reply, app.config, result.session);

@@ -5,23 +5,39 @@ import type {
   recoveryRequestSchema,
   recoveryResetSchema,
   registerSchema,
+  registerVerifySchema,
 } from '../../shared/schemas/auth.ts';
 import type { Db } from '../db/client.ts';
-import { recoveryCodes, users } from '../db/schema.ts';
+import { pendingRegistrations, recoveryCodes, users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { existingAccountMail, passwordChangedMail, recoveryCodeMail, welcomeMail } from './mails.ts';
+import {
+  existingAccountMail,
+  passwordChangedMail,
+  recoveryCodeMail,
+  verificationCodeMail,
+  welcomeMail,
+} from './mails.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
-import { generateRecoveryCode, RECOVERY_MAX_ATTEMPTS, RECOVERY_TTL_MS } from './recovery-code.ts';
+import {
+  CODE_MAX_ATTEMPTS,
+  CODE_TTL_MS,
+  generateRecoveryCode,
+  generateVerificationCode,
+  RECOVERY_MAX_ATTEMPTS,
+  RECOVERY_TTL_MS,
+} from './recovery-code.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
-import { accountKey, assertNotThrottled, clearFailures, ipKey, recordFailure } from './throttle.ts';
+import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
 
 /** Registration, sign-in and recovery: the rules; routes only parse and reply. */
 
 export const MESSAGES = {
   badCredentials: 'Correo o contraseña incorrectos',
   registered: 'Cuenta creada con éxito',
-  registerNeutral: 'Revise su correo electrónico para continuar.',
+  registerCodeSent: (email: string) =>
+    `Le enviamos un código de verificación a ${email}. Escríbalo aquí para terminar su registro.`,
+  verificationInvalid: 'El código de verificación no es válido o ya venció',
   signedIn: 'Sesión iniciada',
   signedOut: 'Sesión cerrada',
   recoverySent:
@@ -53,55 +69,142 @@ export async function findUserByEmail(db: Db, email: string) {
 }
 
 /**
- * A new account, signed in at once, with a welcome mail. An e-mail that already has an account
- * gets no second one: the answer carries no user, and the owner receives a mail saying so.
+ * Registration, step 1 (issue 23): the same answer whether or not the e-mail has an account. A new
+ * e-mail gets a 6-digit code and the form waits in pending_registrations; an e-mail that has an account
+ * gets a mail saying someone tried to register with it (with the way to recover the password) and no
+ * code. Both cost the same argon2 work. The account is created by verifyRegistration.
  */
 export async function register(
   db: Db,
   input: z.output<typeof registerSchema>,
   meta: Meta,
   publicUrl: string,
-): Promise<Signed | null> {
-  await assertNotThrottled(db, 'register', [ipKey(meta.ip)]);
+): Promise<{ message: string }> {
+  await assertNotThrottled(db, 'register', { ip: meta.ip });
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(users)
+  const code = generateVerificationCode();
+  const codeHash = await hashPassword(code);
+  await db.transaction(async (tx) => {
+    const existing = await findUserByEmail(tx, input.username);
+    if (existing) {
+      await recordFailure(tx, 'register', { ip: meta.ip });
+      const hour = Math.floor(Date.now() / 3_600_000);
+      await enqueueMail(tx, {
+        ...existingAccountMail(existing, publicUrl),
+        dedupeKey: `register-existing:${existing.id}:${hour}`,
+      });
+      return;
+    }
+    const now = new Date();
+    // Only the newest pending registration of an e-mail counts.
+    await tx
+      .update(pendingRegistrations)
+      .set({ usedAt: now })
+      .where(
+        and(
+          sql`lower(${pendingRegistrations.email}) = ${input.username.toLowerCase()}`,
+          isNull(pendingRegistrations.usedAt),
+        ),
+      );
+    const [pending] = await tx
+      .insert(pendingRegistrations)
       .values({
         email: input.username,
         passwordHash,
         nombre: input.nombre,
         apellidoPat: input.apellidoPat,
         apellidoMat: input.apellidoMat,
-        lada: '52',
         telefono: input.telefono,
+        codeHash,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      })
+      .returning({ id: pendingRegistrations.id });
+    await enqueueMail(tx, {
+      ...verificationCodeMail({ email: input.username, nombre: input.nombre }, code, publicUrl),
+      dedupeKey: `register-code:${pending?.id ?? code}`,
+    });
+  });
+  return { message: MESSAGES.registerCodeSent(input.username) };
+}
+
+const invalidVerification = () =>
+  new AppError(400, 'invalid_code', MESSAGES.verificationInvalid, { code: MESSAGES.verificationInvalid });
+
+/**
+ * Registration, step 2: the code from the mail creates the account and signs the shopper in (welcome
+ * mail). Valid 15 minutes, single use, 5 wrong tries per code, throttled like recovery codes.
+ */
+export async function verifyRegistration(
+  db: Db,
+  input: z.output<typeof registerVerifySchema>,
+  meta: Meta,
+  publicUrl: string,
+): Promise<Signed> {
+  const who = { email: input.username, ip: meta.ip };
+  await assertNotThrottled(db, 'recovery', who);
+  const [pending] = await db
+    .select()
+    .from(pendingRegistrations)
+    .where(
+      and(
+        sql`lower(${pendingRegistrations.email}) = ${input.username.toLowerCase()}`,
+        isNull(pendingRegistrations.usedAt),
+        gt(pendingRegistrations.expiresAt, new Date()),
+        lt(pendingRegistrations.attempts, CODE_MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(desc(pendingRegistrations.createdAt), desc(pendingRegistrations.id))
+    .limit(1);
+  const ok = pending
+    ? await verifyPassword(pending.codeHash, input.code)
+    : await verifyAgainstDummy(input.code);
+  if (!pending || !ok) {
+    if (pending) {
+      await db
+        .update(pendingRegistrations)
+        .set({ attempts: sql`${pendingRegistrations.attempts} + 1` })
+        .where(eq(pendingRegistrations.id, pending.id));
+    }
+    await recordFailure(db, 'recovery', who);
+    throw invalidVerification();
+  }
+  const signed = await db.transaction(async (tx) => {
+    // Single use even when two confirmations race: only one UPDATE finds it unused.
+    const claimed = await tx
+      .update(pendingRegistrations)
+      .set({ usedAt: new Date() })
+      .where(and(eq(pendingRegistrations.id, pending.id), isNull(pendingRegistrations.usedAt)))
+      .returning({ id: pendingRegistrations.id });
+    if (claimed.length === 0) throw invalidVerification();
+    const [row] = await tx
+      .insert(users)
+      .values({
+        email: pending.email,
+        passwordHash: pending.passwordHash,
+        nombre: pending.nombre,
+        apellidoPat: pending.apellidoPat,
+        apellidoMat: pending.apellidoMat,
+        lada: '52',
+        telefono: pending.telefono,
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) {
-      const existing = await findUserByEmail(tx, input.username);
-      await recordFailure(tx, 'register', [ipKey(meta.ip)]);
-      if (existing) {
-        const hour = Math.floor(Date.now() / 3_600_000);
-        await enqueueMail(tx, {
-          ...existingAccountMail(existing, publicUrl),
-          dedupeKey: `register-existing:${existing.id}:${hour}`,
-        });
-      }
-      return null;
-    }
+    // Registered meanwhile (another pending registration of the same e-mail won): nothing to create.
+    if (!row) throw invalidVerification();
     await enqueueMail(tx, { ...welcomeMail(row, publicUrl), dedupeKey: `welcome:${row.id}` });
     const session = await createSession(tx, row.id, meta);
     return { user: toSessionUser(row), session };
   });
+  await clearFailures(db, 'recovery', input.username);
+  return signed;
 }
 
 /**
- * Sign-in: 5 failures in 15 minutes per account or per IP answer 429; an unknown e-mail costs the
- * same argon2 verification and gets the same answer as a wrong password.
+ * Sign-in, throttled fairly (throttle.ts: growing delays per account, a high per-address ceiling); an
+ * unknown e-mail costs the same argon2 verification and gets the same answer as a wrong password.
  */
 export async function login(db: Db, input: z.output<typeof loginSchema>, meta: Meta): Promise<Signed> {
-  const keys = [accountKey(input.username), ipKey(meta.ip)];
+  const keys = { email: input.username, ip: meta.ip };
   await assertNotThrottled(db, 'login', keys);
   const row = await findUserByEmail(db, input.username);
   const ok = row
@@ -111,14 +214,14 @@ export async function login(db: Db, input: z.output<typeof loginSchema>, meta: M
     await recordFailure(db, 'login', keys);
     throw new AppError(401, 'bad_credentials', MESSAGES.badCredentials);
   }
-  await clearFailures(db, 'login', accountKey(input.username));
+  await clearFailures(db, 'login', input.username);
   const session = await createSession(db, row.id, meta);
   return { user: toSessionUser(row), session };
 }
 
 /**
  * Sends a recovery code when the account exists; the answer and its cost are the same either way.
- * Requests count against the same 5-in-15-minutes limit, so nobody can flood a mailbox.
+ * Every request counts (each sends a mail): growing waits per account, so nobody can flood a mailbox.
  */
 export async function requestRecovery(
   db: Db,
@@ -126,7 +229,7 @@ export async function requestRecovery(
   ip: string,
   publicUrl: string,
 ) {
-  const keys = [accountKey(input.username), ipKey(ip)];
+  const keys = { email: input.username, ip };
   await assertNotThrottled(db, 'recovery-request', keys);
   await recordFailure(db, 'recovery-request', keys);
   const user = await findUserByEmail(db, input.username);
@@ -165,7 +268,7 @@ export async function resetWithCode(
   ip: string,
   publicUrl: string,
 ) {
-  const keys = [accountKey(input.username), ipKey(ip)];
+  const keys = { email: input.username, ip };
   await assertNotThrottled(db, 'recovery', keys);
   const user = await findUserByEmail(db, input.username);
   const [code] = user
@@ -209,7 +312,7 @@ export async function resetWithCode(
     await deleteUserSessions(tx, user.id);
     await enqueueMail(tx, passwordChangedMail(user, publicUrl));
   });
-  await clearFailures(db, 'recovery', accountKey(input.username));
-  await clearFailures(db, 'login', accountKey(input.username));
+  await clearFailures(db, 'recovery', input.username);
+  await clearFailures(db, 'login', input.username);
   return { message: MESSAGES.recoveryDone };
 }

@@ -4,40 +4,140 @@ import { authAttempts } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
 /**
- * Failed sign-ins and recovery attempts are rows in auth_attempts, so the limit holds across
- * several server instances: 5 failures in 15 minutes per account and per IP.
+ * Fair throttling of sign-in, recovery and registration (issue 16, OWASP authentication guidance).
+ * Failures are rows in auth_attempts (so the limits hold across instances) under three keys:
+ *  - the account and the address together ("pair"): after a few failures each further try waits
+ *    longer (2 s, 4 s, 8 s … up to 15 min) — one address guessing one account is slowed to a crawl;
+ *  - the account from anywhere: a later and gentler delay (after 10 failures, 1 s … at most 1 min) —
+ *    guessing from many addresses is slowed, yet a stranger's wrong passwords never lock the owner
+ *    out: the owner waits at most a minute, never a fixed 15-minute lock the attacker controls;
+ *  - the address alone: a much higher ceiling (100 failures in 15 min) — a university or company
+ *    network behind one address keeps signing in while a few of its people mistype.
+ * Only failures count (a successful sign-in clears its account's counters), and a try refused while
+ * waiting is not counted either. Recovery-code requests count every request (each sends a mail).
+ * The answer is 429 in Spanish with the wait and a Retry-After header.
  */
-export const MAX_FAILURES = 5;
+
 export const WINDOW_MS = 15 * 60 * 1000;
 
 export type ThrottleKind = 'login' | 'recovery' | 'recovery-request' | 'register';
 
-export const tooManyAttempts = () =>
-  new AppError(429, 'too_many_requests', 'Demasiados intentos. Intente de nuevo más tarde.');
+type Delay = { free: number; baseMs: number; capMs: number };
+type Policy = { pair?: Delay; account?: Delay; ipCeiling: number };
+
+export const POLICIES: Record<ThrottleKind, Policy> = {
+  login: {
+    pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
+    account: { free: 10, baseMs: 1_000, capMs: 60_000 },
+    ipCeiling: 100,
+  },
+  // Wrong recovery codes: stricter per account (the owner rarely needs more than a couple of tries, and
+  // each code dies after 5 wrong ones anyway).
+  recovery: {
+    pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
+    account: { free: 5, baseMs: 2_000, capMs: 5 * 60_000 },
+    ipCeiling: 100,
+  },
+  'recovery-request': {
+    account: { free: 3, baseMs: 30_000, capMs: WINDOW_MS },
+    ipCeiling: 100,
+  },
+  register: { ipCeiling: 100 },
+};
+
+/** At most this many failures fit in one window under a delay rule (each waits its delay first). */
+export function failuresPerWindow(rule: Delay): number {
+  let n = 0;
+  for (let elapsed = 0; elapsed <= WINDOW_MS; n++) elapsed += delayAfter(rule, n);
+  return n;
+}
+
+/** Wait after `failures` failures under a delay rule (0 while within the free ones). */
+export function delayAfter(rule: Delay, failures: number): number {
+  if (failures < rule.free) return 0;
+  return Math.min(rule.capMs, rule.baseMs * 2 ** (failures - rule.free));
+}
 
 export const accountKey = (email: string) => `acct:${email.toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
+export const pairKey = (email: string, ip: string) => `pair:${email.toLowerCase()}|${ip}`;
 
-/** Throws 429 when any of the keys reached the limit within the window. */
-export async function assertNotThrottled(db: Db, kind: ThrottleKind, keys: string[]) {
-  const since = new Date(Date.now() - WINDOW_MS);
-  const rows = await db
-    .select({ key: authAttempts.key, n: sql<number>`count(*)::int` })
-    .from(authAttempts)
-    .where(
-      and(eq(authAttempts.kind, kind), inArray(authAttempts.key, keys), gt(authAttempts.createdAt, since)),
-    )
-    .groupBy(authAttempts.key);
-  if (rows.some((r) => r.n >= MAX_FAILURES)) throw tooManyAttempts();
+export type ThrottleSubject = { email?: string | undefined; ip: string };
+
+const keysOf = (policy: Policy, who: ThrottleSubject) => ({
+  ip: ipKey(who.ip),
+  ...(who.email && policy.pair ? { pair: pairKey(who.email, who.ip) } : {}),
+  ...(who.email && policy.account ? { account: accountKey(who.email) } : {}),
+});
+
+/** "3 segundos", "1 minuto", "15 minutos". */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 segundo' : `${seconds} segundos`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minuto' : `${minutes} minutos`;
 }
 
-export async function recordFailure(db: Db, kind: ThrottleKind, keys: string[]) {
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'too_many_requests',
+    `Demasiados intentos. Espere ${waitText(retryAfterSeconds)} y vuelva a intentarlo.`,
+    undefined,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+/** Throws 429 (with the wait) when any key must still wait; otherwise returns. */
+export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
+  const policy = POLICIES[kind];
+  const keys = keysOf(policy, who);
+  const now = Date.now();
+  const rows = await db
+    .select({
+      key: authAttempts.key,
+      n: sql<number>`count(*)::int`,
+      first: sql<string>`min(${authAttempts.createdAt})`,
+      last: sql<string>`max(${authAttempts.createdAt})`,
+    })
+    .from(authAttempts)
+    .where(
+      and(
+        eq(authAttempts.kind, kind),
+        inArray(authAttempts.key, Object.values(keys)),
+        gt(authAttempts.createdAt, new Date(now - WINDOW_MS)),
+      ),
+    )
+    .groupBy(authAttempts.key);
+  let waitMs = 0;
+  for (const row of rows) {
+    const first = new Date(row.first).getTime();
+    const last = new Date(row.last).getTime();
+    if (row.key === keys.ip && row.n >= policy.ipCeiling) waitMs = Math.max(waitMs, first + WINDOW_MS - now);
+    if (row.key === keys.pair && policy.pair) {
+      waitMs = Math.max(waitMs, last + delayAfter(policy.pair, row.n) - now);
+    }
+    if (row.key === keys.account && policy.account) {
+      waitMs = Math.max(waitMs, last + delayAfter(policy.account, row.n) - now);
+    }
+  }
+  if (waitMs > 0) throw tooManyAttempts(Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
+/** Counts one failure (or, for recovery-code requests, one request) against every key. */
+export async function recordFailure(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
+  const keys = Object.values(keysOf(POLICIES[kind], who));
   await db.insert(authAttempts).values(keys.map((key) => ({ kind, key })));
 }
 
-/** A successful sign-in clears the account's counter (the IP's stays). */
-export async function clearFailures(db: Db, kind: ThrottleKind, key: string) {
-  await db.delete(authAttempts).where(and(eq(authAttempts.kind, kind), eq(authAttempts.key, key)));
+/** A success clears the account's counters (from every address); the address's own stays. */
+export async function clearFailures(db: Db, kind: ThrottleKind, email: string) {
+  await db
+    .delete(authAttempts)
+    .where(
+      and(
+        eq(authAttempts.kind, kind),
+        sql`(${authAttempts.key} = ${accountKey(email)} or ${authAttempts.key} like ${`pair:${email.toLowerCase().replace(/[\\%_]/g, '\\$&')}|%`})`,
+      ),
+    );
 }
 
 export async function purgeOldAttempts(db: Db) {

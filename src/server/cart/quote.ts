@@ -1,9 +1,11 @@
 import { inArray } from 'drizzle-orm';
+import { chargeLimitMessage } from '../../shared/limits.ts';
 import { includedIva } from '../../shared/money.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
 import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
+import { conflict } from '../http/errors.ts';
 
 export type { CartQuote, QuoteLine };
 export type ShippingRule = { baseCents: number; baseKg: number; extraKgCents: number };
@@ -45,6 +47,8 @@ function stockError(stock: number): string {
  * server's price, stock and availability, or a Spanish error (unknown code, inactive product, not enough stock).
  * Unknown and inactive lines count for nothing; lines beyond stock are still priced so the shopper sees the amount,
  * but the quote is not `ok`. Total = subtotal + shipping; the IVA is the part the total already includes.
+ * A total above the maximum per charge (src/shared/limits.ts) is refused with 409 'charge_limit' naming the limit:
+ * the cart's quote and the order's placement both price through here, so both refuse alike.
  */
 export async function quoteCart(
   db: Db,
@@ -116,6 +120,8 @@ export async function quoteCart(
   const weightKg = totalGrams / 1000;
   const shippingCents = pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule);
   const totalCents = subtotalCents + shippingCents;
+  const overLimit = chargeLimitMessage(totalCents);
+  if (overLimit) throw conflict(overLimit, 'charge_limit');
   return {
     lines,
     subtotalCents,

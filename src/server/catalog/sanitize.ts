@@ -34,7 +34,8 @@ export function sanitizeLongDescription(html: string): string {
       'a',
     ],
     allowedAttributes: {
-      a: ['href', 'title'],
+      // rel and target come from transformTags below (whatever the text said): the allowlist keeps them.
+      a: ['href', 'title', 'rel', 'target'],
       th: ['scope', 'colspan', 'rowspan'],
       td: ['colspan', 'rowspan'],
     },

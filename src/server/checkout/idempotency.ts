@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { heartbeat, leaseEnd } from '../db/lease.ts';
 import { type CheckoutAnswer, idempotencyKeys } from '../db/schema.ts';
 
 export type { CheckoutAnswer };
-
-/** How long a request holds its key before a retry may take over (a crashed or stuck request). */
-const LEASE = sql`now() + interval '2 minutes'`;
 
 export type Claim =
   | { kind: 'new' }
@@ -26,12 +24,15 @@ const leaseOver = or(isNull(idempotencyKeys.lockedUntil), lt(idempotencyKeys.loc
 /**
  * Stripe's contract for one user's key: the first request takes it; the same key and body later
  * replays the stored answer; another body is a mismatch; while the first is still running, others
- * are told it is busy. A lease that ran out (the process died) can be taken over to resume.
+ * are told it is busy. The holder renews its lease while it works (holdKey); a lease that ran out means the
+ * process died, and a retry takes the key over within seconds (db/lease.ts) to resume. A holder that was only
+ * stalled is harmless: the resumed request asks the gateway by order_id before charging, and the gateway refuses
+ * a second charge for one order_id.
  */
 export async function claimKey(db: Db, userId: number, key: string, hash: string): Promise<Claim> {
   const inserted = await db
     .insert(idempotencyKeys)
-    .values({ userId, key, requestHash: hash, state: 'in_progress', lockedUntil: LEASE })
+    .values({ userId, key, requestHash: hash, state: 'in_progress', lockedUntil: leaseEnd() })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   if (inserted.length > 0) return { kind: 'new' };
@@ -52,11 +53,28 @@ export async function claimKey(db: Db, userId: number, key: string, hash: string
   if (!row.expired) return { kind: 'busy' };
   const taken = await db
     .update(idempotencyKeys)
-    .set({ lockedUntil: LEASE, updatedAt: sql`now()` })
+    .set({ lockedUntil: leaseEnd(), updatedAt: sql`now()` })
     .where(and(keyOf(userId, key), eq(idempotencyKeys.state, 'in_progress'), leaseOver))
     .returning({ key: idempotencyKeys.key });
   if (taken.length === 0) return { kind: 'busy' };
   return { kind: 'resume', orderNumber: row.orderNumber };
+}
+
+/** Keeps the key's lease while its request works; call the answer when it has answered (or failed). */
+export function holdKey(db: Db, userId: number, key: string): () => void {
+  return heartbeat(() =>
+    db
+      .update(idempotencyKeys)
+      .set({ lockedUntil: leaseEnd() })
+      .where(
+        and(
+          keyOf(userId, key),
+          eq(idempotencyKeys.state, 'in_progress'),
+          // Not a lease already given back (releaseKey) or run out (a retry may own it now).
+          gt(idempotencyKeys.lockedUntil, sql`now()`),
+        ),
+      ),
+  );
 }
 
 export async function attachOrder(db: Db, userId: number, key: string, orderNumber: number) {

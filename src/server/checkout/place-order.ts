@@ -1,39 +1,52 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { getShippingAddress } from '../account/service.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
-import { orders } from '../db/schema.ts';
+import { orderLines, orders, payments, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
-import type { OrderContext } from '../orders/context.ts';
+import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
-import { markPaymentFailed } from '../orders/payment.ts';
-import { latestPayment, recordPaymentAttempt, updatePayment } from '../orders/payment-records.ts';
+import { markPaymentError, markPaymentFailed } from '../orders/payment.ts';
+import {
+  latestPayment,
+  type PaymentRecord,
+  recordPaymentAttempt,
+  updatePayment,
+} from '../orders/payment-records.ts';
 import { GATEWAY } from '../orders/requester.ts';
 import {
+  ANTIFRAUD_DECLINE,
   type Charge,
+  chargeMatches,
   DUPLICATE_ORDER_ID,
   declineMessage,
+  errorKind,
   GatewayError,
   GatewayUnavailableError,
+  PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
 import {
   attachOrder,
   type CheckoutAnswer,
   claimKey,
   completeKey,
+  holdKey,
   releaseKey,
   requestHash,
 } from './idempotency.ts';
-import { applyCharge, type Outcome, storedFailure } from './settle.ts';
+import { alertStaff, applyCharge, type Outcome, storedError, storedFailure } from './settle.ts';
 
-export const RESERVATION_MINUTES = 30;
 export const NO_ADDRESS = 'Ingrese su dirección para poder continuar';
+export const TOO_MANY_PENDING =
+  'Tiene pedidos esperando la confirmación de su pago. Termine o espere esos pagos antes de iniciar otro.';
+export const tooManyUnits = (max: number) =>
+  `Mientras se confirma el pago se pueden apartar hasta ${max} piezas por cliente. Para pedidos mayores, contáctenos.`;
 
 /**
- * What POST /api/orders answers: a stored, replayable answer (paid, 3-D Secure redirect, declined, the
- * order refused), or one that is not stored: the gateway's result is unknown, or the key is misused.
+ * What POST /api/orders answers: a stored, replayable answer (paid, 3-D Secure redirect, declined, our error,
+ * the order refused), or one that is not stored: the gateway's result is unknown, or the key is misused.
  */
 export type PlaceOrderResult =
   | CheckoutAnswer
@@ -42,8 +55,28 @@ export type PlaceOrderResult =
   | { kind: 'key_busy' };
 
 /**
+ * Before a new order: the shopper starts a new attempt, so their other unpaid orders give their stock back at
+ * once (a charge of theirs completing later is refunded by settle). Issue 23.
+ */
+async function releaseEarlierAttempts(ctx: OrderContext, user: SessionUser): Promise<void> {
+  const pending = await ctx.db
+    .select({ number: orders.number })
+    .from(orders)
+    .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
+  for (const { number } of pending) {
+    await markPaymentFailed(
+      ctx,
+      number,
+      { chargeId: null, errorCode: null, message: 'Se inició un nuevo intento de pago' },
+      { kind: 'shopper', userId: user.id },
+    );
+  }
+}
+
+/**
  * Step 1, one transaction: server prices and shipping, the address snapshot, the stock reserved,
- * the order pending_payment with its lines and ledger rows, and the payment attempt recorded.
+ * the order pending_payment with its lines and ledger rows, and the payment attempt recorded. The shopper's
+ * row is locked first, so the caps on their unpaid orders and held units hold under concurrent requests.
  */
 async function placePendingOrder(
   ctx: OrderContext,
@@ -52,7 +85,18 @@ async function placePendingOrder(
   hash: string,
   body: PlaceOrder,
 ): Promise<number> {
+  const hold = ctx.hold ?? DEFAULT_HOLD;
+  await releaseEarlierAttempts(ctx, user);
   return ctx.db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    const [held] = await tx
+      .select({
+        orders: sql<number>`count(distinct ${orders.number})::int`,
+        units: sql<number>`coalesce(sum(${orderLines.quantity}), 0)::int`,
+      })
+      .from(orders)
+      .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
+      .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
     const address = await getShippingAddress(tx, user.id);
     if (!address) throw conflict(NO_ADDRESS, 'address_required');
     const quote = await quoteCart(tx, body.items);
@@ -60,12 +104,19 @@ async function placePendingOrder(
       if (l.name === null) throw conflict(`El producto ${l.code} no existe`, 'unavailable');
       return { ...l, name: l.name };
     });
+    // The caps on what one shopper holds come after the cart's own limits (price, charge maximum, stock).
+    if (Number(held?.orders ?? 0) >= hold.maxPendingOrders)
+      throw conflict(TOO_MANY_PENDING, 'too_many_pending');
+    const units = body.items.reduce((sum, item) => sum + item.quantity, 0);
+    if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
+      throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
+    }
     const number = await createPendingOrder(tx, {
       userId: user.id,
       address,
       idempotencyKey: key,
       requestHash: hash,
-      reservationMinutes: RESERVATION_MINUTES,
+      reservationMinutes: hold.minutes,
       amounts: {
         subtotalCents: quote.subtotalCents,
         shippingCents: quote.shippingCents,
@@ -84,22 +135,53 @@ async function placePendingOrder(
   });
 }
 
-/** After a timeout the charge may exist: ask by order_id (a few times) before anything else. */
-async function lookUpCharge(ctx: OrderContext, number: number): Promise<Charge | null | 'unavailable'> {
-  for (let attempt = 0; attempt < 3; attempt++) {
+/**
+ * The charge of this attempt, asked by our reference (a few times while the gateway is down). A charge found
+ * that is not ours — another database's, with the same order_id — is 'foreign': it never counts.
+ */
+async function lookUpCharge(
+  ctx: OrderContext,
+  attempt: PaymentRecord,
+): Promise<Charge | null | 'unavailable' | 'foreign'> {
+  for (let i = 0; i < 3; i++) {
     try {
-      return await ctx.gateway.findChargeByOrderId(String(number));
+      const found = await ctx.gateway.findChargeByOrderId(attempt.orderRef ?? String(attempt.orderNumber));
+      if (!found) return null;
+      return chargeMatches(found, { orderRef: attempt.orderRef, amountCents: attempt.amountCents })
+        ? found
+        : 'foreign';
     } catch (error) {
       if (!(error instanceof GatewayUnavailableError)) throw error;
-      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+      await new Promise((r) => setTimeout(r, 200 * (i + 1)));
     }
   }
   return 'unavailable';
 }
 
+/** Our side failed (the gateway refused our request, or a charge that is not ours): loud for staff, never 'paid'. */
+async function ourError(
+  ctx: OrderContext,
+  number: number,
+  detail: { chargeId: string | null; errorCode: number | null; description: string },
+): Promise<Outcome> {
+  ctx.log.error(
+    { order: number, charge: detail.chargeId, code: detail.errorCode },
+    `pago no procesado por un error nuestro o de la pasarela: ${detail.description}`,
+  );
+  await markPaymentError(
+    ctx,
+    number,
+    { chargeId: detail.chargeId, errorCode: detail.errorCode, message: detail.description },
+    GATEWAY,
+  );
+  await alertStaff(ctx, number, detail);
+  return { kind: 'error', number, message: PAYMENT_ERROR_MESSAGE };
+}
+
 /**
- * Step 2, outside any transaction: the charge, with the order number as order_id. The gateway
- * refuses a second charge for the same order_id (1006), so a retry can never charge twice.
+ * Step 2, outside any transaction: the charge, with this attempt's reference as order_id. The gateway refuses
+ * a second charge for the same order_id (1006), so a retry can never charge twice; and the reference is unique
+ * across databases, so a 1006 never finds somebody else's charge — and if it does, it does not count.
  */
 async function chargeOrder(
   ctx: OrderContext,
@@ -108,26 +190,33 @@ async function chargeOrder(
   body: PlaceOrder,
 ): Promise<Outcome> {
   const [order] = await ctx.db
-    .select({ status: orders.status, totalCents: orders.totalCents })
+    .select({ status: orders.status, totalCents: orders.totalCents, paidAt: orders.paidAt })
     .from(orders)
     .where(eq(orders.number, number));
   if (!order) return { kind: 'unknown', number };
-  if (order.status === 'paid' || order.status === 'cancelled') return { kind: 'paid', number };
   if (order.status === 'payment_failed') return storedFailure(ctx, number);
+  if (order.status === 'cancelled' && !order.paidAt) return storedError(ctx, number);
+  if (order.status !== 'pending_payment') return { kind: 'paid', number };
 
-  for (let attempt = 0; attempt < 2; attempt++) {
-    // Whatever an earlier attempt did, the gateway knows: never create before asking, except the first time.
-    if (attempt > 0) {
-      const found = await lookUpCharge(ctx, number);
+  let attempt = await latestPayment(ctx.db, number);
+  if (!attempt) return { kind: 'unknown', number };
+  // The 3-D Secure attempt is the one after an anti-fraud decline (3005); it is made once.
+  let threeDs = (await previousAttempt(ctx, number, attempt.id))?.errorCode === String(ANTIFRAUD_DECLINE);
+
+  for (let round = 0; round < 2; round++) {
+    // Whatever an earlier round did, the gateway knows: never create before asking, except the first time.
+    if (round > 0) {
+      const found = await lookUpCharge(ctx, attempt);
       if (found === 'unavailable') return { kind: 'unknown', number };
+      if (found === 'foreign') return foreign(ctx, number, attempt);
       if (found) return applyCharge(ctx, number, found, GATEWAY);
     }
     try {
       const charge = await ctx.gateway.createCharge({
         token: body.cardToken,
         deviceSessionId: body.deviceSessionId,
-        amountCents: order.totalCents,
-        orderId: String(number),
+        amountCents: attempt.amountCents,
+        orderId: attempt.orderRef ?? String(number),
         description: `Pedido ${number} — ${shop.tradeName}`,
         customer: {
           name: user.nombre,
@@ -135,7 +224,7 @@ async function chargeOrder(
           email: user.email,
           phoneNumber: user.telefono,
         },
-        use3dSecure: false,
+        use3dSecure: threeDs,
         redirectUrl: `${ctx.publicUrl}/api/payments/return`,
       });
       return applyCharge(ctx, number, charge, GATEWAY);
@@ -149,20 +238,66 @@ async function chargeOrder(
       }
       if (!(error instanceof GatewayError)) throw error;
       if (error.errorCode === DUPLICATE_ORDER_ID) {
-        const found = await lookUpCharge(ctx, number);
+        const found = await lookUpCharge(ctx, attempt);
+        if (found === 'foreign') return foreign(ctx, number, attempt);
         if (found && found !== 'unavailable') return applyCharge(ctx, number, found, GATEWAY);
         return { kind: 'unknown', number };
       }
-      const message = declineMessage(error.errorCode, error.description);
+      const kind = errorKind(error.errorCode);
+      if (kind === 'ours') {
+        return ourError(ctx, number, {
+          chargeId: null,
+          errorCode: error.errorCode,
+          description: `Openpay ${error.httpCode}/${error.errorCode ?? '-'}: ${error.description ?? ''}`,
+        });
+      }
+      if (error.errorCode === ANTIFRAUD_DECLINE && !threeDs) {
+        // Selective authentication (as Openpay's own plugins do): the anti-fraud system asks for the bank's
+        // word, so the same card token is charged once more with 3-D Secure, as a new attempt.
+        await updatePayment(ctx.db, attempt.id, {
+          status: 'failed',
+          errorCode: String(ANTIFRAUD_DECLINE),
+          errorMessage: declineMessage(ANTIFRAUD_DECLINE),
+        });
+        attempt = await recordPaymentAttempt(ctx.db, {
+          orderNumber: number,
+          gateway: ctx.gateway.name,
+          amountCents: attempt.amountCents,
+        });
+        threeDs = true;
+        round = -1;
+        continue;
+      }
+      const message = declineMessage(error.errorCode);
       await markPaymentFailed(ctx, number, { chargeId: null, errorCode: error.errorCode, message }, GATEWAY);
       return storedFailure(ctx, number);
     }
   }
-  const found = await lookUpCharge(ctx, number);
+  const found = await lookUpCharge(ctx, attempt);
+  if (found === 'foreign') return foreign(ctx, number, attempt);
   if (found && found !== 'unavailable') return applyCharge(ctx, number, found, GATEWAY);
   const payment = await latestPayment(ctx.db, number);
   if (payment?.status === 'in_progress') await updatePayment(ctx.db, payment.id, { status: 'unknown' });
   return { kind: 'unknown', number };
+}
+
+async function previousAttempt(ctx: OrderContext, number: number, beforeId: number) {
+  const [row] = await ctx.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderNumber, number), lt(payments.id, beforeId)))
+    .orderBy(desc(payments.id))
+    .limit(1);
+  return row;
+}
+
+/** A charge with our order_id that is not ours (another database on the same merchant): never 'paid'. */
+function foreign(ctx: OrderContext, number: number, attempt: PaymentRecord): Promise<Outcome> {
+  return ourError(ctx, number, {
+    chargeId: null,
+    errorCode: DUPLICATE_ORDER_ID,
+    description: `Openpay ya tiene un cargo con la referencia ${attempt.orderRef ?? number} que no es de este pedido (importe, moneda o referencia distintos); no se cobró`,
+  });
 }
 
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */
@@ -183,7 +318,24 @@ export async function placeOrder(
       return { kind: 'key_busy' };
   }
 
-  let number = claim.kind === 'resume' ? claim.orderNumber : null;
+  const stop = holdKey(ctx.db, user.id, key);
+  try {
+    return await placeWithKey(ctx, user, key, hash, body, claim.kind === 'resume' ? claim.orderNumber : null);
+  } finally {
+    stop();
+  }
+}
+
+/** The work of a claimed key (its lease renewed meanwhile): the order, then the charge, then the stored answer. */
+async function placeWithKey(
+  ctx: OrderContext,
+  user: SessionUser,
+  key: string,
+  hash: string,
+  body: PlaceOrder,
+  resumed: number | null,
+): Promise<PlaceOrderResult> {
+  let number = resumed;
   try {
     if (number === null) number = await placePendingOrder(ctx, user, key, hash, body);
   } catch (error) {

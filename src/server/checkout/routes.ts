@@ -22,6 +22,8 @@ function reply(result: PlaceOrderResult) {
       return { status: 200, body: { number: result.number, redirectUrl: result.redirectUrl } } as const;
     case 'failed':
       return { status: 402, body: error('payment_declined', result.message) } as const;
+    case 'error':
+      return { status: 503, body: error('payment_error', result.message) } as const;
     case 'refused':
       return { status: 409, body: error(result.code, result.message) } as const;
     case 'key_mismatch':
@@ -57,6 +59,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       gateway: app.paymentGateway,
       publicUrl: app.config.publicUrl,
       log: app.log,
+      hold: app.config.payments.hold,
     });
   });
   app.addHook('onClose', async () => {

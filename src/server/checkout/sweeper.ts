@@ -3,6 +3,7 @@ import { orders } from '../db/schema.ts';
 import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
 import { markPaymentFailed } from '../orders/payment.ts';
+import { latestPayment } from '../orders/payment-records.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
 import { applyCharge } from './settle.ts';
@@ -14,7 +15,7 @@ const BATCH = 20;
  * batch with FOR UPDATE SKIP LOCKED and leases it for two minutes by pushing reserved_until, so no
  * two instances work on one order. Before releasing, the gateway is asked by order_id: a charge that
  * went through after all makes the order paid instead. Also finishes cancellations a crash left
- * half-done (claimed, refund state unknown).
+ * half-done (claimed, their lease run out).
  */
 export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; paid: number }> {
   const expired = ctx.db
@@ -33,7 +34,9 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   let paid = 0;
   for (const { number } of due) {
     try {
-      const charge = await ctx.gateway.findChargeByOrderId(String(number));
+      // Asked by this attempt's reference; applyCharge refuses a charge that is not ours.
+      const attempt = await latestPayment(ctx.db, number);
+      const charge = await ctx.gateway.findChargeByOrderId(attempt?.orderRef ?? String(number));
       if (
         charge &&
         (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')
@@ -70,20 +73,40 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   return { released, paid };
 }
 
-/** Runs sweepOnce every `intervalMs` until stopped; one round at a time. */
-export function startSweeper(ctx: OrderContext, intervalMs = 60_000): () => Promise<void> {
+/** Runs `round` every `everyMs`, one round at a time; answers how to stop it (waiting for the round in flight). */
+function every(ctx: OrderContext, everyMs: number, what: string, round: () => Promise<unknown>) {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = sweepOnce(ctx)
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'barrido de reservaciones'))
+    running = round()
+      .catch((error: unknown) => ctx.log.error({ err: error }, what))
       .finally(() => {
         running = null;
       });
-  }, intervalMs);
+  }, everyMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
     await running;
+  };
+}
+
+/**
+ * Runs sweepOnce every `intervalMs` until stopped, and — every `cancellationsMs`, a cheap indexed query — the
+ * cancellations whose holder died (their lease ran out), so a crash mid-cancellation is finished within seconds.
+ */
+export function startSweeper(
+  ctx: OrderContext,
+  intervalMs = 60_000,
+  cancellationsMs = 2_000,
+): () => Promise<void> {
+  const stops = [
+    every(ctx, intervalMs, 'barrido de reservaciones', () => sweepOnce(ctx)),
+    every(ctx, cancellationsMs, 'barrido de cancelaciones', () =>
+      finishInterruptedCancellations(ctx, SWEEPER),
+    ),
+  ];
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
   };
 }

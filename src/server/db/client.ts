@@ -11,6 +11,13 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock, EmbeddedDatabaseInUse } from './embedded-lock.ts';
+import {
+  type EmbeddedSocketServer,
+  SOCKET_PORT,
+  serveEmbeddedDatabase,
+  socketPathFits,
+} from './embedded-socket.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -38,6 +45,8 @@ export type Database = {
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, which `loadDataDir` opens again (tests copy a migrated one). */
   dumpDataDir?(): Promise<Blob>;
+  /** PGlite only: the instance (served to commands on the data directory's socket). */
+  pglite?: PGlite;
 };
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -54,11 +63,76 @@ export type DatabaseOptions = {
   maxConnections?: number;
   /** PGlite: start from this dumped data directory (Database.dumpDataDir) instead of an empty one. */
   loadDataDir?: Blob;
+  /**
+   * PGlite on a folder: 'shop' (the server) owns the data directory and serves it to commands on a unix
+   * socket there; 'tool' (default: a command) reaches the running shop's database through that socket,
+   * or owns the folder itself while no shop runs. Either refuses a folder another live process owns
+   * (EmbeddedDatabaseInUse, the Spanish line of issue 16).
+   */
+  role?: 'shop' | 'tool';
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
-  return openPglite(options.dataDir ?? './data', options.loadDataDir);
+  const dataDir = options.dataDir ?? './data';
+  if (dataDir.startsWith('memory://')) return openPglite(dataDir, options.loadDataDir);
+  const role = options.role ?? 'tool';
+  const folder = resolve(dataDir);
+  mkdirSync(folder, { recursive: true });
+  const serveSocket = role === 'shop' && socketPathFits(folder);
+  let taken = acquireDataDirLock(folder, role, serveSocket ? folder : null);
+  // A shop restarted by a watcher (npm run dev) may start while the old process is still closing: wait
+  // a few seconds for it to let go before refusing.
+  for (let waited = 0; role === 'shop' && 'heldBy' in taken && waited < 5_000; waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    taken = acquireDataDirLock(folder, role, serveSocket ? folder : null);
+  }
+  if ('heldBy' in taken) {
+    const holder = taken.heldBy;
+    // A command reaches the running shop's database through its socket; anything else is refused.
+    if (role === 'tool' && holder.role === 'shop' && holder.socketDir) {
+      const url = `postgres://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(holder.socketDir)}`;
+      const viaShop = await openPostgres(url, 1).catch(() => undefined);
+      if (
+        viaShop &&
+        (await viaShop.ping().then(
+          () => true,
+          () => false,
+        ))
+      )
+        return { ...viaShop, kind: 'pglite' };
+      await viaShop?.close().catch(() => undefined);
+    }
+    throw new EmbeddedDatabaseInUse(holder);
+  }
+  try {
+    const database = await openPglite(dataDir, options.loadDataDir);
+    return await withOwnership(database, taken.lock, serveSocket ? folder : null);
+  } catch (error) {
+    taken.lock.release();
+    throw error;
+  }
+}
+
+/** The owner of the folder: serves it on the socket (the shop) and lets go of the lock on close. */
+async function withOwnership(
+  database: Database,
+  lock: DataDirLock,
+  socketDir: string | null,
+): Promise<Database> {
+  let server: EmbeddedSocketServer | undefined;
+  if (socketDir && database.pglite) server = await serveEmbeddedDatabase(database.pglite, socketDir);
+  return {
+    ...database,
+    close: async () => {
+      await server?.stop();
+      try {
+        await database.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -108,5 +182,6 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
     },
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir('none'),
+    pglite: client,
   };
 }

@@ -5,8 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * Per-address request limits on the API (per process, in memory: with N processes an address gets up to N
  * times the figure — these are abuse brakes, not quotas). A general limit on every /api request, and a
  * tight one on the operations an attacker would repeat: placing orders (card testing), card tokens in the
- * sandbox, registration, sign-in and password recovery (those three also have their per-account limits in
- * the database). Over the limit: 429 'Demasiados intentos…' with Retry-After, from the error handler.
+ * sandbox, registration and recovery-code requests (each sends a mail). Sign-in and the recovery reset are
+ * not in it: their fair limits live in the database (auth/throttle.ts: growing delays per account, a high
+ * per-address ceiling), and 20 a minute per address would lock a whole campus behind one address out. Over the limit: 429 'Demasiados intentos…' with Retry-After, from the error handler.
  *
  * Requests from this machine (127.0.0.1, ::1) are not limited: health checks, the benchmarks, the tests and
  * a reverse proxy on the same host that is not trusted with TRUST_PROXY (then every shopper would look like
@@ -18,9 +19,7 @@ const SENSITIVE = new Set([
   'POST /api/orders',
   'POST /api/payments/sandbox/tokens',
   'POST /api/auth/register',
-  'POST /api/auth/login',
   'POST /api/auth/recovery',
-  'POST /api/auth/recovery/reset',
 ]);
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;

@@ -32,8 +32,12 @@ describe('TRUST_PROXY', () => {
     expect(await seenAddress({}, spoofed)).toBe('10.0.0.5');
   });
 
-  it('believes one proxy in production: the address it appended, not the one the client wrote', async () => {
-    expect(await seenAddress({ NODE_ENV: 'production' }, spoofed)).toBe('203.0.113.9');
+  it('believes no proxy unless told, also in production (which refuses to start without TRUST_PROXY)', async () => {
+    expect(await seenAddress({ NODE_ENV: 'production' }, spoofed)).toBe('10.0.0.5');
+  });
+
+  it('TRUST_PROXY=1 believes one proxy: the address it appended, not the one the client wrote', async () => {
+    expect(await seenAddress({ NODE_ENV: 'production', TRUST_PROXY: '1' }, spoofed)).toBe('203.0.113.9');
     expect(await seenAddress({ TRUST_PROXY: '1' }, spoofed)).toBe('203.0.113.9');
   });
 

@@ -7,6 +7,8 @@ import type { Db } from '../db/client.ts';
 import { type InvoiceSnapshot, invoices, orderLines, orders, products } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { lockOrder } from '../orders/lock.ts';
+import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
@@ -86,6 +88,10 @@ export function createInvoicingContext(
 export const ORDER_NOT_FOUND = 'Pedido no encontrado';
 export const NOT_PAID = 'El pedido aún no está pagado; podrá facturarlo cuando se confirme el pago';
 export const ORDER_CANCELLED = 'El pedido está cancelado; no se puede facturar';
+export const ORDER_CANCELLING = 'Cancelación en proceso: el pedido no se puede facturar';
+export const PAYMENT_REFUNDED = 'El pago de este pedido fue reembolsado; no se puede facturar';
+export const PAYMENT_IN_DISPUTE =
+  'El pago de este pedido está en aclaración con el banco; no se puede facturar por ahora';
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';
@@ -94,7 +100,14 @@ export const INVOICE_CANCELLED =
 export const NO_INVOICE = 'Este pedido no tiene factura';
 export const GENERATION_FAILED = 'No se pudo generar su factura';
 
-const INVOICEABLE = ['paid', 'preparing', 'shipped', 'delivered'];
+/** The order's own state (orders/rules.ts decides; invoicing words it). */
+const ORDER_BLOCKS: Record<InvoiceBlock, string> = {
+  cancelled: ORDER_CANCELLED,
+  cancelling: ORDER_CANCELLING,
+  refunded: PAYMENT_REFUNDED,
+  in_dispute: PAYMENT_IN_DISPUTE,
+  not_paid: NOT_PAID,
+};
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A 'pending' row older than this belongs to a request that died mid-way. */
 const STALE_PENDING_MS = 2 * 60 * 1000;
@@ -122,8 +135,8 @@ function deadlineOf(order: OrderRow): Date | null {
 
 /** Why the order cannot be invoiced now (Spanish), or null when it can (SPEC-NOTES 9). */
 function blockedReason(order: OrderRow, active: InvoiceRow | undefined, now: Date): string | null {
-  if (order.status === 'cancelled') return ORDER_CANCELLED;
-  if (!INVOICEABLE.includes(order.status) || !order.paidAt) return NOT_PAID;
+  const block = invoiceBlock(order);
+  if (block) return ORDER_BLOCKS[block];
   if (active?.status === 'issued') return ALREADY_INVOICED;
   if (active?.status === 'pending') return IN_PROGRESS;
   const deadline = deadlineOf(order);
@@ -236,7 +249,12 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === '23505' || e?.cause?.code === '23505';
 };
 
-/** Claims the order's single active slot with a 'pending' row (the partial unique index decides races). */
+/**
+ * Claims the order's single active slot with a 'pending' row, under the order's row lock (lockOrder): the order
+ * is read again there and must still be invoiceable — not cancelled, no cancellation claimed — and a cancellation
+ * decides under the same lock and refuses an order with a 'pending' or 'issued' invoice, so the two exclude each
+ * other whatever the interleaving (issue 23). The partial unique index stays the last guard.
+ */
 async function claimPending(
   ctx: InvoicingContext,
   order: OrderRow,
@@ -258,14 +276,14 @@ async function claimPending(
     ivaCents: 0,
     totalCents: order.totalCents,
   };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const [row] = await ctx.db.insert(invoices).values(values).returning({ id: invoices.id });
-      if (row) return row.id;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const locked = await lockOrder(tx, order.number);
+      if (!locked) throw notFound(ORDER_NOT_FOUND);
+      const reason = blockedReason(locked, undefined, ctx.now());
+      if (reason) throw conflict(reason, 'invoice_not_allowed');
       // A pending row left by a request that died (crash, timeout) must not block the order forever.
-      const stale = await ctx.db
+      await tx
         .delete(invoices)
         .where(
           and(
@@ -273,19 +291,21 @@ async function claimPending(
             eq(invoices.status, 'pending'),
             lt(invoices.createdAt, new Date(ctx.now().getTime() - STALE_PENDING_MS)),
           ),
-        )
-        .returning({ id: invoices.id });
-      if (stale.length === 0) {
-        const [active] = await ctx.db
-          .select({ status: invoices.status })
-          .from(invoices)
-          .where(and(eq(invoices.orderNumber, order.number), inArray(invoices.status, ['pending', 'issued'])))
-          .limit(1);
-        throw conflict(active?.status === 'pending' ? IN_PROGRESS : ALREADY_INVOICED, 'invoice_exists');
-      }
-    }
+        );
+      const [active] = await tx
+        .select({ status: invoices.status })
+        .from(invoices)
+        .where(and(eq(invoices.orderNumber, order.number), inArray(invoices.status, ['pending', 'issued'])))
+        .limit(1);
+      if (active)
+        throw conflict(active.status === 'pending' ? IN_PROGRESS : ALREADY_INVOICED, 'invoice_exists');
+      const [row] = await tx.insert(invoices).values(values).returning({ id: invoices.id });
+      return row!.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(IN_PROGRESS, 'invoice_exists');
+    throw error;
   }
-  throw conflict(IN_PROGRESS, 'invoice_exists');
 }
 
 const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio'>, uuid: string) =>

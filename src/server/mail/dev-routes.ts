@@ -29,6 +29,12 @@ const mailSchema = z.object({
   sentAt: z.date().nullable(),
 });
 
+export const DEV_MAIL_LOOPBACK_ONLY =
+  'El buzón de desarrollo solo responde a solicitudes desde esta misma máquina (127.0.0.1 o ::1).';
+
+const isLoopback = (address: string) =>
+  address === '::1' || /^127\./.test(address) || /^::ffff:127\./.test(address);
+
 const statusLabel: Record<string, string> = { pending: 'pendiente', sent: 'enviado', failed: 'fallido' };
 
 /**
@@ -36,6 +42,21 @@ const statusLabel: Record<string, string> = { pending: 'pendiente', sent: 'envia
  * page at /dev/correo and as JSON at /dev/correo.json, so mails can be read without an SMTP server.
  */
 export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
+  // It shows recovery codes: only a browser on this same machine may read it. The socket's own address,
+  // never X-Forwarded-For (a proxy on this machine would make every client look local: use the address
+  // it connects from only when no proxy is believed).
+  app.addHook('onRequest', async (request, reply) => {
+    const direct = request.socket.remoteAddress ?? '';
+    const client = app.config.trustProxy === 0 ? direct : request.ip;
+    if (!isLoopback(direct) || !isLoopback(client)) {
+      return reply
+        .code(403)
+        .header('Cache-Control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(DEV_MAIL_LOOPBACK_ONLY);
+    }
+  });
+
   const latest = () => app.db.select(listed).from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(50);
 
   app.get(

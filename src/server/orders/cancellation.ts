@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, lt, sql, sum } from 'drizzle-orm';
 import { writeAudit } from '../audit/log.ts';
+import { heartbeat, leaseEnd } from '../db/lease.ts';
 import { orders, payments } from '../db/schema.ts';
 import { badGateway, notFound } from '../http/errors.ts';
-import { GatewayError, GatewayUnavailableError } from '../payments/gateway.ts';
+import { GatewayError } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { auditSnapshot } from './fulfilment.ts';
 import { hasActiveInvoice } from './invoice-state.ts';
@@ -17,21 +18,32 @@ import { returnStock } from './stock.ts';
  * Cancellation with a full refund (SPEC-NOTES 8), one implementation for the shopper and for staff:
  *
  * 1. claim, under the order's row lock: the rule is checked (ownership, status, tracking guide, no valid or
- *    pending invoice, not already claimed) and the claim written — cancelledAt and who asked and why — so two
- *    clicks, or a shopper and a staff member, refund once;
- * 2. refund through the gateway, outside any transaction (a failure releases the claim: nothing changed);
+ *    pending invoice, not already claimed) and the claim written — cancelledAt, who asked and why, and a lease
+ *    the request renews while it works — so two clicks, or a shopper and a staff member, refund once. From the
+ *    claim's commit the order reads 'Cancelación en proceso' and cannot be invoiced (rules.ts, invoiceBlock);
+ * 2. refund through the gateway, outside any transaction: refunded (or the gateway confirms it already was) →
+ *    3; refused by the gateway → the claim is released, nothing changed; no answer → the claim stays for the
+ *    sweeper, which asks again;
  * 3. finish, in one transaction: status, stock back ('order_cancel' ledger rows), payment marked refunded,
  *    the shopper's mail and, for staff, the audit row.
  *
- * A crash between 2 and 3 leaves a claimed order: the sweeper asks the gateway and finishes it with the stored
- * reason and actor, or releases the claim when the refund did not happen.
+ * A crash anywhere after 1 leaves a claimed order whose lease is no longer renewed: seconds later (LEASE_SECONDS
+ * and the sweeper's beat) the sweeper takes the claim over and rolls it forward — refunds once (or confirms the
+ * refund) and finishes with the stored reason and actor — or releases it if the gateway refuses the refund.
  */
 
 export type CancelRequester = ShopperRequest | (StaffRequest & { reason: string });
 
-/** A claim older than this belongs to a request that died (the refund takes seconds). */
-const CLAIM_TIMEOUT = sql`interval '5 minutes'`;
 const BATCH = 20;
+
+/** While the holder works on a claimed cancellation, its lease is renewed (none once it is finished or released). */
+const keepClaim = (ctx: OrderContext, number: number) =>
+  heartbeat(() =>
+    ctx.db
+      .update(orders)
+      .set({ cancelLeaseUntil: leaseEnd() })
+      .where(and(eq(orders.number, number), isNotNull(orders.cancelLeaseUntil))),
+  );
 
 export async function cancelOrder(
   ctx: OrderContext,
@@ -48,23 +60,34 @@ export async function cancelOrder(
     if (refusal) throw refusal;
     await tx
       .update(orders)
-      .set({ cancelledAt: sql`now()`, cancelRequest: policy.request, updatedAt: sql`now()` })
+      .set({
+        cancelledAt: sql`now()`,
+        cancelRequest: policy.request,
+        cancelLeaseUntil: leaseEnd(),
+        updatedAt: sql`now()`,
+      })
       .where(eq(orders.number, number));
     return false;
   });
   if (repeated) return { number, refundedCents: await refundedOf(ctx, number) };
 
-  const payment = await completedPayment(ctx.db, number);
+  const stop = keepClaim(ctx, number);
   try {
-    if (!payment?.chargeId) throw new GatewayError('request', null, 'sin cargo completado', 404, null);
-    await refundOnce(ctx, payment.chargeId, number);
-  } catch (error) {
+    const payment = await completedPayment(ctx.db, number);
+    const refund = payment?.chargeId ? await refundOnce(ctx, payment.chargeId, number) : 'refused';
+    if (refund === 'refunded') {
+      await finishCancellation(ctx, number, who);
+      return { number, refundedCents: payment!.amountCents };
+    }
+    // Refused: nothing happened at the bank; the order is as before. Unknown: the claim stays, its lease runs
+    // out, and the sweeper asks the gateway again and finishes it.
+    ctx.log.error({ order: number, by: who.kind, refund }, 'no se pudo reembolsar el pedido');
+    if (refund === 'unknown') throw badGateway('refund_pending', policy.refundPendingMessage);
     await releaseClaim(ctx, number);
-    ctx.log.error({ err: error, order: number, by: who.kind }, 'no se pudo reembolsar el pedido');
     throw badGateway('refund_failed', policy.refundFailedMessage);
+  } finally {
+    stop();
   }
-  await finishCancellation(ctx, number, who);
-  return { number, refundedCents: payment.amountCents };
 }
 
 /** What the refund of a cancelled order gave back (a repeated request answers with it). */
@@ -76,14 +99,27 @@ async function refundedOf(ctx: OrderContext, number: number): Promise<number> {
   return row?.refunded ?? 0;
 }
 
-/** Refund, or confirm it already happened (a retry after a timeout must not fail nor refund twice). */
-async function refundOnce(ctx: OrderContext, chargeId: string, number: number) {
+/**
+ * Refund, or confirm it already happened (a retry, a second instance, or a holder that was only stalled must not
+ * fail nor refund twice): 'refunded', 'refused' (the gateway said no and the charge is not refunded) or 'unknown'.
+ */
+async function refundOnce(
+  ctx: OrderContext,
+  chargeId: string,
+  number: number,
+): Promise<'refunded' | 'refused' | 'unknown'> {
   try {
     await ctx.gateway.refund(chargeId, { description: `Cancelación del pedido ${number}` });
+    return 'refunded';
   } catch (error) {
-    if (!(error instanceof GatewayError || error instanceof GatewayUnavailableError)) throw error;
-    const charge = await ctx.gateway.getCharge(chargeId);
-    if (charge.status !== 'refunded') throw error;
+    ctx.log.warn({ err: error, order: number }, 'el reembolso no respondió; se consulta el cargo');
+    try {
+      const charge = await ctx.gateway.getCharge(chargeId);
+      if (charge.status === 'refunded') return 'refunded';
+      return error instanceof GatewayError ? 'refused' : 'unknown';
+    } catch {
+      return 'unknown';
+    }
   }
 }
 
@@ -91,7 +127,7 @@ async function refundOnce(ctx: OrderContext, chargeId: string, number: number) {
 async function releaseClaim(ctx: OrderContext, number: number) {
   await ctx.db
     .update(orders)
-    .set({ cancelledAt: null, cancelRequest: null })
+    .set({ cancelledAt: null, cancelRequest: null, cancelLeaseUntil: null })
     .where(and(eq(orders.number, number), inArray(orders.status, CANCELLABLE)));
 }
 
@@ -110,7 +146,13 @@ async function finishCancellation(
     const request = before.cancelRequest ?? cancelPolicy({ kind: 'shopper', userId: before.userId }).request;
     const [after] = await tx
       .update(orders)
-      .set({ status: 'cancelled', cancelReason: request.reason, updatedAt: sql`now()` })
+      .set({
+        status: 'cancelled',
+        cancelReason: request.reason,
+        cancelLeaseUntil: null,
+        paymentState: 'refunded',
+        updatedAt: sql`now()`,
+      })
       .where(eq(orders.number, number))
       .returning();
     await returnStock(tx, number, 'order_cancel');
@@ -136,39 +178,59 @@ async function finishCancellation(
 }
 
 /**
- * The sweeper's part: cancellations claimed more than five minutes ago (the request died between the refund
- * and the commit). The gateway says whether the refund happened: finish it, or release the claim.
+ * The sweeper's part: claimed cancellations whose lease ran out (the holder died or has been stalled for
+ * LEASE_SECONDS). The sweeper takes the claim over with a lease of its own (one instance at a time), rolls it
+ * forward — refund once or confirm it, then finish with the stored reason and actor — or releases it when the
+ * gateway refuses the refund. The gateway down: the claim stays and the next round asks again.
  */
 export async function finishInterruptedCancellations(
   ctx: OrderContext,
   who: SweeperRequest,
 ): Promise<number> {
   const stuck = await ctx.db
-    .select({ number: orders.number, chargeId: payments.chargeId })
+    .select({ number: orders.number })
     .from(orders)
-    .innerJoin(payments, and(eq(payments.orderNumber, orders.number), eq(payments.status, 'completed')))
     .where(
       and(
+        isNotNull(orders.cancelLeaseUntil),
+        lt(orders.cancelLeaseUntil, sql`now()`),
         inArray(orders.status, CANCELLABLE),
-        isNotNull(orders.cancelledAt),
-        lt(orders.cancelledAt, sql`now() - ${CLAIM_TIMEOUT}`),
-        isNotNull(payments.chargeId),
       ),
     )
     .limit(BATCH);
   let finished = 0;
-  for (const { number, chargeId } of stuck) {
+  for (const { number } of stuck) {
+    const [taken] = await ctx.db
+      .update(orders)
+      .set({ cancelLeaseUntil: leaseEnd() })
+      .where(
+        and(
+          eq(orders.number, number),
+          inArray(orders.status, CANCELLABLE),
+          isNotNull(orders.cancelledAt),
+          lt(orders.cancelLeaseUntil, sql`now()`),
+        ),
+      )
+      .returning({ number: orders.number });
+    if (!taken) continue;
+    const stop = keepClaim(ctx, number);
     try {
-      const charge = await ctx.gateway.getCharge(chargeId!);
-      if (charge.status === 'refunded') {
+      const [payment] = await ctx.db
+        .select({ chargeId: payments.chargeId })
+        .from(payments)
+        .where(and(eq(payments.orderNumber, number), eq(payments.status, 'completed')))
+        .limit(1);
+      const refund = payment?.chargeId ? await refundOnce(ctx, payment.chargeId, number) : 'refused';
+      if (refund === 'refunded') {
         await finishCancellation(ctx, number, who);
         finished += 1;
-      } else {
+      } else if (refund === 'refused') {
         await releaseClaim(ctx, number);
       }
     } catch (error) {
-      if (!(error instanceof GatewayUnavailableError))
-        ctx.log.error({ err: error, order: number }, 'barrido');
+      ctx.log.error({ err: error, order: number }, 'barrido de cancelaciones');
+    } finally {
+      stop();
     }
   }
   return finished;

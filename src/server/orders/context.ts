@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { HoldConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 
@@ -8,6 +9,15 @@ export type OrderContext = {
   gateway: PaymentGateway;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** How long and how much stock unpaid orders hold (issue 23); the defaults when absent. */
+  hold?: HoldConfig;
+};
+
+export const DEFAULT_HOLD: HoldConfig = {
+  minutes: 30,
+  threeDsMinutes: 10,
+  maxPendingOrders: 2,
+  maxReservedUnits: 500,
 };
 
 /** The context of one request (its logger), for routes of any feature that changes orders. */
@@ -16,4 +26,5 @@ export const orderContext = (app: FastifyInstance, request: FastifyRequest): Ord
   gateway: app.paymentGateway,
   publicUrl: app.config.publicUrl,
   log: request.log,
+  hold: app.config.payments.hold,
 });

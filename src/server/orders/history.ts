@@ -7,7 +7,7 @@ import { orderLines, orders, payments, products, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import type { Order } from './lock.ts';
-import { AFTER_PAYMENT, guideOf, ORDER_NOT_FOUND, shopperMayCancel, statusLabel } from './rules.ts';
+import { guideOf, invoiceBlock, ORDER_NOT_FOUND, orderStatusLabel, shopperMayCancel } from './rules.ts';
 
 /** The shopper's history and receipt (spec §3–4): only their own orders. */
 
@@ -19,7 +19,7 @@ function actions(order: Order, invoiceState: InvoiceState, now = Date.now()) {
   const inWindow = order.paidAt !== null && now - order.paidAt.getTime() <= windowMs;
   return {
     invoiceState,
-    canInvoice: AFTER_PAYMENT.includes(order.status) && invoiceState !== 'issued' && inWindow,
+    canInvoice: invoiceBlock(order) === null && invoiceState !== 'issued' && inWindow,
     canCancelInvoice: invoiceState === 'issued' && order.status !== 'cancelled',
     canCancel: shopperMayCancel(order, invoiceState === 'issued'),
   };
@@ -50,7 +50,7 @@ export async function listOrders(
       number: o.number,
       date: o.createdAt.toISOString(),
       status: o.status,
-      statusLabel: statusLabel(o.status),
+      statusLabel: orderStatusLabel(o),
       trackingGuide: guideOf(o.trackingGuide),
       totalCents: o.totalCents,
       ...actions(o, invoices.get(o.number) ?? 'none'),
@@ -107,7 +107,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     paidAt: o.paidAt?.toISOString() ?? null,
     cancelledAt: o.status === 'cancelled' && o.cancelledAt ? o.cancelledAt.toISOString() : null,
     status: o.status,
-    statusLabel: statusLabel(o.status),
+    statusLabel: orderStatusLabel(o),
     address: o.address,
     billingName: [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
     billingNumber: `+${found.lada} ${found.telefono}`,

@@ -5,7 +5,7 @@ import { invoices } from '../db/schema.ts';
 
 /**
  * What an order's rules need to know about its invoices, read from the invoices table (the invoices feature
- * writes it and builds on orders — it will take lockOrder to issue — so orders reads the table, not the feature).
+ * writes it and builds on orders — it claims an invoice under lockOrder — so orders reads the table, not the feature).
  */
 
 /** Invoice state of many orders at once (none / issued / cancelled), for the history's buttons. */

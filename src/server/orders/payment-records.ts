@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { orders, payments } from '../db/schema.ts';
@@ -36,7 +37,15 @@ export async function updatePayment(
   changes: Partial<
     Pick<
       PaymentRecord,
-      'status' | 'chargeId' | 'errorCode' | 'errorMessage' | 'redirectUrl' | 'refundedCents'
+      | 'status'
+      | 'chargeId'
+      | 'errorCode'
+      | 'errorMessage'
+      | 'redirectUrl'
+      | 'refundedCents'
+      | 'orderRef'
+      | 'method'
+      | 'cardType'
     >
   >,
 ): Promise<void> {
@@ -46,7 +55,10 @@ export async function updatePayment(
     .where(eq(payments.id, id));
 }
 
-/** The order a charge belongs to: by our payment records, else by the order number the charge carries. */
+/**
+ * The order a charge belongs to: by our payment records (the charge id, else our reference — the order_id we
+ * sent), else, for attempts made before references existed, by the bare order number the charge carries.
+ */
 export async function orderOfCharge(
   db: Db,
   chargeId: string,
@@ -59,7 +71,14 @@ export async function orderOfCharge(
     .orderBy(desc(payments.id))
     .limit(1);
   if (byCharge) return byCharge.number;
-  if (orderId && /^\d{1,9}$/.test(orderId)) {
+  if (!orderId) return null;
+  const [byRef] = await db
+    .select({ number: payments.orderNumber })
+    .from(payments)
+    .where(eq(payments.orderRef, orderId))
+    .limit(1);
+  if (byRef) return byRef.number;
+  if (/^\d{1,9}$/.test(orderId)) {
     const [byOrder] = await db
       .select({ number: orders.number })
       .from(orders)
@@ -69,10 +88,28 @@ export async function orderOfCharge(
   return null;
 }
 
-/** A new charge attempt, before the gateway is called (in the order's creating transaction). */
+/**
+ * Our reference for a charge attempt (the order_id sent to the gateway): the order number and a random suffix,
+ * so that two databases on one Openpay merchant (a reset, staging and production) never send the same one.
+ */
+export function newOrderRef(orderNumber: number): string {
+  return `${orderNumber}-${randomBytes(6)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')}`;
+}
+
+/**
+ * A new charge attempt, before the gateway is called (in the order's creating transaction, or before the
+ * 3-D Secure retry), with its own reference.
+ */
 export async function recordPaymentAttempt(
   db: Db,
   attempt: { orderNumber: number; gateway: string; amountCents: number },
-): Promise<void> {
-  await db.insert(payments).values({ ...attempt, status: 'in_progress' });
+): Promise<PaymentRecord> {
+  const [row] = await db
+    .insert(payments)
+    .values({ ...attempt, orderRef: newOrderRef(attempt.orderNumber), status: 'in_progress' })
+    .returning();
+  return row!;
 }

@@ -6,7 +6,7 @@ import type { OrderContext } from './context.ts';
 import { lockOrder } from './lock.ts';
 import { enqueueOrderPaidMail } from './mail.ts';
 import { latestPayment, updatePayment } from './payment-records.ts';
-import type { GatewayRequest, SweeperRequest } from './requester.ts';
+import type { GatewayRequest, ShopperRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
 
 /**
@@ -29,7 +29,13 @@ export async function markPaid(
     if (order?.status !== 'pending_payment') return false;
     const [paid] = await tx
       .update(orders)
-      .set({ status: 'paid', paidAt: sql`now()`, reservedUntil: null, updatedAt: sql`now()` })
+      .set({
+        status: 'paid',
+        paymentState: 'paid',
+        paidAt: sql`now()`,
+        reservedUntil: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(orders.number, number))
       .returning();
     const payment = await latestPayment(tx, number);
@@ -39,6 +45,8 @@ export async function markPaid(
         chargeId: charge.id,
         errorCode: null,
         errorMessage: null,
+        method: charge.method ?? 'card',
+        cardType: charge.cardType,
       });
     }
     await enqueueOrderPaidMail(tx, paid!, ctx.publicUrl);
@@ -56,11 +64,12 @@ export async function markPaymentFailed(
   ctx: OrderContext,
   number: number,
   failure: { chargeId: string | null; errorCode: number | null; message: string },
-  who: GatewayRequest | SweeperRequest,
+  who: GatewayRequest | SweeperRequest | ShopperRequest,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment') return false;
+    if (who.kind === 'shopper' && order.userId !== who.userId) return false;
     await tx
       .update(orders)
       .set({ status: 'payment_failed', reservedUntil: null, updatedAt: sql`now()` })
@@ -77,5 +86,63 @@ export async function markPaymentFailed(
     }
     ctx.log.debug({ order: number, by: who.kind }, 'pago del pedido rechazado o vencido');
     return true;
+  });
+}
+
+/**
+ * pending_payment → cancelled without a charge: the payment failed on OUR side (authentication, configuration,
+ * a request we built wrong, a charge found that is not ours) — never blamed on the card. The stock goes back
+ * ('order_release'), the attempt keeps the gateway's code with status 'error', and the shopper may try again
+ * (a new order). Returns false when not pending.
+ */
+export async function markPaymentError(
+  ctx: OrderContext,
+  number: number,
+  failure: { chargeId: string | null; errorCode: number | null; message: string },
+  who: GatewayRequest | SweeperRequest,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (order?.status !== 'pending_payment') return false;
+    await tx
+      .update(orders)
+      .set({
+        status: 'cancelled',
+        cancelledAt: sql`now()`,
+        cancelReason: 'No se pudo procesar el pago; no se hizo ningún cargo',
+        reservedUntil: null,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(orders.number, number));
+    await returnStock(tx, number, 'order_release');
+    const payment = await latestPayment(tx, number);
+    if (payment) {
+      await updatePayment(tx, payment.id, {
+        status: 'error',
+        chargeId: failure.chargeId ?? payment.chargeId,
+        errorCode: failure.errorCode === null ? null : String(failure.errorCode),
+        errorMessage: failure.message,
+      });
+    }
+    ctx.log.debug({ order: number, by: who.kind }, 'pedido liberado por un error del pago');
+    return true;
+  });
+}
+
+/**
+ * A pending order now waits on the shopper's bank (3-D Secure): its hold shortens to `minutes` from now (never
+ * lengthens), so an abandoned authentication gives the stock back sooner (issue 23).
+ */
+export async function shortenHold(ctx: OrderContext, number: number, minutes: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (order?.status !== 'pending_payment') return;
+    await tx
+      .update(orders)
+      .set({
+        reservedUntil: sql`least(coalesce(${orders.reservedUntil}, 'infinity'), now() + make_interval(mins => ${minutes}))`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(orders.number, number));
   });
 }

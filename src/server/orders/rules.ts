@@ -92,6 +92,37 @@ function refusalOf(order: CancelFacts, invoiced: boolean, rule: CancelRule): Can
 export const shopperMayCancel = (order: CancelFacts, invoiced: boolean) =>
   refusalOf(order, invoiced, SHOPPER_RULE) === null;
 
+/**
+ * A claimed cancellation (issue 22): the claim is committed (cancelledAt, cancelRequest) and the refund and the
+ * finish are under way — by the request, or by the sweeper after a crash. From that moment the order is shown as
+ * 'Cancelación en proceso', is not cancellable again and cannot be invoiced.
+ */
+export const CANCELLING_LABEL = 'Cancelación en proceso';
+export const isCancelling = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
+  order.cancelledAt !== null && CANCELLABLE.includes(order.status);
+
+/** The status as shopper and staff read it: 'Cancelación en proceso' while a cancellation is claimed. */
+export const orderStatusLabel = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
+  isCancelling(order) ? CANCELLING_LABEL : statusLabel(order.status);
+
+/**
+ * Why the order's own state forbids an invoice now (the invoices feature words it), or null. Invoice issuance
+ * checks it twice: before the work, and again under the order's row lock (lockOrder) when it claims the invoice,
+ * where a cancellation decides too — so an invoice is never issued for an order whose refund is claimed or done.
+ */
+export type InvoiceBlock = 'cancelled' | 'cancelling' | 'refunded' | 'in_dispute' | 'not_paid';
+export function invoiceBlock(
+  order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt' | 'paymentState'>,
+): InvoiceBlock | null {
+  if (order.status === 'cancelled') return 'cancelled';
+  if (order.cancelledAt !== null) return 'cancelling';
+  // The gateway's word after the payment (issue 14): no invoice for money that went back or is disputed.
+  if (order.paymentState === 'refunded' || order.paymentState === 'lost') return 'refunded';
+  if (order.paymentState === 'in_dispute') return 'in_dispute';
+  if (!AFTER_PAYMENT.includes(order.status) || order.paidAt === null) return 'not_paid';
+  return null;
+}
+
 /** The one state each fulfilment step starts from (paid → preparing → shipped → delivered). */
 export const STEPS = {
   prepare: { from: 'paid', to: 'preparing', action: 'order.prepare' },
@@ -128,6 +159,8 @@ export type CancelPolicy = {
   /** The refusal to tell, or null when the order may be cancelled now. */
   check(order: CancelFacts, invoiced: boolean): AppError | null;
   refundFailedMessage: string;
+  /** The gateway did not answer the refund: the claim stays and the sweeper finishes it. */
+  refundPendingMessage: string;
 };
 
 export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: string })): CancelPolicy {
@@ -143,6 +176,8 @@ export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: str
       ownerId: who.userId,
       check,
       refundFailedMessage: 'No se pudo procesar el reembolso con el banco. Intente de nuevo en unos minutos.',
+      refundPendingMessage:
+        'El banco no respondió a tiempo. Su cancelación sigue en proceso y la terminaremos en unos momentos.',
     };
   }
   return {
@@ -152,5 +187,7 @@ export function cancelPolicy(who: ShopperRequest | (StaffRequest & { reason: str
     check,
     refundFailedMessage:
       'No se pudo procesar el reembolso con el banco; el pedido sigue sin cancelar. Intente de nuevo en unos minutos.',
+    refundPendingMessage:
+      'El banco no respondió a tiempo; la cancelación sigue en proceso y se terminará automáticamente en unos momentos.',
   };
 }

@@ -19,8 +19,14 @@ export type Charge = {
   id: string;
   status: ChargeStatus;
   amountCents: number;
+  /** ISO 4217 ('MXN'). */
+  currency: string;
   refundedCents: number;
-  /** Our order number, as sent. */
+  /** 'card', 'spei' (bank_account) or 'cash' (store), from Openpay's method. */
+  method: 'card' | 'spei' | 'cash' | null;
+  /** For cards: 'credit' or 'debit' (Openpay's card.type); null when unknown. */
+  cardType: 'credit' | 'debit' | null;
+  /** The order_id we sent (our reference), as the gateway reports it. */
   orderId: string | null;
   /** Set on failed charges (Openpay's error_code / error_message). */
   errorCode: number | null;
@@ -36,12 +42,15 @@ export type CreateChargeInput = {
   token: string;
   deviceSessionId: string;
   amountCents: number;
-  /** The order number: unique across all charges, so a repeat is refused instead of charged twice. */
+  /**
+   * Our reference for this attempt (payments.order_ref: the order number and a random suffix): unique across
+   * all charges of the merchant, so a repeat is refused (1006) instead of charged twice.
+   */
   orderId: string;
   description: string;
   customer: ChargeCustomer;
   use3dSecure: boolean;
-  /** Where the gateway sends the shopper back after 3-D Secure (with ?id={chargeId}). */
+  /** Where the gateway sends the shopper back after 3-D Secure (with ?id={chargeId}); sent only with use3dSecure. */
   redirectUrl: string;
 };
 
@@ -57,11 +66,31 @@ export class GatewayError extends Error {
     super(description ?? `error ${errorCode ?? httpCode}`);
   }
 
-  /** A decision about the card (declined, expired, stolen…), as opposed to a fault. */
+  /** A decision about the card (declined, expired, stolen…) or its data, as opposed to a fault. */
   get isCardDecline(): boolean {
-    return this.errorCode !== null && this.errorCode >= 2004 && this.errorCode < 4000;
+    return errorKind(this.errorCode) !== 'ours';
   }
 }
+
+/**
+ * Whose problem an Openpay error is: the bank's decision about the card (3001–3012), the card's data as typed
+ * (2004–2009; 1005 is a card token that no longer exists — the card form makes a new one), or ours
+ * (authentication, configuration, the merchant account, the request we built: 1000-series, 4001…, anything
+ * else). Ours are never told to the shopper as a decline.
+ */
+export function errorKind(errorCode: number | null): 'decline' | 'card_data' | 'ours' {
+  if (errorCode === null) return 'ours';
+  if (errorCode >= 3001 && errorCode <= 3012) return 'decline';
+  if ((errorCode >= 2004 && errorCode <= 2009) || errorCode === 1005) return 'card_data';
+  return 'ours';
+}
+
+/** Openpay's anti-fraud decline: retried once with 3-D Secure (selective authentication). */
+export const ANTIFRAUD_DECLINE = 3005;
+
+/** What the shopper reads when the payment failed on our side (answered 503; nothing was charged). */
+export const PAYMENT_ERROR_MESSAGE =
+  'No pudimos procesar el pago en este momento. No se hizo ningún cargo a su tarjeta; intente de nuevo en unos minutos.';
 
 /** The gateway could not be reached or did not answer in time: the charge may or may not exist. */
 export class GatewayUnavailableError extends Error {}
@@ -79,8 +108,11 @@ export interface PaymentGateway {
 /** Openpay's duplicate order_id error: the charge for this order already exists. */
 export const DUPLICATE_ORDER_ID = 1006;
 
-/** Spanish text for a rejected charge, per Openpay error code (issue 6; spec §8). */
-export function declineMessage(errorCode: number | null, description: string | null): string {
+/**
+ * Spanish text for a card declined by the bank (3001–3012) or refused for its data (2004–2009, 1005), per
+ * Openpay's error codes (issue 6, issue 14; spec §8). Errors of ours have PAYMENT_ERROR_MESSAGE instead.
+ */
+export function declineMessage(errorCode: number | null, _description?: string | null): string {
   switch (errorCode) {
     case 3001:
       return 'Tarjeta declinada';
@@ -91,18 +123,46 @@ export function declineMessage(errorCode: number | null, description: string | n
       return 'La tarjeta no tiene fondos suficientes';
     case 3004:
       return 'La tarjeta fue reportada como robada';
-    case 3009:
-      return 'La tarjeta fue reportada como perdida';
     case 3005:
       return 'El pago fue rechazado por el sistema antifraude';
+    case 3006:
+      return 'La operación no está permitida para esta tarjeta';
+    case 3007:
+      return 'Tarjeta declinada';
+    case 3008:
+      return 'La tarjeta no es aceptada para compras en línea';
+    case 3009:
+      return 'La tarjeta fue reportada como perdida';
+    case 3010:
+      return 'El banco restringió la tarjeta';
+    case 3011:
+      return 'El banco solicitó retener la tarjeta; comuníquese con su banco';
+    case 3012:
+      return 'Requiere autorización del banco';
     case 2004:
       return 'Tarjeta declinada: el número de tarjeta no es válido';
     case 2006:
     case 2009:
       return 'Tarjeta declinada: el código de seguridad no es válido';
+    case 2007:
+      return 'El número de tarjeta es de prueba; use una tarjeta real';
+    case 2008:
+      return 'La tarjeta no es válida para este pago';
     case 1005:
       return 'Los datos de la tarjeta ya no son válidos; ingréselos de nuevo';
   }
-  if (!description) return 'Solicitud inválida';
   return 'Tarjeta declinada';
+}
+
+/**
+ * A charge counts for an attempt only if it is ours: our reference, the attempt's amount and currency. A charge
+ * found by order_id after a 1006, a timeout or in the sweeper that fails this is somebody else's (another
+ * database on the same merchant) and must never make an order paid.
+ */
+export function chargeMatches(
+  charge: Charge,
+  expected: { orderRef: string | null; amountCents: number; currency?: string },
+): boolean {
+  if (expected.orderRef !== null && charge.orderId !== expected.orderRef) return false;
+  return charge.amountCents === expected.amountCents && charge.currency === (expected.currency ?? 'MXN');
 }

@@ -22,6 +22,9 @@ type OpenpayTransaction = {
   id: string;
   status: ChargeStatus;
   amount: number;
+  currency?: string | null;
+  method?: string | null;
+  card?: { type?: string | null } | null;
   order_id?: string | null;
   error_code?: number | null;
   error_message?: string | null;
@@ -46,7 +49,17 @@ export function chargeFromOpenpay(t: OpenpayTransaction): Charge {
     id: t.id,
     status: t.status,
     amountCents: toCents(t.amount),
+    currency: (t.currency ?? 'MXN').toUpperCase(),
     refundedCents: toCents(refunded),
+    method:
+      t.method === 'card'
+        ? 'card'
+        : t.method === 'bank_account'
+          ? 'spei'
+          : t.method === 'store'
+            ? 'cash'
+            : null,
+    cardType: t.card?.type === 'credit' || t.card?.type === 'debit' ? t.card.type : null,
     orderId: t.order_id ?? null,
     errorCode: t.error_code ?? null,
     errorMessage: t.error_message ?? null,
@@ -125,8 +138,8 @@ export class OpenpayGateway implements PaymentGateway {
         phone_number: input.customer.phoneNumber,
         email: input.customer.email,
       },
-      use_3d_secure: input.use3dSecure,
-      redirect_url: input.redirectUrl,
+      // 3-D Secure only when asked for (after an anti-fraud decline); redirect_url goes only with it.
+      ...(input.use3dSecure ? { use_3d_secure: true, redirect_url: input.redirectUrl } : {}),
     });
     return chargeFromOpenpay(t);
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenpayReplica } from '../../../tests/server/replicas/openpay.ts';
@@ -11,6 +12,18 @@ import {
 import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
 import { GatewayError, GatewayUnavailableError } from './gateway.ts';
 import { OpenpayGateway } from './openpay.ts';
+import { OPENPAY_SCRIPTS, openpayCspOrigins } from './service.ts';
+
+/** A CSP header as directive → sources. */
+function parseCsp(header: string): Record<string, string[]> {
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
+}
 
 const replica = new OpenpayReplica();
 let gateway: OpenpayGateway;
@@ -87,7 +100,14 @@ describe('Openpay adapter against a local replica of its API', () => {
   });
 
   it('3-D Secure: charge_pending with a redirect URL; after the bank, the charge is completed', async () => {
-    const pending = await gateway.createCharge(input(replica.addToken('4000000000003220'), '5003'));
+    const token = replica.addToken('4000000000000044');
+    await expect(gateway.createCharge(input(token, '5003'))).rejects.toMatchObject({ errorCode: 3005 });
+    // The token of an anti-fraud decline is charged once more with 3-D Secure (and only then redirect_url).
+    const pending = await gateway.createCharge({ ...input(token, '5003-3ds'), use3dSecure: true });
+    expect(replica.requests.at(-1)!.body).toMatchObject({
+      use_3d_secure: true,
+      redirect_url: 'http://tienda.test/api/payments/return',
+    });
     expect(pending.status).toBe('charge_pending');
     expect(pending.redirectUrl).toMatch(/\/charges\/tr[a-z0-9]+\/redirect\/$/);
     replica.complete3ds(pending.id, true);
@@ -149,10 +169,35 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
       sandboxMode: true,
     });
     expect(res.body).not.toContain(replica.privateKey);
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self' https://js.openpay.mx;");
-    expect(csp).toContain("connect-src 'self' https://sandbox-api.openpay.mx;");
-    expect(csp).toContain("frame-src 'self' https://sandbox-api.openpay.mx;");
+    // The CSP, parsed: exactly what Openpay.js and openpay-data need (its device fingerprint loads a script,
+    // an image and a frame from the API host), and the script URLs the card form loads are allowed.
+    const csp = parseCsp(String(res.headers['content-security-policy']));
+    const api = 'https://sandbox-api.openpay.mx';
+    expect(csp['script-src']).toEqual(["'self'", 'https://js.openpay.mx', api]);
+    expect(csp['connect-src']).toEqual(["'self'", api]);
+    expect(csp['frame-src']).toEqual(["'self'", api]);
+    expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', api]);
+    expect(csp['default-src']).toEqual(["'self'"]);
+    const cardForm = readFileSync(
+      new URL('../../client/checkout/lib/card-token.ts', import.meta.url),
+      'utf8',
+    );
+    const loaded = [...cardForm.matchAll(/loadScript\('([^']+)'\)/g)].map((m) => m[1]!);
+    expect(loaded).toEqual([...OPENPAY_SCRIPTS]);
+    for (const url of loaded) expect(csp['script-src']).toContain(new URL(url).origin);
+    // Production: the production API host, and no sandbox host.
+    const production = loadConfig({
+      PAYMENT_GATEWAY: 'openpay',
+      OPENPAY_MERCHANT_ID: 'm1',
+      OPENPAY_PRIVATE_KEY: 'sk_1',
+      OPENPAY_PUBLIC_KEY: 'pk_1',
+      OPENPAY_PRODUCTION: 'true',
+    });
+    expect(openpayCspOrigins(production)).toEqual({
+      script: ['https://js.openpay.mx', 'https://api.openpay.mx'],
+      api: ['https://api.openpay.mx'],
+    });
+    expect(openpayCspOrigins(loadConfig({}))).toEqual({ script: [], api: [] });
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/payments/sandbox/tokens', payload: {} })).statusCode,
     ).toBe(404);
@@ -191,17 +236,19 @@ describe('Openpay configured: card form config, CSP, webhook', () => {
     const p = await productWithStock(t, 5, 0);
     const res = await placeOrderRequest(t, shopper, {
       items: [{ code: p.code, quantity: 1 }],
-      cardToken: replica.addToken('4000000000003220'),
+      cardToken: replica.addToken('4000000000000044'),
       deviceSessionId: 'dev',
     });
     expect(res.statusCode).toBe(200);
     const { number } = res.json() as { number: number };
-    const charge = [...replica.charges.values()].find((c) => c.order_id === String(number))!;
+    const charge = [...replica.charges.values()].find(
+      (c) => c.order_id?.startsWith(`${number}-`) && c.status === 'charge_pending',
+    )!;
 
     // A forged "succeeded" while the bank has not authorized: nothing changes.
     const forged = {
       type: 'charge.succeeded',
-      transaction: { id: charge.id, status: 'completed', order_id: String(number) },
+      transaction: { id: charge.id, status: 'completed', order_id: charge.order_id },
     };
     const send = () =>
       t.app.inject({
@@ -241,6 +288,20 @@ describe('configuration', () => {
     expect(() => assertPaymentsAllowed(production())).toThrow(/PAYMENT_GATEWAY/);
     expect(() => assertPaymentsAllowed(production({ PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' }))).not.toThrow();
     expect(() => assertPaymentsAllowed(loadConfig({ NODE_ENV: 'development' }))).not.toThrow();
+  });
+
+  it('the stock hold and the per-shopper caps are configurable, checked, the 3-D Secure hold never longer', () => {
+    expect(loadConfig({}).payments.hold).toEqual({
+      minutes: 30,
+      threeDsMinutes: 10,
+      maxPendingOrders: 2,
+      maxReservedUnits: 500,
+    });
+    expect(
+      loadConfig({ CHECKOUT_HOLD_MINUTES: '5', CHECKOUT_3DS_HOLD_MINUTES: '15' }).payments.hold,
+    ).toMatchObject({ minutes: 5, threeDsMinutes: 5 });
+    expect(() => loadConfig({ CHECKOUT_HOLD_MINUTES: '0' })).toThrow(/CHECKOUT_HOLD_MINUTES/);
+    expect(() => loadConfig({ CHECKOUT_MAX_RESERVED_UNITS: 'mucho' })).toThrow(/CHECKOUT_MAX_RESERVED_UNITS/);
   });
 
   it('names the missing Openpay variables', () => {

@@ -61,7 +61,7 @@ describe('sandbox tokenization (what Openpay.js does in the browser)', () => {
 
 describe('luhnValid', () => {
   it('accepts the test cards and rejects a changed digit', () => {
-    for (const n of ['4111111111111111', '4000000000000002', '4000000000003220', '5555555555554444']) {
+    for (const n of ['4111111111111111', '4000000000000002', '4000000000000044', '5555555555554444']) {
       expect(luhnValid(n)).toBe(true);
     }
     expect(luhnValid('4111111111111121')).toBe(false);

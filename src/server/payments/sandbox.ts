@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sandboxCharges, sandboxTokens } from '../db/schema.ts';
 import {
@@ -17,13 +17,13 @@ import {
  */
 export const SANDBOX_CARDS: Record<string, { outcome: 'approve' | '3ds' | number; label: string }> = {
   '4111111111111111': { outcome: 'approve', label: 'Aprobada' },
-  '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard)' },
+  '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard de débito)' },
   '4000000000000002': { outcome: 3001, label: 'Declinada' },
   '4000000000000069': { outcome: 3002, label: 'Expirada' },
   '4444444444444448': { outcome: 3003, label: 'Fondos insuficientes' },
   '4000000000000119': { outcome: 3004, label: 'Reportada como robada' },
-  '4000000000000044': { outcome: 3005, label: 'Rechazada por antifraude' },
-  '4000000000003220': { outcome: '3ds', label: 'Requiere 3-D Secure' },
+  // Openpay's documented anti-fraud card: 3005 first; the shop retries with 3-D Secure (the bank page).
+  '4000000000000044': { outcome: 3005, label: 'Antifraude: requiere 3-D Secure' },
 };
 
 /** Openpay's own descriptions for the card decisions the simulator makes. */
@@ -106,7 +106,11 @@ function toCharge(row: ChargeRow): Charge {
     id: row.id,
     status: row.status as ChargeStatus,
     amountCents: row.amountCents,
+    currency: 'MXN',
     refundedCents: row.refundedCents,
+    method: 'card',
+    // The simulator's Mastercard test card stands for a debit card, the Visa ones for credit cards.
+    cardType: row.maskedNumber.startsWith('5') ? 'debit' : 'credit',
     orderId: row.orderId,
     errorCode: row.errorCode,
     errorMessage: row.errorMessage,
@@ -146,14 +150,17 @@ export class SandboxGateway implements PaymentGateway {
       .from(sandboxCharges)
       .where(eq(sandboxCharges.orderId, input.orderId));
     if (existing.length > 0) throw requestError(409, 1006, 'The orderId already exists');
-    // A token is single use: whoever marks it first charges it.
+    // A token is single use: whoever marks it first charges it. As at Openpay, the token of a charge refused by
+    // the anti-fraud system (3005) may be used once more, for the 3-D Secure charge.
     const [token] = await this.db
       .update(sandboxTokens)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: new Date(), outcome: input.use3dSecure ? '3ds' : sql`${sandboxTokens.outcome}` })
       .where(
         and(
           eq(sandboxTokens.id, input.token),
-          isNull(sandboxTokens.usedAt),
+          input.use3dSecure
+            ? or(isNull(sandboxTokens.usedAt), eq(sandboxTokens.outcome, '3005'))
+            : isNull(sandboxTokens.usedAt),
           gt(sandboxTokens.expiresAt, new Date()),
         ),
       )

@@ -34,14 +34,23 @@ export function publicPaymentsConfig(config: AppConfig): PaymentsConfig {
   return { gateway: 'sandbox' };
 }
 
-/** The CSP additions Openpay.js and openpay-data.js need: exactly their origins, only when configured. */
+/** Where the card form loads Openpay.js and openpay-data.js from (Openpay's current documentation). */
+export const OPENPAY_SCRIPTS = [
+  'https://js.openpay.mx/openpay.v1.min.js',
+  'https://js.openpay.mx/openpay-data.v1.min.js',
+] as const;
+
+/**
+ * The CSP additions Openpay.js and openpay-data.js need, only when Openpay is configured: the scripts' origin,
+ * and the API host — Openpay.js posts the card there (connect-src), and openpay-data's anti-fraud device
+ * fingerprint loads its own script, image and frame from it (script-src, img-src, frame-src). Nothing else.
+ */
 export function openpayCspOrigins(config: AppConfig): { script: string[]; api: string[] } {
   const openpay = config.payments.openpay;
   if (config.payments.gateway !== 'openpay' || !openpay) return { script: [], api: [] };
-  return {
-    script: ['https://js.openpay.mx'],
-    api: [openpay.production ? 'https://api.openpay.mx' : 'https://sandbox-api.openpay.mx'],
-  };
+  const api = openpay.production ? 'https://api.openpay.mx' : 'https://sandbox-api.openpay.mx';
+  const scripts = [...new Set(OPENPAY_SCRIPTS.map((u) => new URL(u).origin))];
+  return { script: [...scripts, api], api: [api] };
 }
 
 /**
@@ -103,7 +112,9 @@ export async function handleWebhook(
     return true;
   }
   const chargeId = event.transaction?.id;
-  if (!event.type.startsWith('charge.') || !chargeId) return true;
+  // Charges and chargebacks (charge.succeeded/failed/cancelled/refunded/rescored.to.decline,
+  // chargeback.created/accepted/rejected): whatever the type says, the charge as Openpay answers it decides.
+  if (!(event.type.startsWith('charge.') || event.type.startsWith('chargeback.')) || !chargeId) return true;
   let charge: Charge;
   try {
     charge = await gateway.getCharge(chargeId);

@@ -115,6 +115,10 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
       createdAt: z.string(),
     }),
   ),
+  /** Where the money stands after the payment (refunds, chargebacks): null until paid (issue 14). */
+  paymentState: z.enum(['paid', 'partially_refunded', 'refunded', 'in_dispute', 'lost']).nullable(),
+  /** What staff must look at about the money (a refund in Openpay's dashboard, a chargeback, a foreign charge). */
+  paymentAlerts: z.array(z.object({ kind: z.string(), message: z.string(), createdAt: z.string() })),
   /** What staff may do now. */
   actions: z.object({
     prepare: z.boolean(),

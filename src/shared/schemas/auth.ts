@@ -136,6 +136,20 @@ export const registerFormSchema = registerSchema
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: MSG.mismatch });
 export type RegisterFormInput = z.input<typeof registerFormSchema>;
 
+/** Registration codes: 6 digits, e-mailed; the account exists only once the code is typed (issue 23). */
+export const VERIFICATION_CODE_LENGTH = 6;
+
+/** POST /api/auth/register/verify */
+export const registerVerifySchema = z.object({
+  username: emailSchema,
+  code: z
+    .string({ error: MSG.required })
+    .trim()
+    .min(1, MSG.required)
+    .regex(/^\d{6}$/, 'Escriba los 6 dígitos del código'),
+});
+export type RegisterVerifyInput = z.input<typeof registerVerifySchema>;
+
 /** POST /api/auth/recovery */
 export const recoveryRequestSchema = z.object({ username: emailSchema });
 export type RecoveryRequestInput = z.input<typeof recoveryRequestSchema>;

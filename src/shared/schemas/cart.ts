@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineQuantityMessage, MAX_LINE_QUANTITY } from '../limits.ts';
 
 /**
  * The cart API's payloads: the contract between src/server/cart and src/client/cart.
@@ -7,7 +8,8 @@ import { z } from 'zod';
  */
 
 export const MAX_CART_LINES = 100;
-export const MAX_LINE_QUANTITY = 9999;
+/** From config/shop.json → limits (src/shared/limits.ts). */
+export { MAX_LINE_QUANTITY };
 
 const code = z
   .string({ error: 'El código del producto es obligatorio' })
@@ -19,7 +21,7 @@ const quantity = z
   .number({ error: 'La cantidad debe ser un número entero' })
   .int('La cantidad debe ser un número entero')
   .min(1, 'La cantidad debe ser mayor que 0')
-  .max(MAX_LINE_QUANTITY, `La cantidad no puede ser mayor que ${MAX_LINE_QUANTITY}`);
+  .max(MAX_LINE_QUANTITY, lineQuantityMessage());
 
 export const cartLineInputSchema = z.object(
   { code, quantity },

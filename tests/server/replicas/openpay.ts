@@ -44,7 +44,8 @@ const declines: Record<string, { code: number; description: string }> = {
   '4000000000000119': { code: 3004, description: 'The card was reported as stolen' },
   '4000000000000044': { code: 3005, description: 'Fraud risk detected by anti-fraud system' },
 };
-const THREE_DS_CARD = '4000000000003220';
+/** Openpay's sandbox: a debit test card (card.type 'debit'); the others answer 'credit'. */
+const DEBIT_CARD = '5555555555554444';
 
 export class OpenpayReplica {
   readonly merchantId = 'mzdtln0bmtms6o3kck8f';
@@ -55,8 +56,11 @@ export class OpenpayReplica {
   private readonly tokens = new Map<string, { cardNumber: string; holderName: string }>();
   private server: Server | undefined;
   private nextChargeDelayMs = 0;
+  /** The next charges fail with these Openpay error objects (http, code), e.g. 3012 or 4001. */
+  readonly nextChargeErrors: { http: number; code: number; description: string; category?: string }[] = [];
   private failAfterCharge = 0;
   private failuresLeft: number[] = [];
+  private collideAmount: number | null = null;
   url = '';
 
   async start(): Promise<string> {
@@ -98,6 +102,87 @@ export class OpenpayReplica {
 
   clearFailures(): void {
     this.failuresLeft = [];
+  }
+
+  /**
+   * A charge made long ago by another database on the same merchant (e.g. before a reset): completed, with
+   * this order_id and amount. A new charge with the same order_id then answers 409/1006.
+   */
+  addForeignCharge(orderId: string, amount: number, status = 'completed'): string {
+    const id = `tr${randomBytes(9).toString('hex')}`;
+    const old = new Date(Date.now() - 400 * 86_400_000).toISOString();
+    this.charges.set(id, {
+      id,
+      authorization: '100001',
+      operation_type: 'in',
+      method: 'card',
+      transaction_type: 'charge',
+      status,
+      conciliated: true,
+      creation_date: old,
+      operation_date: old,
+      description: 'Pedido anterior',
+      error_message: null,
+      order_id: orderId,
+      amount,
+      currency: 'MXN',
+      customer: null,
+      card: { card_number: '411111XXXXXX1111', holder_name: 'Otro', brand: 'visa', type: 'credit' },
+    });
+    return id;
+  }
+
+  /** Whatever the next charge's order_id will be, a completed charge of another database already has it. */
+  collideNextOrderId(amount: number): void {
+    this.collideAmount = amount;
+  }
+
+  /**
+   * What happens in Openpay's dashboard or at the bank after a charge: a refund by staff in the dashboard
+   * (charge.refunded), a chargeback opened (chargeback.created → status chargeback_pending), won
+   * (chargeback.rejected → completed) or lost (chargeback.accepted → chargeback_accepted), the anti-fraud
+   * rescoring a completed charge to declined (charge.rescored.to.decline → the charge is cancelled and the
+   * money returned). Answers the webhook payload Openpay sends for it.
+   */
+  dashboard(
+    chargeId: string,
+    event:
+      | 'charge.refunded'
+      | 'chargeback.created'
+      | 'chargeback.rejected'
+      | 'chargeback.accepted'
+      | 'charge.rescored.to.decline'
+      | 'charge.cancelled',
+    amount?: number,
+  ): { type: string; event_date: string; transaction: Txn } {
+    const t = this.charges.get(chargeId);
+    if (!t) throw new Error('no such charge');
+    switch (event) {
+      case 'charge.refunded':
+        t.status = 'refunded';
+        t.refund = {
+          id: `tr${randomBytes(9).toString('hex')}`,
+          amount: amount ?? t.amount,
+          status: 'completed',
+          transaction_type: 'refund',
+        };
+        if (amount !== undefined && amount < t.amount) t.status = 'completed';
+        break;
+      case 'chargeback.created':
+        t.status = 'chargeback_pending';
+        break;
+      case 'chargeback.rejected':
+        t.status = 'completed';
+        break;
+      case 'chargeback.accepted':
+        t.status = 'chargeback_accepted';
+        break;
+      case 'charge.rescored.to.decline':
+      case 'charge.cancelled':
+        t.status = 'cancelled';
+        break;
+    }
+    return { type: event, event_date: new Date().toISOString(), transaction: { ...t } };
   }
 
   /** What the bank's 3-D Secure page does: approve or reject a pending charge. */
@@ -200,13 +285,27 @@ export class OpenpayReplica {
     if (body.method !== 'card' || typeof body.amount !== 'number' || body.amount <= 0) {
       return this.error(res, 400, 1001, 'amount must be greater than 0');
     }
+    const forced = this.nextChargeErrors.shift();
+    if (forced) return this.error(res, forced.http, forced.code, forced.description, forced.category);
     const orderId = typeof body.order_id === 'string' ? body.order_id : null;
+    if (orderId && this.collideAmount !== null) {
+      this.addForeignCharge(orderId, this.collideAmount);
+      this.collideAmount = null;
+    }
     if (orderId && [...this.charges.values()].some((t) => t.order_id === orderId)) {
       return this.error(res, 409, 1006, 'The orderId already exists');
     }
+    // Openpay sends redirect_url only with 3-D Secure; a redirect_url without it is a request of ours gone wrong.
+    if (body.redirect_url !== undefined && body.use_3d_secure !== true) {
+      return this.error(res, 400, 1001, 'redirect_url is only allowed with use_3d_secure');
+    }
     const token = this.tokens.get(String(body.source_id));
     if (!token) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
-    this.tokens.delete(String(body.source_id));
+    // A token is single use, except that the token of a 3005 (anti-fraud) decline may be used for the
+    // 3-D Secure charge (Openpay's 3-D Secure guide: "Token de cargo previo").
+    if (body.use_3d_secure === true || declines[token.cardNumber]?.code !== 3005) {
+      this.tokens.delete(String(body.source_id));
+    }
 
     const now = new Date().toISOString();
     const id = `tr${randomBytes(9).toString('hex')}`;
@@ -229,19 +328,19 @@ export class OpenpayReplica {
       card: {
         card_number: `${token.cardNumber.slice(0, 6)}XXXXXX${token.cardNumber.slice(-4)}`,
         holder_name: token.holderName,
-        brand: 'visa',
-        type: 'credit',
+        brand: token.cardNumber.startsWith('5') ? 'mastercard' : 'visa',
+        type: token.cardNumber === DEBIT_CARD ? 'debit' : 'credit',
       },
     };
     this.charges.set(id, t);
-    const decline = declines[token.cardNumber];
+    const decline = body.use_3d_secure === true ? undefined : declines[token.cardNumber];
     if (decline) {
       t.status = 'failed';
       t.error_code = decline.code;
       t.error_message = decline.description;
       return this.error(res, 402, decline.code, decline.description, 'gateway');
     }
-    if (token.cardNumber === THREE_DS_CARD || body.use_3d_secure === true) {
+    if (body.use_3d_secure === true) {
       t.status = 'charge_pending';
       t.redirect_url = String(body.redirect_url ?? '');
       t.payment_method = {

@@ -7,7 +7,7 @@ import { buildApp } from '../../../src/server/app.ts';
 import { seedDemoCatalogue } from '../../../src/server/catalog/demo/seed.ts';
 import { type AppConfig, loadConfig } from '../../../src/server/config.ts';
 import type { Database } from '../../../src/server/db/client.ts';
-import { registration } from '../support/accounts.ts';
+import { registerWithCode, registration } from '../support/accounts.ts';
 import { openTestDatabase } from '../support/test-db.ts';
 
 /**
@@ -97,6 +97,13 @@ function expectStrictHeaders(res: LightMyRequestResponse, label: string) {
   );
   expect(res.headers['x-powered-by'], label).toBeUndefined();
   expect(res.headers['cross-origin-opener-policy'], label).toBe('same-origin');
+  // Issue 23: no powerful browser feature for the shop or anything it embeds.
+  const permissions = String(res.headers['permissions-policy'] ?? '');
+  for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
+    expect(permissions, `${label}: Permissions-Policy ${feature}`).toContain(`${feature}=()`);
+  }
+  // X-Frame-Options says the same as frame-ancestors 'none' (DENY), never SAMEORIGIN.
+  expect(res.headers['x-frame-options'], label).toBe('DENY');
 }
 
 describe('headers in production', () => {
@@ -113,11 +120,9 @@ describe('headers in production', () => {
 
   it('the session cookie is __Host-, Secure, HttpOnly, SameSite=Lax, Path=/ and has no Domain', async () => {
     const body = registration();
-    const res = await production.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: body,
-      headers: { 'x-forwarded-proto': 'https', origin: 'https://tienda.ejemplo.mx' },
+    const res = await registerWithCode(production.app, body, {
+      'x-forwarded-proto': 'https',
+      origin: 'https://tienda.ejemplo.mx',
     });
     expect(res.statusCode).toBe(200);
     const cookies = [res.headers['set-cookie']].flat().filter(Boolean) as string[];
@@ -146,7 +151,7 @@ describe('headers in production', () => {
 
   it('a plain "sid" cookie (set over http, or by a sibling subdomain) is not a session in production', async () => {
     const body = registration();
-    const res = await production.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+    const res = await registerWithCode(production.app, body);
     const token = String([res.headers['set-cookie']].flat()[0]).split(';')[0]!.split('=')[1];
     const asPlain = await production.app.inject({
       url: '/api/auth/session',
@@ -190,6 +195,28 @@ describe('headers in production', () => {
   });
 });
 
+describe('development tools answer only on this machine', () => {
+  it('/dev/correo from another address is refused in Spanish, even with X-Forwarded-For: 127.0.0.1', async () => {
+    for (const url of ['/dev/correo', '/dev/correo.json', '/dev/correo/1']) {
+      const local = await development.app.inject({ url: '/dev/correo.json', remoteAddress: '127.0.0.1' });
+      expect(local.statusCode, url).toBe(200);
+      for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }]) {
+        const res = await development.app.inject({ url, remoteAddress: '192.168.1.50', headers });
+        expect(res.statusCode, url).toBe(403);
+        expect(res.body, url).toContain('solo responde a solicitudes desde esta misma máquina');
+        expect(res.body, url).not.toContain('@');
+      }
+    }
+  });
+
+  it('development listens on 127.0.0.1 unless HOST says otherwise; production on every interface', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+  });
+});
+
 describe('headers in development', () => {
   it('the same CSP and headers, but no HSTS (the shop is served over plain http locally)', async () => {
     for (const url of [...PAGES, ...API]) {
@@ -201,11 +228,7 @@ describe('headers in development', () => {
   });
 
   it('the session cookie is HttpOnly and SameSite=Lax without Secure (http://localhost)', async () => {
-    const res = await development.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: registration(),
-    });
+    const res = await registerWithCode(development.app, registration());
     const cookie = String([res.headers['set-cookie']].flat()[0]);
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43};/);
     expect(cookie.toLowerCase()).toContain('httponly');

@@ -79,9 +79,9 @@ describe('two instances on one PostgreSQL', () => {
     expect(listB.body.total).toBe(listA.body.total);
   });
 
-  it('a session made on one instance works on the other, and signing out on the other ends it on both', async () => {
+  it('a registration started on one instance is confirmed on the other; its session works on both, and signing out ends it on both', async () => {
     const email = `escala.${randomUUID().slice(0, 8)}@example.com`;
-    const registered = await call(a, 'POST', '/api/auth/register', {
+    const started = await call(a, 'POST', '/api/auth/register', {
       body: {
         username: email,
         nombre: 'Lucía',
@@ -91,12 +91,21 @@ describe('two instances on one PostgreSQL', () => {
         password: 'Matraz.Aforado7Q',
       },
     });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const { rows } = await database!.db.execute<{ subject: string }>(
+      sql`select subject from mail_outbox where "to" = ${email} and kind = 'register-code' order by id desc limit 1`,
+    );
+    const code = /(\d{6})$/.exec(rows[0]?.subject ?? '')?.[1];
+    const registered = await call(b, 'POST', '/api/auth/register/verify', {
+      body: { username: email, code },
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     expect(registered.cookie).toBeDefined();
     const cookie = registered.cookie!;
 
     const onB = await call(b, 'GET', '/api/auth/session', { cookie });
     expect(onB.body.user?.email).toBe(email);
+    expect((await call(a, 'GET', '/api/auth/session', { cookie })).body.user?.email).toBe(email);
 
     const out = await call(b, 'POST', '/api/auth/logout', { cookie });
     expect(out.status).toBeLessThan(300);

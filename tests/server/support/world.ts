@@ -128,7 +128,9 @@ async function shopper(
   });
   if (cart.statusCode !== 200) throw new Error(`carrito: ${cart.statusCode} ${cart.body}`);
   const [charge] = (
-    await t.db.execute<{ id: string }>(sql`select id from sandbox_charges where order_id = ${String(order)}`)
+    await t.db.execute<{ id: string }>(
+      sql`select id from sandbox_charges where order_id like ${`${order}-%`}`,
+    )
   ).rows;
   return {
     ...p,

@@ -36,6 +36,17 @@ const PAYMENT_LABELS: Record<string, string> = {
   in_progress: 'En proceso',
   charge_pending: 'Esperando 3-D Secure',
   unknown: 'Sin confirmar',
+  error: 'Error (sin cargo)',
+  cancelled: 'Cancelado en Openpay',
+  chargeback_pending: 'Contracargo en disputa',
+  chargeback_accepted: 'Contracargo perdido',
+};
+
+const PAYMENT_STATE_LABELS: Record<string, string> = {
+  partially_refunded: 'Reembolso parcial',
+  refunded: 'Pago reembolsado',
+  in_dispute: 'Contracargo en disputa',
+  lost: 'Contracargo perdido',
 };
 
 const PROVIDERS = ['Estafeta', 'DHL', 'FedEx', 'Paquetexpress', 'Redpack', 'Entrega propia'];
@@ -322,6 +333,22 @@ export function OrderDetailScreen() {
             </Panel>
           </div>
           <Panel title="Pagos">
+            {order.paymentState && PAYMENT_STATE_LABELS[order.paymentState] ? (
+              <p className="mb-2">
+                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">
+                  {PAYMENT_STATE_LABELS[order.paymentState]}
+                </span>
+              </p>
+            ) : null}
+            {order.paymentAlerts.length > 0 ? (
+              <div className="mb-3 grid gap-2">
+                {order.paymentAlerts.map((alert) => (
+                  <Alert key={`${alert.createdAt}-${alert.kind}`} tone="danger">
+                    {formatDateTime(alert.createdAt)} · {alert.message}
+                  </Alert>
+                ))}
+              </div>
+            ) : null}
             {order.payments.length === 0 ? (
               <p className="text-sm text-slate-500">Sin intentos de pago.</p>
             ) : (

@@ -1,15 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { Link, useSearchParams } from 'react-router';
 import { useRedirectSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { PasswordChecklist, PasswordField, SubmitButton, TextField } from '@/client/ui/form-field.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { showServerError } from '@/client/ui/server-errors.ts';
 import { Spinner } from '@/client/ui/spinner.tsx';
-import { passwordChecklist, type RegisterFormInput, registerFormSchema } from '@/shared/schemas/auth.ts';
+import {
+  passwordChecklist,
+  type RegisterFormInput,
+  type RegisterVerifyInput,
+  registerFormSchema,
+  registerVerifySchema,
+} from '@/shared/schemas/auth.ts';
 import { shop } from '@/shared/shop.ts';
-import { useRegister } from '../api/register.ts';
+import { useRegister, useVerifyRegistration } from '../api/register.ts';
 import { AuthCard, linkClass } from '../components/auth-card.tsx';
 import { redirectParam, safeRedirect } from '../redirect-target.ts';
 
@@ -23,13 +29,29 @@ const EMPTY: RegisterFormInput = {
   confirmPassword: '',
 };
 
-/** /registro (spec §2 Registration): signs the shopper in and goes to the redirect target. */
+/**
+ * /registro (spec §2 Registration, issue 23): the form, then the 6-digit code mailed to the shopper; the
+ * code creates the account, signs the shopper in and goes to the redirect target. The first answer is the
+ * same whether or not the e-mail already has an account (its owner gets a mail instead of a code).
+ */
 export function Component() {
   useDocumentTitle(`Registro | ${shop.tradeName}`);
   const [params] = useSearchParams();
   const target = safeRedirect(params.get('redirect'));
   const { pending, signedIn } = useRedirectSignedIn(target);
-  const navigate = useNavigate();
+  const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
+  if (pending || signedIn) return <Spinner />;
+  if (sent) return <CodeStep email={sent.email} message={sent.message} target={target} />;
+  return <FormStep target={target} onSent={setSent} />;
+}
+
+function FormStep({
+  target,
+  onSent,
+}: {
+  target: string;
+  onSent: (sent: { email: string; message: string }) => void;
+}) {
   const signUp = useRegister();
   const {
     register,
@@ -40,18 +62,9 @@ export function Component() {
   } = useForm<RegisterFormInput>({ resolver: zodResolver(registerFormSchema), defaultValues: EMPTY });
   const password = watch('password') ?? '';
 
-  if (pending || signedIn) return <Spinner />;
-
   const onSubmit = handleSubmit(({ confirmPassword: _c, ...values }) =>
     signUp.mutate(values, {
-      onSuccess: (data) => {
-        if (data.user) {
-          window.location.assign(target);
-        } else {
-          toast.info(data.message);
-          navigate(`/ingresar?redirect=${redirectParam(target)}`);
-        }
-      },
+      onSuccess: (data) => onSent({ email: values.username.trim().toLowerCase(), message: data.message }),
       onError: (error) =>
         showServerError(error, 'Error de conexión', (field, message) =>
           setError(field as keyof RegisterFormInput, { message }),
@@ -131,6 +144,58 @@ export function Component() {
             Volver
           </Link>
         </div>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** Step 2: the code from the mail. */
+function CodeStep({ email, message, target }: { email: string; message: string; target: string }) {
+  const verify = useVerifyRegistration();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<RegisterVerifyInput>({
+    resolver: zodResolver(registerVerifySchema),
+    defaultValues: { username: email, code: '' },
+  });
+  const onSubmit = handleSubmit((values) =>
+    verify.mutate(values, {
+      // Like signing in: the page reloads so every part of the shop starts from the new session.
+      onSuccess: () => window.location.assign(target),
+      onError: (error) =>
+        showServerError(error, 'Error de conexión', (field, text) =>
+          setError(field as keyof RegisterVerifyInput, { message: text }),
+        ),
+    }),
+  );
+  return (
+    <AuthCard title="Confirme su correo" subtitle={<span role="status">{message}</span>}>
+      <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Confirmación del registro">
+        <input type="hidden" {...register('username')} />
+        <TextField
+          label="Código de verificación"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          digitsOnly
+          maxLength={6}
+          autoFocus
+          hint="6 dígitos; vale 15 minutos"
+          error={errors.code?.message ?? errors.username?.message}
+          {...register('code')}
+        />
+        <SubmitButton loading={verify.isPending || verify.isSuccess} className="w-full">
+          Confirmar
+        </SubmitButton>
+        <Link
+          to={`/registro?redirect=${redirectParam(target)}`}
+          reloadDocument
+          className="text-center text-sm font-medium text-slate-600 hover:text-brand-700"
+        >
+          Volver al registro
+        </Link>
       </form>
     </AuthCard>
   );

@@ -106,10 +106,14 @@ export function CardPayment({
       setPaid(true);
       onPaid(result.number);
     } catch (error) {
-      // A lost answer (network, 503): keep the attempt, the next click asks again with the same key.
+      // A lost answer (network, 503 unknown): keep the attempt, the next click asks again with the same key.
+      // 'payment_error' (the payment failed on our side, nothing charged, the order released) is an answer:
+      // the next click is a new attempt.
       const unknown =
         !(error instanceof CardTokenError) &&
-        (!(error instanceof ApiError) || error.status === 0 || error.status === 503);
+        (!(error instanceof ApiError) ||
+          error.status === 0 ||
+          (error.status === 503 && error.code !== 'payment_error'));
       if (!unknown || (error instanceof ApiError && error.code === 'idempotency_mismatch'))
         attempt.current = null;
       // Only the bank or the gateway declines a card; a request that never got its answer is a network error.

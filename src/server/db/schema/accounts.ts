@@ -54,6 +54,29 @@ export const recoveryCodes = pgTable(
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
+/**
+ * A registration waiting for its e-mailed 6-digit code (issue 23): the account is created only when the
+ * shopper types the code, so registering never tells whether an e-mail already has an account.
+ */
+export const pendingRegistrations = pgTable(
+  'pending_registrations',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nombre: text('nombre').notNull(),
+    apellidoPat: text('apellido_pat').notNull(),
+    apellidoMat: text('apellido_mat').notNull().default(''),
+    telefono: text('telefono').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pending_registrations_email_idx').on(sql`lower(${t.email})`)],
+);
+
 /** Failed sign-in / recovery attempts, counted in the database so limits hold across instances. */
 export const authAttempts = pgTable(
   'auth_attempts',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -71,9 +72,9 @@ export const invoices = pgTable(
     usoCfdi: text('uso_cfdi').notNull(),
     formaPago: text('forma_pago').notNull(),
     cp: text('cp').notNull(),
-    subtotalCents: integer('subtotal_cents').notNull(),
-    ivaCents: integer('iva_cents').notNull(),
-    totalCents: integer('total_cents').notNull(),
+    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
+    ivaCents: bigint('iva_cents', { mode: 'number' }).notNull(),
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     /** The stamped CFDI exactly as the PAC returned it. */
     xml: text('xml'),
     snapshot: jsonb('snapshot').$type<InvoiceSnapshot>(),

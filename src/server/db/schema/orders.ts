@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   index,
@@ -28,6 +30,8 @@ export type CancelRequest = {
   actor: { userId: number | null; label: string } | null;
 };
 
+export type PaymentState = 'paid' | 'partially_refunded' | 'refunded' | 'in_dispute' | 'lost';
+
 export const orderNumberSeq = pgSequence('order_number_seq', { startWith: 1001 });
 
 /**
@@ -42,10 +46,10 @@ export const orders = pgTable(
       .notNull()
       .references(() => users.id),
     status: text('status').$type<OrderStatus>().notNull(),
-    subtotalCents: integer('subtotal_cents').notNull(),
-    shippingCents: integer('shipping_cents').notNull(),
-    ivaCents: integer('iva_cents').notNull(),
-    totalCents: integer('total_cents').notNull(),
+    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
+    shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull(),
+    ivaCents: bigint('iva_cents', { mode: 'number' }).notNull(),
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     address: jsonb('address').$type<Address>().notNull(),
     trackingGuide: text('tracking_guide'),
     deliveryProvider: text('delivery_provider'),
@@ -60,6 +64,17 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason'),
     /** Set with cancelledAt while a cancellation is claimed; kept afterwards as the record of who asked. */
     cancelRequest: jsonb('cancel_request').$type<CancelRequest>(),
+    /**
+     * While a cancellation is claimed and not finished: until when its holder is known to be working (renewed by
+     * the holder's heartbeat). Past it, the holder died; the sweeper takes the claim over and finishes it.
+     */
+    cancelLeaseUntil: timestamp('cancel_lease_until', { withTimezone: true }),
+    /**
+     * Where the money stands once paid (the gateway's word, src/server/orders/payment-events.ts): null until
+     * paid, then 'paid', 'partially_refunded', 'refunded', 'in_dispute' (chargeback open) or 'lost'
+     * (chargeback accepted). A refunded or lost order can no longer be invoiced.
+     */
+    paymentState: text('payment_state').$type<PaymentState>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -67,6 +82,7 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_idx').on(t.userId, t.idempotencyKey),
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_status_idx').on(t.status, t.reservedUntil),
+    index('orders_cancel_lease_idx').on(t.cancelLeaseUntil).where(sql`${t.cancelLeaseUntil} is not null`),
   ],
 );
 
@@ -79,7 +95,7 @@ export const orderLines = pgTable(
     lineNo: integer('line_no').notNull(),
     productCode: text('product_code').notNull(),
     description: text('description').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
+    unitPriceCents: bigint('unit_price_cents', { mode: 'number' }).notNull(),
     quantity: integer('quantity').notNull(),
     weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
   },
@@ -97,15 +113,54 @@ export const payments = pgTable(
     gateway: text('gateway').notNull(),
     chargeId: text('charge_id'),
     status: text('status').notNull(),
-    amountCents: integer('amount_cents').notNull(),
-    refundedCents: integer('refunded_cents').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     redirectUrl: text('redirect_url'),
+    /**
+     * The order_id sent to the gateway for this attempt: the order number and a random suffix
+     * ('1001-k3x9q2m7'), unique across databases sharing one Openpay merchant. Null on attempts made
+     * before migration 0010 (they sent the bare order number).
+     */
+    orderRef: text('order_ref'),
+    /** How it was paid, once paid: 'card', 'spei' or 'cash' (CFDI FormaPago). */
+    method: text('method').$type<'card' | 'spei' | 'cash'>(),
+    /** For cards, once paid: 'credit' or 'debit' (Openpay's card.type; CFDI FormaPago 04 / 28). */
+    cardType: text('card_type').$type<'credit' | 'debit'>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payments_order_idx').on(t.orderNumber), uniqueIndex('payments_charge_idx').on(t.chargeId)],
+  (t) => [
+    index('payments_order_idx').on(t.orderNumber),
+    uniqueIndex('payments_charge_idx').on(t.chargeId),
+    uniqueIndex('payments_order_ref_idx').on(t.orderRef),
+  ],
+);
+
+/**
+ * What staff must look at about an order's money (a refund made in Openpay's dashboard, a chargeback, a charge
+ * that is not ours): shown on the back office's order until someone marks it seen. One row per fact
+ * (dedupe_key), so repeated webhook deliveries alert once.
+ */
+export const paymentAlerts = pgTable(
+  'payment_alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderNumber: integer('order_number')
+      .notNull()
+      .references(() => orders.number),
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    chargeId: text('charge_id'),
+    dedupeKey: text('dedupe_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payment_alerts_dedupe_idx').on(t.dedupeKey),
+    index('payment_alerts_order_idx').on(t.orderNumber),
+  ],
 );
 
 /** What POST /api/orders answered for a key: the checkout's result, replayed to a retry with the same key. */
@@ -113,6 +168,8 @@ export type CheckoutAnswer =
   | { kind: 'paid'; number: number }
   | { kind: 'redirect'; number: number; redirectUrl: string }
   | { kind: 'failed'; number: number; message: string; errorCode: number | null }
+  /** The payment failed on our side (nothing charged, order released): 503, never a decline. */
+  | { kind: 'error'; number: number; message: string }
   | { kind: 'refused'; code: string; message: string };
 
 /**
@@ -159,8 +216,8 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   id: text('id').primaryKey(),
   orderId: text('order_id').unique(),
   tokenId: text('token_id').notNull(),
-  amountCents: integer('amount_cents').notNull(),
-  refundedCents: integer('refunded_cents').notNull().default(0),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
   status: text('status').notNull(),
   errorCode: integer('error_code'),
   errorMessage: text('error_message'),
