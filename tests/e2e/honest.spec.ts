@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { registerThroughApi } from './register-helper.ts';
 
 /**
  * Issue 16, 'Honest screens' and the shopper-facing defects of the audit: each test fails on the code before
@@ -24,15 +25,13 @@ async function inStock(request: APIRequestContext, skip = 0): Promise<Card> {
 /** A shopper signed in on `request` (the page's own cookies), with or without a saved address. */
 async function shopper(request: APIRequestContext, name: string, address = true) {
   const email = `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
-  const res = await request.post('/api/auth/register', {
-    data: {
-      username: email,
-      password,
-      nombre: 'Laura',
-      apellidoPat: 'Méndez',
-      apellidoMat: 'Ochoa',
-      telefono: '3311223344',
-    },
+  const res = await registerThroughApi(request, {
+    username: email,
+    password,
+    nombre: 'Laura',
+    apellidoPat: 'Méndez',
+    apellidoMat: 'Ochoa',
+    telefono: '3311223344',
   });
   expect(res.ok(), await res.text()).toBe(true);
   if (address) {
@@ -56,7 +55,7 @@ async function shopper(request: APIRequestContext, name: string, address = true)
   return email;
 }
 
-/** An order through the API with a sandbox card: paid (4111…) or waiting for 3-D Secure (4000…3220). */
+/** An order through the API with a sandbox card: paid (4111…) or waiting for 3-D Secure (4000…0044, anti-fraud → the bank page). */
 async function order(request: APIRequestContext, card: string, skip = 0) {
   const p = await inStock(request, skip);
   const token = await request.post('/api/payments/sandbox/tokens', {
@@ -98,7 +97,7 @@ test.describe('/resumen tells the order’s real state', () => {
     await expect(page.getByTestId('outcome-bought')).toBeVisible();
     await expect(page).toHaveTitle(`¡Pedido comprado con éxito! | ${SHOP}`);
 
-    const waiting = await order(page.request, '4000000000003220', 1);
+    const waiting = await order(page.request, '4000000000000044', 1);
     expect(waiting.redirectUrl).toBeTruthy();
     await page.goto(`/resumen/${waiting.number}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pago pendiente');
