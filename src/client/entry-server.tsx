@@ -21,6 +21,8 @@ export type PageRender = {
   facts: PageFacts;
   /** Another address of the same page: answer with a redirect, render nothing. */
   redirect?: string;
+  /** 302 instead of 301. */
+  temporary?: true;
   /**
    * Waits for the rest of the page's data; then the query cache for hydration, and the React element to render
    * (built only when asked: a body kept from an earlier render of the same data needs none).
@@ -59,7 +61,7 @@ export function createPageRenderer(loadPage: LoadPage) {
       entry,
       status: head.status ?? entry.status ?? 200,
       facts: head.facts ?? {},
-      ...(head.redirect ? { redirect: head.redirect } : {}),
+      ...(head.redirect ? { redirect: head.redirect, ...(head.temporary ? { temporary: true } : {}) } : {}),
       async body() {
         await Promise.all([groups, head.rest]);
         const element = async () => {

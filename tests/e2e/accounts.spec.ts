@@ -135,7 +135,7 @@ test('register → signed in → save an address → sign out → recover by cod
 
   // Recovery by code, read from /dev/correo.
   await page.goto('/ingresar');
-  await page.getByRole('link', { name: 'Olvidó su contraseña?' }).click();
+  await page.getByRole('link', { name: '¿Olvidó su contraseña?' }).click();
   await expect(page).toHaveURL(/\/recuperar$/);
   // The e-mail field takes the focus on a page reached through a link too, not only on a fresh load.
   await expect(page.getByLabel('Correo electrónico')).toBeFocused();

@@ -39,7 +39,7 @@ test('a visitor cart is merged at sign-in, saved on every change and follows the
 
   // Finalizar compra as a visitor: sign in first.
   await page.getByRole('button', { name: 'Finalizar compra' }).click();
-  await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)carrito$/);
+  await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)orden$/);
 
   // Registering signs in (the cookie is shared by page.request and the page).
   const reg = await registerThroughApi(page.request, {

@@ -109,9 +109,9 @@ test('add from the detail, stock limit, quantities, remove; the totals are the s
     ]),
   );
 
-  // A visitor signs in first and comes back to the cart.
+  // A visitor signs in first; the purchase then goes on (/orden, or /envio without an address).
   await page.getByRole('button', { name: 'Finalizar compra' }).click();
-  await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)carrito$/);
+  await expect(page).toHaveURL(/\/ingresar\?redirect=(%2F|\/)orden$/);
   await page.goBack();
 
   await page.getByRole('button', { name: `Eliminar ${one.name} del carrito` }).click();

@@ -195,7 +195,7 @@ test('a search without results says so', async ({ page }) => {
   await expect(page.getByText('No encontramos productos para «zzqxwv».')).toBeVisible();
 });
 
-test('unknown brand, group and product say so; a page past the last shows an empty list', async ({
+test('unknown brand, group and product say so; a page past the last goes to the last page', async ({
   page,
 }) => {
   await page.goto('/marcas/NoExiste');
@@ -205,13 +205,12 @@ test('unknown brand, group and product say so; a page past the last shows an emp
   await page.goto('/productos/NO-EXISTE-123');
   await expect(page.getByRole('heading', { name: 'Producto no encontrado' })).toBeVisible();
 
+  // Past the last page: the last page (decision 018), not 'Mostrando 186–186 de 186' over nothing.
   await page.goto('/marcas/Metrion?pagina=99');
-  await expect(page.getByText('Esta página no tiene productos.')).toBeVisible();
-  await expect(cards(page)).toHaveCount(0);
-  const pager = page.getByRole('navigation', { name: 'Paginación' });
-  await expect(pager.getByRole('link', { name: 'Anterior' })).toBeVisible();
-  await page.getByRole('link', { name: 'Ir a la primera página' }).click();
-  await expect(cards(page)).toHaveCount(9);
+  await expect(page).toHaveURL(/\/marcas\/Metrion(\?pagina=\d+)?$/);
+  expect(Number(new URL(page.url()).searchParams.get('pagina') ?? '1')).toBeLessThan(99);
+  await expect(cards(page).first()).toBeVisible();
+  await expect(page.getByText(/Mostrando (\d+)–\1 de \1/)).toHaveCount(0);
 });
 
 test('a brand URL in other letter case goes to the brand', async ({ page }) => {

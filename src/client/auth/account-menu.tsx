@@ -31,6 +31,26 @@ export function AccountMenu() {
   return <SignedInMenu nombre={user.nombre} email={user.email} />;
 }
 
+/** The mobile menu's account links for a visitor ('Crear cuenta' is hidden in the header on phones). */
+export function MobileAccountLinks() {
+  const { user, pending } = useSessionUser();
+  if (pending || user) return null;
+  return (
+    <ul className="border-t border-slate-100 py-2" aria-label="Cuenta">
+      <li>
+        <Link to="/registro" className="block px-4 py-2.5 font-medium text-brand-700">
+          Crear cuenta
+        </Link>
+      </li>
+      <li>
+        <Link to="/ingresar" className="block px-4 py-2.5 text-slate-700">
+          Ingresar
+        </Link>
+      </li>
+    </ul>
+  );
+}
+
 function SignedInMenu({ nombre, email }: { nombre: string; email: string }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);

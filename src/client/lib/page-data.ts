@@ -17,6 +17,8 @@ export type PageHead = {
   status?: 404;
   /** The one address of this page (a brand written in other case → its name as stored). */
   redirect?: string;
+  /** The redirect is temporary (302: past a listing's last page); otherwise it is the page's one address (301). */
+  temporary?: true;
   facts?: PageFacts;
   /** The rest of the page's data, still arriving: the server renders once it is in `client`. */
   rest?: Promise<unknown>;

@@ -10,12 +10,19 @@ const steps = [
  * The checkout progress bar (spec §2): 'Revisar carrito' (/carrito) → 'Datos de domicilio' (/envio) → 'Pago'.
  * Steps already passed are links back; the current one is marked; later ones are plain text.
  */
-export function CheckoutSteps({ current }: { current: 1 | 2 | 3 }) {
+export function CheckoutSteps({
+  current,
+  completed,
+}: {
+  current: 1 | 2 | 3;
+  /** The steps really done (a cart with products, a saved address); by default every step before `current`. */
+  completed?: readonly number[];
+}) {
   return (
     <nav aria-label="Pasos de la compra" className="mb-6">
       <ol className="flex items-start">
         {steps.map((step, i) => {
-          const done = step.n < current;
+          const done = completed ? completed.includes(step.n) && step.n !== current : step.n < current;
           const active = step.n === current;
           const circle = `flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
             active
@@ -38,7 +45,7 @@ export function CheckoutSteps({ current }: { current: 1 | 2 | 3 }) {
               {i > 0 && (
                 <span
                   aria-hidden="true"
-                  className={`absolute right-1/2 top-4 h-0.5 w-full ${step.n <= current ? 'bg-accent-500' : 'bg-slate-200'}`}
+                  className={`absolute right-1/2 top-4 h-0.5 w-full ${step.n <= current && (!completed || completed.includes(step.n - 1)) ? 'bg-accent-500' : 'bg-slate-200'}`}
                 />
               )}
               {done && step.to ? (

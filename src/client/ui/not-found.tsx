@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useDocumentTitle } from './page-heading.tsx';
+import { shopTitle, useDocumentTitle } from './page-heading.tsx';
 
 export const PAGE_NOT_FOUND = 'Página no encontrada';
 
@@ -9,7 +9,7 @@ export const PAGE_NOT_FOUND = 'Página no encontrada';
  */
 export function NotFound({ title, message }: { title?: string; message?: string }) {
   const heading = title ?? PAGE_NOT_FOUND;
-  useDocumentTitle(heading);
+  useDocumentTitle(shopTitle(heading));
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center">
       <p className="text-6xl font-bold text-brand-600">404</p>

@@ -1,4 +1,8 @@
 import { useEffect } from 'react';
+import { shop } from '@/shared/shop.ts';
+
+/** A page's title with the shop's name, as the server writes it (src/server/seo/page-meta.ts). */
+export const shopTitle = (title: string) => `${title} | ${shop.tradeName}`;
 
 /** Sets the document title; the server already wrote it for the first load. */
 export function useDocumentTitle(title: string | undefined) {

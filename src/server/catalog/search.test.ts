@@ -145,6 +145,23 @@ describe('search (q)', () => {
     expect(count).toBeDefined();
   });
 
+  it("a one-character word is a word, not the prefix of every code: '#1', 'a/b' and 'a' do not list the catalogue", async () => {
+    const all = (await t.app.inject('/api/products').then((r) => r.json())).total as number;
+    const one = await search('#1');
+    expect(one.total).toBeLessThan(all);
+    expect(
+      one.items.every((i) => /(^|[^\d.])1([^\d.]|$)/.test(i.name)),
+      names(one).join('; '),
+    ).toBe(true);
+    expect((await search('1')).total).toBe(one.total);
+    // 'a' is a stop word (finds nothing); 'a/b' is 'a' and 'b', so not more than 'b' as a word finds.
+    expect((await search('a')).total).toBe(0);
+    expect((await search('a/b')).total).toBe((await search('b')).total);
+    expect((await search('b')).total).toBeLessThan(all / 10);
+    // Two characters and more still find by prefix ('ma' → matraces…), and a whole code is still found.
+    expect((await search('ma')).total).toBeGreaterThan(0);
+  });
+
   it('treats a blank q as no search', async () => {
     expect((await search('  ')).total).toBe(
       (await t.app.inject('/api/products').then((r) => r.json())).total,

@@ -30,11 +30,18 @@ const codeCandidate = (q: string) => {
   return c.length > 0 && c.length <= 64 && /^[\p{L}\p{N}][\p{L}\p{N}._/-]*$/u.test(c) ? c : null;
 };
 
+/**
+ * A word this short is matched whole, not as a prefix: '1' as a prefix is every code (CRX-10000…), 'b' every
+ * word starting with b — '#1' listed the whole catalogue, 'a/b' hundreds while 'a' (a stop word) found none.
+ */
+const MIN_PREFIX_LENGTH = 2;
+
 /** tsquery text: AND across words; within a word, its prefix OR any similar catalogue word. */
 function tsqueryText(tokens: string[], similar: Map<string, string[]> = new Map()): string {
   return tokens
     .map((t) => {
-      const alts = [`'${t}':*`, ...(similar.get(t) ?? []).map((w) => `'${w}'`)];
+      const own = t.length < MIN_PREFIX_LENGTH ? `'${t}'` : `'${t}':*`;
+      const alts = [own, ...(similar.get(t) ?? []).map((w) => `'${w}'`)];
       return alts.length === 1 ? alts[0] : `(${alts.join(' | ')})`;
     })
     .join(' & ');

@@ -55,6 +55,14 @@ export async function getBrandLogo(db: Db, name: string): Promise<{ data: Buffer
 
 /** Product detail of an active product; the long description is sanitized again on the way out. */
 export async function getProduct(db: Db, code: string): Promise<ProductDetail | null> {
+  const found = await productByCode(db, code);
+  // An address typed in another case (/productos/crx-10000): the catalogue's codes are upper-case, and the exact match
+  // stays on the index; the page then redirects to the product's own code.
+  if (found || code.toUpperCase() === code) return found;
+  return productByCode(db, code.toUpperCase());
+}
+
+async function productByCode(db: Db, code: string): Promise<ProductDetail | null> {
   const [row] = await db
     .select({
       ...cardColumns,

@@ -151,8 +151,13 @@ export function sendNotFound(reply: FastifyReply) {
  * Fastify's answers before routing (`frameworkErrors`): a malformed percent-encoding or a path
  * parameter longer than maxParamLength, in the shop's error shape and in Spanish.
  */
-export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  // A page's address with a broken escape (/busqueda/%E0%A4%A) is a page that does not exist: the shop's 404
+  // page (src/server/spa), not an API error in JSON.
+  const page = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+  const notFoundPage = request.server.notFoundPage;
+  if (page && error.code === 'FST_ERR_BAD_URL' && notFoundPage) return notFoundPage(request, reply);
   return reply.code(tooLong ? 414 : 400).send({
     error: {
       code: 'invalid_request',

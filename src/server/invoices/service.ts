@@ -143,6 +143,8 @@ export const PAYMENT_IN_DISPUTE =
 export const ALREADY_INVOICED = 'Este pedido ya tiene una factura vigente; cancélela para solicitar otra';
 export const IN_PROGRESS = 'La factura de este pedido se está generando; espere un momento';
 export const NO_ACTIVE_INVOICE = 'Este pedido no tiene una factura vigente';
+export const INVOICE_CANCELLED =
+  'Factura cancelada correctamente. Puede solicitar una nueva factura para este pedido.';
 export const NO_INVOICE = 'Este pedido no tiene factura';
 export const GENERATION_FAILED = 'No se pudo generar su factura';
 
@@ -702,7 +704,7 @@ export async function cancelInvoice(
   const order = await ownOrder(ctx.db, user.id, number);
   const rows = await invoicesOf(ctx.db, number);
   const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
-  if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (!active?.uuid) return alreadyCancelled(ctx, order);
   if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
   if (options.by === 'shopper' && rows.some((r) => r.status === 'cancelled' && r.kind === 'I')) {
     throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
@@ -749,7 +751,7 @@ export async function cancelInvoice(
     };
   }
   const updated = await markCancelled(ctx, active, user, options.motivo, result.acknowledgement);
-  if (!updated) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  if (!updated) return alreadyCancelled(ctx, order);
   return {
     message:
       options.by === 'shopper'
@@ -1073,6 +1075,18 @@ export async function issueCreditNote(
     })
     .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
   return { uuid: stamp.uuid, totalCents: amounts.totalCents, remainingCents: remaining - amounts.totalCents };
+}
+
+/**
+ * No valid invoice to cancel: a repeated 'Sí, cancelar factura' (double click, retry after a lost answer, a
+ * concurrent request that won) answers with the state reached, as a success; an order never invoiced, or
+ * invoiced anew meanwhile (a pending one), is still refused.
+ */
+async function alreadyCancelled(ctx: InvoicingContext, order: OrderRow) {
+  const rows = await invoicesOf(ctx.db, order.number);
+  const latest = rows.find((r) => r.kind === 'I');
+  if (latest?.status !== 'cancelled') throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+  return { message: INVOICE_CANCELLED, invoice: stateOf(order, rows, ctx.now()) };
 }
 
 /** The invoice whose files the downloads serve: the active one, else the latest cancelled one. */

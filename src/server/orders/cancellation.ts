@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql, sum } from 'drizzle-orm';
 import { writeAudit } from '../audit/log.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
 import { orders, payments } from '../db/schema.ts';
@@ -11,7 +11,7 @@ import { lockOrder } from './lock.ts';
 import { enqueueOrderCancelledMail } from './mail.ts';
 import { completedPayment, updatePayment } from './payment-records.ts';
 import type { ShopperRequest, StaffRequest, SweeperRequest } from './requester.ts';
-import { CANCELLABLE, cancelPolicy, ORDER_NOT_FOUND } from './rules.ts';
+import { alreadyCancelledBy, CANCELLABLE, cancelPolicy, ORDER_NOT_FOUND } from './rules.ts';
 import { returnStock } from './stock.ts';
 
 /**
@@ -51,10 +51,11 @@ export async function cancelOrder(
   who: CancelRequester,
 ): Promise<{ number: number; refundedCents: number }> {
   const policy = cancelPolicy(who);
-  await ctx.db.transaction(async (tx) => {
+  const repeated = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order || (policy.ownerId !== null && order.userId !== policy.ownerId))
       throw notFound(ORDER_NOT_FOUND);
+    if (alreadyCancelledBy(order, policy.request)) return true;
     const refusal = policy.check(order, await hasActiveInvoice(tx, number));
     if (refusal) throw refusal;
     await tx
@@ -66,7 +67,9 @@ export async function cancelOrder(
         updatedAt: sql`now()`,
       })
       .where(eq(orders.number, number));
+    return false;
   });
+  if (repeated) return { number, refundedCents: await refundedOf(ctx, number) };
 
   const stop = keepClaim(ctx, number);
   try {
@@ -85,6 +88,15 @@ export async function cancelOrder(
   } finally {
     stop();
   }
+}
+
+/** What the refund of a cancelled order gave back (a repeated request answers with it). */
+async function refundedOf(ctx: OrderContext, number: number): Promise<number> {
+  const [row] = await ctx.db
+    .select({ refunded: sum(payments.refundedCents).mapWith(Number) })
+    .from(payments)
+    .where(eq(payments.orderNumber, number));
+  return row?.refunded ?? 0;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, sum } from 'drizzle-orm';
-import type { InvoiceState, OrderDetail, OrderSummary } from '../../shared/schemas/orders.ts';
+import { and, asc, desc, eq, notInArray, sum } from 'drizzle-orm';
+import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
@@ -25,7 +25,13 @@ function actions(order: Order, invoiceState: InvoiceState, now = Date.now()) {
   };
 }
 
-/** GET /api/orders — newest first; the server's message when there are none. */
+/**
+ * Card attempts that never got paid (declined, abandoned on the bank's page, still waiting): not purchases, so
+ * not in the shopper's history (issue 16). Their receipts stay reachable by number, and staff see every order.
+ */
+export const NEVER_PAID: readonly OrderStatus[] = ['pending_payment', 'payment_failed'];
+
+/** GET /api/orders — the shopper's purchases, newest first; the server's message when there are none. */
 export async function listOrders(
   db: Db,
   userId: number,
@@ -33,7 +39,7 @@ export async function listOrders(
   const list = await db
     .select()
     .from(orders)
-    .where(eq(orders.userId, userId))
+    .where(and(eq(orders.userId, userId), notInArray(orders.status, [...NEVER_PAID])))
     .orderBy(desc(orders.createdAt), desc(orders.number));
   const invoices = await invoiceStates(
     db,

@@ -10,6 +10,7 @@ import {
   sandboxToken,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
+import { createStaff } from '../../../tests/server/support/staff.ts';
 
 const APPROVED = '4111111111111111';
 let t: CheckoutTestApp;
@@ -206,12 +207,19 @@ describe('POST /api/orders — declined cards', () => {
     expect(res.statusCode).toBe(402);
     expect(res.json().error.message).toBe(message);
     expect(await stockOf(t, p.code)).toEqual({ stock: 4, ledger: 4 });
+    const number = (
+      await t.db.execute<{ number: number }>(sql`select number from orders where user_id = ${shopper.id}`)
+    ).rows[0]!.number;
+    // The failed attempt is no purchase: not in the history; its receipt still tells what happened.
     const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: shopper.cookie } })).json();
-    expect(list.orders[0].status).toBe('payment_failed');
-    expect(list.orders[0].statusLabel).toBe('Pago rechazado');
+    expect(list).toEqual({ orders: [], message: 'No tiene pedidos registrados' });
+    const receipt = (
+      await t.app.inject({ url: `/api/orders/${number}`, headers: { cookie: shopper.cookie } })
+    ).json();
+    expect(receipt).toMatchObject({ status: 'payment_failed', statusLabel: 'Pago rechazado', paidAt: null });
     const reasons = (
       await t.db.execute<{ reason: string; delta: number }>(
-        sql`select reason, delta from stock_movements where order_number = ${list.orders[0].number} order by id`,
+        sql`select reason, delta from stock_movements where order_number = ${number} order by id`,
       )
     ).rows;
     expect(reasons).toEqual([
@@ -329,7 +337,7 @@ describe('history, detail and cancellation', () => {
     ).toBe(400);
   });
 
-  it('cancels a paid order at once: full refund, stock back (order_cancel), a mail; a second click is refused', async () => {
+  it('cancels a paid order at once: full refund, stock back (order_cancel), a mail; a second click answers the state reached', async () => {
     const shopper = await createShopper(t);
     const p = await productWithStock(t, 6, 0);
     const { number } = (
@@ -363,15 +371,75 @@ describe('history, detail and cancellation', () => {
     ).rows;
     expect(mail).toHaveLength(1);
 
+    // A second click (or a retry after a lost answer) answers with the state reached, as a success; nothing
+    // is refunded, mailed or put back twice.
     const twice = await t.app.inject({
       method: 'POST',
       url: `/api/orders/${number}/cancel`,
       headers: { cookie: shopper.cookie },
       payload: {},
     });
-    expect(twice.statusCode).toBe(409);
-    expect(twice.json().error.message).toBe('El pedido ya está cancelado');
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json().message).toBe(message);
+    expect(twice.json().order).toMatchObject({ status: 'cancelled', refundedCents: order.totalCents });
     expect(await stockOf(t, p.code)).toEqual({ stock: 6, ledger: 6 });
+    const mails = await t.db.execute(
+      sql`select 1 from mail_outbox where dedupe_key = ${`order-cancelled:${number}`}`,
+    );
+    expect(mails.rows).toHaveLength(1);
+    const refunds = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from payments where order_number = ${number} and status = 'refunded'`,
+    );
+    expect(refunds.rows[0]!.n).toBe(1);
+  });
+
+  it('the history lists purchases only: attempts never paid (declined, abandoned, waiting) are left out; staff see them', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 9, 3);
+    const place = async () =>
+      (await placeOrderRequest(t, shopper, await body([{ code: p.code, quantity: 1 }]))).json()
+        .number as number;
+    const paid = await place();
+    const failed = await place();
+    const waiting = await place();
+    await t.db.execute(
+      sql`update orders set status = 'payment_failed', paid_at = null where number = ${failed}`,
+    );
+    await t.db.execute(
+      sql`update orders set status = 'pending_payment', paid_at = null where number = ${waiting}`,
+    );
+    const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: shopper.cookie } })).json();
+    expect(list.orders.map((o: { number: number }) => o.number)).toEqual([paid]);
+    const staff = await createStaff(t);
+    const admin = (
+      await t.app.inject({ url: `/api/admin/orders?q=${shopper.email}`, headers: { cookie: staff.cookie } })
+    ).json();
+    expect(JSON.stringify(admin)).toContain(`"number":${failed}`);
+    expect(JSON.stringify(admin)).toContain(`"number":${waiting}`);
+  });
+
+  it('a cancellation by staff is not the shopper’s: their own request still hears "El pedido ya está cancelado"', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 6, 4);
+    const { number } = (
+      await placeOrderRequest(t, shopper, await body([{ code: p.code, quantity: 1 }]))
+    ).json();
+    const staff = await createStaff(t);
+    const byStaff = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${number}/cancel`,
+      headers: { cookie: staff.cookie },
+      payload: { reason: 'Sin existencias con el proveedor' },
+    });
+    expect(byStaff.statusCode).toBe(200);
+    const byShopper = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/cancel`,
+      headers: { cookie: shopper.cookie },
+      payload: {},
+    });
+    expect(byShopper.statusCode).toBe(409);
+    expect(byShopper.json().error.message).toBe('El pedido ya está cancelado');
   });
 
   it('does not cancel an order that has a tracking guide', async () => {

@@ -59,6 +59,20 @@ export const CANCELLABLE: readonly OrderStatus[] = STAFF_RULE.from;
 type CancelFacts = Pick<Order, 'status' | 'trackingGuide' | 'cancelledAt'>;
 
 /**
+ * A repeated cancellation (a double click, a retry after a lost answer): the order is already cancelled at this
+ * requester's own request — the same shopper, or the same staff member. The request answers with the state it
+ * asked for, as a success; an order someone else cancelled is still refused ('El pedido ya está cancelado').
+ */
+export function alreadyCancelledBy(
+  order: Pick<Order, 'status' | 'cancelRequest'>,
+  request: CancelRequest,
+): boolean {
+  const done = order.cancelRequest;
+  if (order.status !== 'cancelled' || !done || done.by !== request.by) return false;
+  return request.by === 'shopper' || (done.actor?.userId ?? null) === (request.actor?.userId ?? null);
+}
+
+/**
  * The one cancellation rule: the refusal this rule tells for the order, or null when it may be cancelled.
  * Nobody cancels an order that is invoiced (or being invoiced), has a tracking guide, was not paid, or is
  * already cancelled or being cancelled.

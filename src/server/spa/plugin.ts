@@ -1,12 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendNotFound } from '../http/errors.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { createPreloadHints } from './preload-hints.ts';
 import { inlineStylesheets, splitTemplate, streamPage } from './ssr.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shop's 404 page, for an address the router could not even read (set when the client is built). */
+    notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  }
+}
+
+/** An address outside the route table (its '*' route: 'Página no encontrada', 404). */
+const NO_PAGE = '/direccion-no-valida';
 
 /**
  * Serves the built client: hashed assets cached for a year; every other GET outside /api and /assets is a page
@@ -45,6 +55,18 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
     },
   });
 
+  // An address that cannot be decoded (a broken escape: /busqueda/%E0%A4%A) names no page; Fastify refuses it
+  // before routing (sendFrameworkError), which answers a page's address with the route table's 404 page.
+  app.decorate('notFoundPage', (request: FastifyRequest, reply: FastifyReply) =>
+    streamPage(request, reply, {
+      url: new URL(NO_PAGE, 'http://x'),
+      template,
+      reads,
+      publicUrl: opts.publicUrl,
+      preloadHints,
+    }),
+  );
+
   app.setNotFoundHandler(async (request, reply) => {
     const url = new URL(request.url, 'http://x');
     const isPage =
@@ -52,6 +74,12 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
       !url.pathname.startsWith('/api/') &&
       !url.pathname.startsWith('/assets/');
     if (!isPage) return sendNotFound(reply);
-    return streamPage(request, reply, { url, template, reads, publicUrl: opts.publicUrl, preloadHints });
+    return streamPage(request, reply, {
+      url,
+      template,
+      reads,
+      publicUrl: opts.publicUrl,
+      preloadHints,
+    });
   });
 });

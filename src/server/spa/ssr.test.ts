@@ -167,10 +167,13 @@ describe('server-rendered pages: the first response carries what the shopper rea
   });
 
   it('a group page from its URL: the second page and a brand filter are the ones rendered', async () => {
-    const res = await t.app.inject('/grupos/VID?pagina=2&marca=Labnova');
+    const res = await t.app.inject('/grupos/VID?pagina=2');
     const state = queryState(res.body).queries.find((q) => q.queryKey[0] === 'products');
-    expect(state?.queryKey).toEqual(['products', 'brand=Labnova&group=VID&page=2']);
-    expect(visibleText(res.body)).toContain('Labnova ×');
+    expect(state?.queryKey).toEqual(['products', 'group=VID&page=2']);
+    const filtered = await t.app.inject('/grupos/VID?marca=Labnova');
+    const filteredState = queryState(filtered.body).queries.find((q) => q.queryKey[0] === 'products');
+    expect(filteredState?.queryKey).toEqual(['products', 'brand=Labnova&group=VID']);
+    expect(visibleText(filtered.body)).toContain('Labnova ×');
   });
 
   it('a search: the term, the count and the matching cards; what comes from the URL is escaped', async () => {
@@ -238,6 +241,76 @@ describe('server-rendered pages: the first response carries what the shopper rea
     const res = await t.app.inject('/marcas/labnova?linea=X');
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toBe('/marcas/Labnova?linea=X');
+  });
+
+  it('deep links in another case or without accents answer 301 to the one address (brand, group, product)', async () => {
+    for (const [url, location] of [
+      ['/marcas/polimerica', '/marcas/Polim%C3%A9rica'],
+      ['/marcas/POLIMÉRICA?pagina=2', '/marcas/Polim%C3%A9rica?pagina=2'],
+      ['/grupos/vid', '/grupos/VID'],
+      ['/grupos/vid-mat?marca=Labnova', '/grupos/VID-MAT?marca=Labnova'],
+      ['/productos/lbn-10001', '/productos/LBN-10001'],
+    ] as const) {
+      const res = await t.app.inject(encodeURI(url));
+      expect(res.statusCode, url).toBe(301);
+      expect(res.headers.location, url).toBe(location);
+    }
+    expect((await t.app.inject('/productos/lbn-99999')).statusCode).toBe(404);
+  });
+
+  it('a search with nothing to search for, and an address with a broken escape, answer the 404 page in HTML', async () => {
+    for (const [url, heading] of [
+      ['/busqueda/%20', 'Búsqueda vacía'],
+      ['/busqueda/..%20', 'Búsqueda vacía'],
+      ['/busqueda/%23', 'Búsqueda vacía'],
+      ['/busqueda/%E0%A4%A', 'Página no encontrada'],
+    ] as const) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.body, url).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(visibleText(res.body), url).not.toContain('Resultados de búsqueda');
+    }
+    // The API keeps answering its own errors in JSON.
+    const api = await t.app.inject('/api/products/%E0%A4%A');
+    expect(api.statusCode).toBe(400);
+    expect(api.json().error.code).toBe('invalid_request');
+  });
+
+  it('past the last page a listing redirects (302) to its last page, keeping the filters', async () => {
+    const first = queryState((await t.app.inject('/grupos/VID')).body).queries.find(
+      (q) => q.queryKey[0] === 'products',
+    )?.state.data as { pages: number };
+    expect(first.pages).toBeGreaterThan(1);
+    const res = await t.app.inject('/grupos/VID?marca=Labnova&pagina=999');
+    expect(res.statusCode).toBe(302);
+    const labnova = queryState((await t.app.inject('/grupos/VID?marca=Labnova')).body).queries.find(
+      (q) => q.queryKey[0] === 'products',
+    )?.state.data as { pages: number };
+    expect(res.headers.location).toBe(
+      labnova.pages > 1 ? `/grupos/VID?marca=Labnova&pagina=${labnova.pages}` : '/grupos/VID?marca=Labnova',
+    );
+    const search = await t.app.inject('/busqueda/matraz?pagina=500');
+    expect(search.statusCode).toBe(302);
+    expect(search.headers.location).toMatch(/^\/busqueda\/matraz(\?pagina=\d+)?$/);
+    const brand = await t.app.inject('/marcas/Labnova?pagina=500');
+    expect(brand.statusCode).toBe(302);
+    // The last page itself is a page.
+    expect((await t.app.inject(`/grupos/VID?pagina=${first.pages}`)).statusCode).toBe(200);
+  });
+
+  it('a product with only its datasheet shows no empty «Acerca de»; the returns policy names the company once', async () => {
+    const [row] = await t.database.db.select({ code: products.code }).from(products).limit(1).offset(7);
+    await t.database.db
+      .update(products)
+      .set({ longDescHtml: '', datasheetHash: 'ficha-e2e' })
+      .where(eq(products.code, row!.code));
+    const html = (await t.app.inject(`/productos/${encodeURIComponent(row!.code)}`)).body;
+    expect(visibleText(html)).toContain('Ficha técnica');
+    expect(visibleText(html)).not.toContain('Acerca de');
+    const policy = visibleText((await t.app.inject('/politica_de_devoluciones')).body);
+    expect(policy).toContain('S.A. de C.V.');
+    expect(policy).not.toContain('C.V..');
   });
 
   it('one inline script, the boot script, allowed by its hash in the page’s CSP; the API’s CSP is unchanged', async () => {

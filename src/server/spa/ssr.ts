@@ -198,7 +198,7 @@ export async function streamPage(
   },
 ): Promise<FastifyReply> {
   const page = await renderPage(ctx.url, ctx.reads);
-  if (page.redirect) return reply.redirect(page.redirect, 301);
+  if (page.redirect) return reply.redirect(page.redirect, page.temporary ? 302 : 301);
 
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const out = new PassThrough();

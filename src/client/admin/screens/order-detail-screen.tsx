@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
+import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
@@ -52,6 +53,7 @@ const PROVIDERS = ['Estafeta', 'DHL', 'FedEx', 'Paquetexpress', 'Redpack', 'Entr
 
 function ShipForm({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
+  const flight = useSingleFlight();
   const {
     register,
     handleSubmit,
@@ -63,7 +65,7 @@ function ShipForm({ order }: { order: AdminOrderDetail }) {
   });
   const fields = serverFields(action.error);
   const error = (key: keyof ShipOrderInput) => errors[key]?.message ?? fields[key];
-  const submit = handleSubmit((body) => action.mutate({ kind: 'ship', body }));
+  const submit = handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'ship', body })));
   return (
     <form onSubmit={submit} className="grid gap-3" aria-label="Enviar pedido" noValidate>
       <label className="text-sm font-medium text-slate-700">
@@ -103,8 +105,8 @@ function ShipForm({ order }: { order: AdminOrderDetail }) {
       {action.error && Object.keys(fields).length === 0 ? (
         <Alert tone="danger">{action.error.message}</Alert>
       ) : null}
-      <button type="submit" className={buttonClass.primary} disabled={action.isPending}>
-        {action.isPending ? 'Guardando…' : 'Marcar enviado y avisar al cliente'}
+      <button type="submit" className={buttonClass.primary} disabled={flight.busy}>
+        {flight.busy ? 'Guardando…' : 'Marcar enviado y avisar al cliente'}
       </button>
     </form>
   );
@@ -112,6 +114,7 @@ function ShipForm({ order }: { order: AdminOrderDetail }) {
 
 function CancelForm({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
+  const flight = useSingleFlight();
   const [open, setOpen] = useState(false);
   const {
     register,
@@ -141,7 +144,7 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
       className="grid gap-3 rounded-lg border border-red-200 bg-red-50/50 p-3"
       aria-label="Cancelar pedido"
       noValidate
-      onSubmit={handleSubmit((body) => action.mutate({ kind: 'cancel', body }))}
+      onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'cancel', body })))}
     >
       <p className="text-sm text-red-800">
         Se reembolsarán {formatMoney(order.totalCents)} a la tarjeta del cliente, la existencia vuelve al
@@ -159,8 +162,8 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
       </label>
       {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass.danger} disabled={action.isPending}>
-          {action.isPending ? 'Reembolsando…' : 'Confirmar cancelación y reembolso'}
+        <button type="submit" className={buttonClass.danger} disabled={flight.busy}>
+          {flight.busy ? 'Reembolsando…' : 'Confirmar cancelación y reembolso'}
         </button>
         <button type="button" className={buttonClass.secondary} onClick={() => setOpen(false)}>
           No cancelar
@@ -172,6 +175,7 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
 
 function Actions({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
+  const flight = useSingleFlight();
   return (
     <Panel title="Acciones">
       <div className="grid gap-4">
@@ -179,8 +183,8 @@ function Actions({ order }: { order: AdminOrderDetail }) {
           <button
             type="button"
             className={buttonClass.primary}
-            disabled={action.isPending}
-            onClick={() => action.mutate({ kind: 'prepare' })}
+            disabled={flight.busy}
+            onClick={() => flight.run(() => action.mutateAsync({ kind: 'prepare' }))}
           >
             Marcar «En preparación»
           </button>
@@ -190,8 +194,8 @@ function Actions({ order }: { order: AdminOrderDetail }) {
           <button
             type="button"
             className={buttonClass.primary}
-            disabled={action.isPending}
-            onClick={() => action.mutate({ kind: 'deliver' })}
+            disabled={flight.busy}
+            onClick={() => flight.run(() => action.mutateAsync({ kind: 'deliver' }))}
           >
             Marcar «Entregado»
           </button>

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
@@ -9,7 +9,7 @@ import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
-import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 
@@ -24,15 +24,34 @@ function Checkout() {
   const queryClient = useQueryClient();
   const [paid, setPaid] = useState(false);
 
-  if (paid) return <PaymentSuccess />;
+  // What the progress bar ticks is what is really done: a cart with products, a saved address.
+  const completed = items.length > 0 ? [1, ...(address.data ? [2] : [])] : [];
+  const steps = (
+    <>
+      <CheckoutSteps current={3} completed={completed} />
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 sm:text-3xl">Compra</h1>
+    </>
+  );
+  if (paid)
+    return (
+      <>
+        {steps}
+        <PaymentSuccess />
+      </>
+    );
+  // Signed in without an address (e.g. right after 'Finalizar compra' and the sign-in): the address comes first.
+  if (items.length > 0 && address.isSuccess && !address.data) return <Navigate to="/envio" replace />;
   if (items.length === 0) {
     return (
-      <div className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
-        <p className="font-medium text-slate-800">Su carrito está vacío</p>
-        <Link to="/" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
-          Seguir comprando
-        </Link>
-      </div>
+      <>
+        {steps}
+        <div className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
+          <p className="font-medium text-slate-800">Su carrito está vacío</p>
+          <Link to="/" className="mt-4 inline-block font-medium text-brand-700 hover:underline">
+            Seguir comprando
+          </Link>
+        </div>
+      </>
     );
   }
 
@@ -49,106 +68,109 @@ function Checkout() {
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
-      <div className="space-y-6">
-        <section
-          aria-labelledby="productos"
-          className="rounded-xl border border-slate-200 bg-white shadow-sm"
-        >
-          <h2 id="productos" className="border-b border-slate-100 px-5 py-3 font-semibold text-slate-900">
-            Productos
-          </h2>
-          {quote.isPending ? (
-            <Spinner />
-          ) : (
-            <ul className="divide-y divide-slate-100">
-              {lines.map((line) => (
-                <li key={line.code} className="flex gap-4 px-5 py-4" data-testid="order-line">
-                  <div className="size-16 shrink-0 overflow-hidden rounded-md border border-slate-200 bg-slate-50">
-                    {line.imageUrl && (
-                      <img src={`${line.imageUrl}&w=160`} alt="" className="size-full object-contain" />
-                    )}
-                  </div>
-                  <div className="min-w-0 flex-1">
-                    <Link
-                      to={`/productos/${encodeURIComponent(line.code)}`}
-                      className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700"
-                    >
-                      {line.name ?? line.code}
-                    </Link>
-                    <p className="mt-1 text-sm text-slate-600">
-                      {line.quantity} × {formatMoney(line.unitPriceCents)}
-                    </p>
-                    {line.error && <p className="mt-1 text-sm font-medium text-red-600">{line.error}</p>}
-                  </div>
-                  <p className="shrink-0 font-semibold text-slate-900">{formatMoney(line.lineTotalCents)}</p>
-                </li>
-              ))}
-            </ul>
-          )}
-          <dl className="space-y-2 border-t border-slate-100 px-5 py-4 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Subtotal</dt>
-              <dd data-testid="order-subtotal">{formatMoney(data?.subtotalCents ?? 0)}</dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-slate-600">Envío</dt>
-              <dd data-testid="order-shipping">{formatMoney(data?.shippingCents ?? 0)}</dd>
-            </div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-bold text-slate-900">
-              <dt>Total</dt>
-              <dd data-testid="order-total">{formatMoney(data?.totalCents ?? 0)}</dd>
-            </div>
-            {data && (
-              <p className="text-right text-xs text-slate-500">
-                Incluye IVA por {formatMoney(data.ivaCents)}
-              </p>
-            )}
-          </dl>
-        </section>
-        {problems.length > 0 && (
-          <Alert tone="danger">
-            Algunos productos ya no pueden comprarse como están en su carrito.{' '}
-            <Link to="/carrito" className="font-semibold underline">
-              Revise su carrito
-            </Link>
-          </Alert>
-        )}
-        {quote.isError && (
-          <Alert tone="warning">
-            No pudimos calcular el envío. Intente de nuevo en unos momentos para poder pagar.
-          </Alert>
-        )}
-        <Link to="/carrito" className="inline-block text-sm font-medium text-brand-700 hover:underline">
-          ← Volver
-        </Link>
-      </div>
-
-      <div className="space-y-6">
-        <AddressCard address={address.data ?? null} loading={address.isPending} />
-        {address.data && (
+    <>
+      {steps}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
+        <div className="space-y-6">
           <section
-            aria-labelledby="pago"
-            className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+            aria-labelledby="productos"
+            className="rounded-xl border border-slate-200 bg-white shadow-sm"
           >
-            <h2 id="pago" className="mb-4 font-semibold text-slate-900">
-              Pago con tarjeta
+            <h2 id="productos" className="border-b border-slate-100 px-5 py-3 font-semibold text-slate-900">
+              Productos
             </h2>
-            <CardPayment items={quoteItems} disabled={!canPay} onPaid={onPaid} />
+            {quote.isPending ? (
+              <Spinner />
+            ) : (
+              <ul className="divide-y divide-slate-100">
+                {lines.map((line) => (
+                  <li key={line.code} className="flex gap-4 px-5 py-4" data-testid="order-line">
+                    <div className="size-16 shrink-0 overflow-hidden rounded-md border border-slate-200 bg-slate-50">
+                      {line.imageUrl && (
+                        <img src={`${line.imageUrl}&w=160`} alt="" className="size-full object-contain" />
+                      )}
+                    </div>
+                    <div className="min-w-0 flex-1">
+                      <Link
+                        to={`/productos/${encodeURIComponent(line.code)}`}
+                        className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700"
+                      >
+                        {line.name ?? line.code}
+                      </Link>
+                      <p className="mt-1 text-sm text-slate-600">
+                        {line.quantity} × {formatMoney(line.unitPriceCents)}
+                      </p>
+                      {line.error && <p className="mt-1 text-sm font-medium text-red-600">{line.error}</p>}
+                    </div>
+                    <p className="shrink-0 font-semibold text-slate-900">
+                      {formatMoney(line.lineTotalCents)}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <dl className="space-y-2 border-t border-slate-100 px-5 py-4 text-sm">
+              <div className="flex justify-between">
+                <dt className="text-slate-600">Subtotal</dt>
+                <dd data-testid="order-subtotal">{formatMoney(data?.subtotalCents ?? 0)}</dd>
+              </div>
+              <div className="flex justify-between">
+                <dt className="text-slate-600">Envío</dt>
+                <dd data-testid="order-shipping">{formatMoney(data?.shippingCents ?? 0)}</dd>
+              </div>
+              <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-bold text-slate-900">
+                <dt>Total</dt>
+                <dd data-testid="order-total">{formatMoney(data?.totalCents ?? 0)}</dd>
+              </div>
+              {data && (
+                <p className="text-right text-xs text-slate-500">
+                  Incluye IVA por {formatMoney(data.ivaCents)}
+                </p>
+              )}
+            </dl>
           </section>
-        )}
+          {problems.length > 0 && (
+            <Alert tone="danger">
+              Algunos productos ya no pueden comprarse como están en su carrito.{' '}
+              <Link to="/carrito" className="font-semibold underline">
+                Revise su carrito
+              </Link>
+            </Alert>
+          )}
+          {quote.isError && (
+            <Alert tone="warning">
+              No pudimos calcular el envío. Intente de nuevo en unos momentos para poder pagar.
+            </Alert>
+          )}
+          <Link to="/carrito" className="inline-block text-sm font-medium text-brand-700 hover:underline">
+            ← Volver
+          </Link>
+        </div>
+
+        <div className="space-y-6">
+          <AddressCard address={address.data ?? null} loading={address.isPending} />
+          {address.data && (
+            <section
+              aria-labelledby="pago"
+              className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+            >
+              <h2 id="pago" className="mb-4 font-semibold text-slate-900">
+                Pago con tarjeta
+              </h2>
+              <CardPayment items={quoteItems} disabled={!canPay} onPaid={onPaid} />
+            </section>
+          )}
+        </div>
       </div>
-    </div>
+    </>
   );
 }
 
 /** /orden — 'Compra': the server's quote, the address and the card payment (spec §2, §4). */
 export function Component() {
-  useDocumentTitle('Compra');
+  useDocumentTitle(shopTitle('Compra'));
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
-      <CheckoutSteps current={3} />
-      <h1 className="mb-6 text-2xl font-semibold text-slate-900 sm:text-3xl">Compra</h1>
       <RequireSignedIn>
         <Checkout />
       </RequireSignedIn>

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { AddToCartButton } from '@/client/cart/components/add-to-cart-button.tsx';
 import { prefetchProduct, useProduct } from '@/client/catalog/api/get-product.ts';
 import { ProductDetailView } from '@/client/catalog/components/product-detail.tsx';
@@ -10,8 +10,12 @@ const PRODUCT_NOT_FOUND = 'Producto no encontrado';
 
 /** The server reads the product: 404 when there is none; its facts make the title, price tags and JSON-LD. */
 export const prefetch: Prefetch = async ({ params, client, reads }) => {
-  const product = await prefetchProduct(client, reads, params.code ?? '');
-  return product ? { facts: { product } } : { status: 404, facts: { title: PRODUCT_NOT_FOUND } };
+  const code = params.code ?? '';
+  const product = await prefetchProduct(client, reads, code);
+  if (!product) return { status: 404, facts: { title: PRODUCT_NOT_FOUND } };
+  // /productos/crx-10000 → /productos/CRX-10000: one address per product.
+  if (product.code !== code) return { redirect: `/productos/${encodeURIComponent(product.code)}` };
+  return { facts: { product } };
 };
 
 /**
@@ -25,6 +29,7 @@ export function Component() {
   if (query.isPending) return <PageLoading label="Cargando producto…" />;
   if (query.isError) return <PageError message={query.error.message} />;
   const p = query.data;
+  if (p && p.code !== code) return <Navigate to={`/productos/${encodeURIComponent(p.code)}`} replace />;
   if (p === null) {
     return (
       <NotFound

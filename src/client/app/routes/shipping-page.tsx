@@ -2,11 +2,11 @@ import { useNavigate } from 'react-router';
 import { AddressForm } from '@/client/account/components/address-form.tsx';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
-import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 
 /** /envio — step 2 of 3: the shipping address; 'Continuar' saves it and goes to /orden (spec §2). */
 export function Component() {
-  useDocumentTitle('Datos de domicilio');
+  useDocumentTitle(shopTitle('Datos de domicilio'));
   const navigate = useNavigate();
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">

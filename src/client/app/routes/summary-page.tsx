@@ -6,8 +6,14 @@ import { ApiError } from '@/client/lib/api-client.ts';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { useOrder } from '@/client/orders/api/get-order.ts';
-import { Alert } from '@/client/ui/alert.tsx';
-import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import {
+  OUTCOME_HEADINGS,
+  OUTCOME_STYLES,
+  OutcomeMark,
+  outcomeOf,
+  outcomeText,
+} from '@/client/orders/components/order-outcome.tsx';
+import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
@@ -21,21 +27,31 @@ function Summary({ order }: { order: OrderDetail }) {
     setCartItems(getCartItems().filter((i) => !bought.has(i.code)));
   }, [order]);
 
-  const paid = order.status !== 'pending_payment' && order.status !== 'payment_failed';
+  const outcome = outcomeOf(order.status);
+  const style = OUTCOME_STYLES[outcome];
+  const heading = OUTCOME_HEADINGS[outcome];
+  useDocumentTitle(shopTitle(heading));
   const row = 'flex justify-between gap-4';
   return (
     <div className="space-y-6">
-      <div className="rounded-xl border border-green-200 bg-green-50 p-6 text-center">
-        <span className="mx-auto mb-3 flex size-14 items-center justify-center rounded-full bg-green-600 text-3xl text-white">
-          ✓
-        </span>
-        <h1 className="text-2xl font-bold text-green-900 sm:text-3xl">Pedido comprado con éxito!</h1>
-        <p className="mt-2 text-green-900">
+      <div className={`rounded-xl border p-6 text-center ${style.box}`} data-testid="order-outcome">
+        <div className="mb-3 flex justify-center">
+          <OutcomeMark outcome={outcome} size="size-14 text-3xl" label={order.statusLabel} />
+        </div>
+        <h1 className={`text-2xl font-bold sm:text-3xl ${style.text}`}>{heading}</h1>
+        <p className={`mt-2 ${style.text}`}>
           Número de pedido <strong data-testid="order-number">#{order.number}</strong>
         </p>
-        <p className="mt-1 text-sm text-green-800">Le enviamos la confirmación a su correo electrónico.</p>
+        <p className={`mt-1 text-sm ${style.text}`}>{outcomeText(order)}</p>
+        {outcome === 'failed' && (
+          <Link
+            to="/carrito"
+            className="mt-4 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+          >
+            Volver al carrito
+          </Link>
+        )}
       </div>
-      {!paid && <Alert tone="warning">Estado del pedido: {order.statusLabel}</Alert>}
 
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_320px]">
         <section
@@ -131,9 +147,9 @@ function SummaryLoader() {
   );
 }
 
-/** /resumen/{number} — the thank-you page (spec §2 Order confirmation). */
+/** /resumen/{number} — the thank-you page (spec §2 Order confirmation), or the order's real state when it is not paid. */
 export function Component() {
-  useDocumentTitle('Pedido comprado con éxito!');
+  useDocumentTitle(shopTitle('Resumen del pedido'));
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <RequireSignedIn>

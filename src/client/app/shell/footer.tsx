@@ -95,7 +95,7 @@ export function Footer() {
         </div>
       </div>
       <div className="border-t border-white/10">
-        <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-2 px-4 py-5 text-xs sm:flex-row">
+        <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-2 px-4 pt-5 pb-20 text-xs sm:flex-row sm:pb-5">
           <p>
             © {shop.copyrightYear} {shop.legalName} Todos los derechos reservados.
           </p>

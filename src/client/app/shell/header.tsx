@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { AccountMenu } from '@/client/auth/account-menu.tsx';
+import { AccountMenu, MobileAccountLinks } from '@/client/auth/account-menu.tsx';
 import { useCartCount } from '@/client/lib/cart-store.ts';
 import { BrandMark } from '@/client/ui/brand-mark.tsx';
 import { CartIcon, CloseIcon, MenuIcon } from '@/client/ui/icons.tsx';
@@ -109,6 +109,7 @@ export function Header() {
                 </li>
               ))}
             </ul>
+            <MobileAccountLinks />
           </nav>
         </div>
       )}

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigationType } from 'react-router';
 import { CartSync } from '@/client/cart/cart-sync.tsx';
 import { WhatsAppIcon } from '@/client/ui/icons.tsx';
+import { NotFound } from '@/client/ui/not-found.tsx';
 import { shop } from '@/shared/shop.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -28,6 +29,15 @@ function useToasterWanted() {
 }
 
 /** The global shell; header and footer are hidden on the sign-in screens (routes with handle.bare). */
+/** Whether an address can be decoded (the result is used: a minifier drops a call whose value is not). */
+const decodable = (path: string) => {
+  try {
+    return typeof decodeURIComponent(path) === 'string';
+  } catch {
+    return false;
+  }
+};
+
 export function Layout() {
   const matches = useMatches();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
@@ -53,7 +63,9 @@ export function Layout() {
       </a>
       {!bare && <Header />}
       <main id="contenido" className="flex-1">
-        <Outlet />
+        {/* An address with a broken escape (/busqueda/%E0%A4%A) names no page: the server answered 404 with this.
+            The browser's own address is read: the router's location is not the raw one. */}
+        {decodable(globalThis.location?.pathname ?? pathname) ? <Outlet /> : <NotFound />}
       </main>
       {!bare && <Footer />}
       {!pathname.startsWith('/admin') && (
@@ -62,7 +74,8 @@ export function Layout() {
           target="_blank"
           rel="noopener noreferrer"
           aria-label="Escríbanos por WhatsApp"
-          className="fixed bottom-5 right-5 z-40 flex size-14 items-center justify-center rounded-full bg-[#25d366] text-white shadow-lg transition hover:scale-105"
+          // Under the header (z-30, whose mobile menu opens inside it) and under every dialog (top layer).
+          className="fixed bottom-4 right-4 z-20 flex size-12 sm:bottom-5 sm:right-5 sm:size-14 items-center justify-center rounded-full bg-[#25d366] text-white shadow-lg transition hover:scale-105"
         >
           <WhatsAppIcon />
         </a>
@@ -70,7 +83,15 @@ export function Layout() {
       <CartSync />
       {toasterWanted && (
         <Suspense fallback={null}>
-          <Toaster position="bottom-center" visibleToasts={1} richColors closeButton />
+          <Toaster
+            position="bottom-center"
+            visibleToasts={1}
+            richColors
+            closeButton
+            // What screen readers announce: in Spanish, not sonner's 'Notifications alt+T' and 'Close toast'.
+            customAriaLabel="Notificaciones alt+T"
+            toastOptions={{ closeButtonAriaLabel: 'Cerrar aviso' }}
+          />
         </Suspense>
       )}
       <ScrollRestoration

@@ -62,7 +62,7 @@ export function Component() {
         />
         <div className="-mt-2 text-right text-sm">
           <Link to="/recuperar" className={linkClass}>
-            Olvidó su contraseña?
+            ¿Olvidó su contraseña?
           </Link>
         </div>
         <SubmitButton loading={login.isPending} className="w-full">

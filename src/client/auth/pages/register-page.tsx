@@ -78,7 +78,7 @@ function FormStep({
       title="Registre una cuenta"
       subtitle={
         <Link to={`/ingresar?redirect=${redirectParam(target)}`} className={linkClass}>
-          Ya tiene una cuenta?
+          ¿Ya tiene una cuenta?
         </Link>
       }
     >

@@ -5,7 +5,7 @@ import { useSession } from '@/client/lib/auth/session.ts';
 import { getCartItems, setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { CartIcon } from '@/client/ui/icons.tsx';
-import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { hasSavedShippingAddress } from '../api/get-shipping-address.ts';
 import { useCartQuote } from '../api/quote-cart.ts';
 import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
@@ -36,7 +36,7 @@ function EmptyCart() {
 
 /** /carrito: the lines, the server's quote, and the way to checkout (spec §2 Cart). */
 export function Component() {
-  useDocumentTitle('Carrito de compras');
+  useDocumentTitle(shopTitle('Carrito de compras'));
   const items = useCartItems();
   const quoteItems = useMemo(() => items.map(({ code, quantity }) => ({ code, quantity })), [items]);
   const quote = useCartQuote(quoteItems);
@@ -88,7 +88,8 @@ export function Component() {
       return;
     }
     if (!session.data?.user) {
-      navigate('/ingresar?redirect=/carrito');
+      // After signing in the purchase goes on: /orden (which sends a shopper without an address to /envio).
+      navigate('/ingresar?redirect=/orden');
       return;
     }
     setLeaving(true);

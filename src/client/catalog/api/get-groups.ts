@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiFetch } from '@/client/lib/api-client.ts';
 import type { CatalogReads } from '@/shared/catalog-reads.ts';
 import type { GroupTree } from '@/shared/schemas/catalog.ts';
+import { foldName } from '@/shared/text.ts';
 
 export const getGroups = () =>
   apiFetch<{ groups: GroupTree[] }>('/api/groups', { timeoutMs: 2000 }).then((r) => r.groups);
@@ -25,9 +26,10 @@ export function findGroup(
   groups: GroupTree[] | undefined,
   clas: string,
 ): { clas: string; name: string; parent: GroupTree | undefined } | undefined {
+  const wanted = foldName(clas);
   for (const g of groups ?? []) {
-    if (g.clas === clas) return { clas: g.clas, name: g.name, parent: undefined };
-    const sub = g.subgroups.find((s) => s.clas === clas);
+    if (foldName(g.clas) === wanted) return { clas: g.clas, name: g.name, parent: undefined };
+    const sub = g.subgroups.find((s) => foldName(s.clas) === wanted);
     if (sub) return { ...sub, parent: g };
   }
   return undefined;

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
 import { Paginator } from '@/client/ui/paginator.tsx';
 import type { ProductSort, ProductsResponse } from '@/shared/schemas/catalog.ts';
@@ -63,6 +63,37 @@ export function listingQuery(base: ListingProps['base'], search: URLSearchParams
 }
 
 /**
+ * Past the last page (a link to ?pagina=40 of a list that has 21): the query string of its last page
+ * ('' for the first), or null when the page exists. Such an address is redirected there — temporarily (302 on
+ * the server), since the number of pages follows the catalogue — instead of counting 'Mostrando 186–186 de
+ * 186' over nothing (docs/decisions/018).
+ */
+export function pastLastPage(
+  search: URLSearchParams,
+  data: ProductsResponse | null | undefined,
+): string | null {
+  if (!data) return null;
+  const last = Math.max(1, data.pages);
+  if (readListState(search).page <= last) return null;
+  const query = withPage(search, last).toString();
+  return query ? `?${query}` : '';
+}
+
+/**
+ * The server's side of it: only for a page past the first, the listing's read is awaited before the status is
+ * decided (the head waits for it); the address to redirect to, or null.
+ */
+export async function lastPageRedirect(
+  path: string,
+  search: URLSearchParams,
+  read: Promise<ProductsResponse | null>,
+): Promise<string | null> {
+  if (readListState(search).page <= 1) return null;
+  const to = pastLastPage(search, await read.catch(() => null));
+  return to === null ? null : `${path}${to}`;
+}
+
+/**
  * The list of a brand, a group or a search: sort, 9 per page, paginator in ?pagina=, filters in the URL
  * (so a link reproduces the view), a sidebar on desktop and a drawer on phones.
  */
@@ -99,6 +130,8 @@ export function ProductListing({
   const data = query.data;
   const unknownView = unknown?.(data);
   if (unknownView) return <>{unknownView}</>;
+  const beyond = query.isPlaceholderData ? null : pastLastPage(search, data);
+  if (beyond !== null) return <Navigate to={{ search: beyond }} replace />;
 
   const onToggle = (key: FacetKey, value: string) => setSearch(toggleFacet(search, key, value));
   const hrefFor = (page: number) => `?${withPage(search, page).toString()}`;

@@ -45,7 +45,8 @@ export function TechnicalSpecs({ product }: { product: ProductDetail }) {
         aria-labelledby="tab-caracteristicas"
         className="rounded-b-lg border border-t-0 border-slate-200 bg-white p-5 sm:p-8"
       >
-        <h3 className="text-lg font-semibold text-slate-900">Acerca de</h3>
+        {/* A product with only its datasheet has nothing 'about' it to tell: no empty heading. */}
+        {html && <h3 className="text-lg font-semibold text-slate-900">Acerca de</h3>}
         {html && (
           <div
             className={`mt-3 max-w-3xl ${richText}`}
@@ -54,7 +55,7 @@ export function TechnicalSpecs({ product }: { product: ProductDetail }) {
           />
         )}
         {product.datasheetUrl && (
-          <div className="mt-8">
+          <div className={html ? 'mt-8' : ''}>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h4 className="font-semibold text-slate-900">Ficha técnica</h4>
               <a

@@ -6,7 +6,7 @@ import { shop } from '@/shared/shop.ts';
 import { findBrand, prefetchBrands, useBrands } from '../api/get-brands.ts';
 import { prefetchProducts } from '../api/get-products.ts';
 import { countText, ListHeader } from '../components/list-header.tsx';
-import { listingQuery, ProductListing } from '../components/product-listing.tsx';
+import { lastPageRedirect, listingQuery, ProductListing } from '../components/product-listing.tsx';
 
 const BRAND_NOT_FOUND = 'Marca no encontrada';
 const base = (brandName: string) => ({ brand: [brandName] });
@@ -24,6 +24,8 @@ export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
     const query = search.toString();
     return { redirect: `/marcas/${encodeURIComponent(brand.name)}${query ? `?${query}` : ''}` };
   }
+  const last = await lastPageRedirect(`/marcas/${encodeURIComponent(brand.name)}`, search, rest);
+  if (last !== null) return { redirect: last, temporary: true };
   return { facts: { title: brand.name }, rest };
 };
 

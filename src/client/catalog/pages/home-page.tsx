@@ -50,7 +50,8 @@ function Home() {
       </section>
 
       <section aria-label="Por qué comprar con nosotros" className="border-b border-slate-200 bg-white">
-        <ul className="mx-auto grid max-w-7xl grid-cols-1 gap-4 px-4 py-6 sm:grid-cols-2 lg:grid-cols-4">
+        {/* On a phone the first screen ends here: the text keeps clear of the WhatsApp button. */}
+        <ul className="mx-auto grid max-w-7xl grid-cols-1 gap-4 py-6 pr-20 pl-4 sm:grid-cols-2 sm:px-4 lg:grid-cols-4">
           {promises.map((p) => (
             <li key={p.title} className="flex gap-3">
               <span aria-hidden="true" className="mt-1.5 size-2 shrink-0 rounded-full bg-accent-500" />

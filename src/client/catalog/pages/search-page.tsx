@@ -1,20 +1,29 @@
 import { Link, useParams } from 'react-router';
 import { later, type Prefetch } from '@/client/lib/page-data.ts';
+import { NotFound } from '@/client/ui/not-found.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
+import { searchable } from '@/shared/text.ts';
 import { prefetchProducts } from '../api/get-products.ts';
 import { ListHeader } from '../components/list-header.tsx';
-import { listingQuery, ProductListing } from '../components/product-listing.tsx';
+import { lastPageRedirect, listingQuery, ProductListing } from '../components/product-listing.tsx';
 
 const searchTerm = (name: string | undefined) => (name ?? '').trim();
 
-/** A search always answers 200 (no results is an answer); its results are read while the head goes out. */
+const EMPTY_SEARCH = 'Búsqueda vacía';
+const EMPTY_SEARCH_MESSAGE = 'Escriba el nombre, el código o la marca del producto que busca.';
+
+/**
+ * A search answers 200 (no results is an answer); its results are read while the head goes out. An address
+ * without a term to search for names no search: 404 (it would list the whole catalogue under an empty heading).
+ */
 export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
   const term = searchTerm(params.name);
-  return {
-    facts: { searchTerm: term },
-    rest: later(prefetchProducts(client, reads, listingQuery({ q: term }, search))),
-  };
+  if (!searchable(term)) return { status: 404, facts: { title: EMPTY_SEARCH } };
+  const rest = later(prefetchProducts(client, reads, listingQuery({ q: term }, search)));
+  const last = await lastPageRedirect(`/busqueda/${encodeURIComponent(term)}`, search, rest);
+  if (last !== null) return { redirect: last, temporary: true };
+  return { facts: { searchTerm: term }, rest };
 };
 
 const resultsText = (n: number) =>
@@ -23,6 +32,11 @@ const resultsText = (n: number) =>
 /** /busqueda/:name — 'Resultados de búsqueda por' TERM, 'Se encontraron N resultados', category and brand filters. */
 export function Component() {
   const term = searchTerm(useParams().name);
+  if (!searchable(term)) return <NotFound title={EMPTY_SEARCH} message={EMPTY_SEARCH_MESSAGE} />;
+  return <Results term={term} />;
+}
+
+function Results({ term }: { term: string }) {
   // Same title as the server writes for the first load (src/server/seo/page-meta.ts).
   useDocumentTitle(`Resultados de búsqueda por ${term.toUpperCase()} | ${shop.tradeName}`);
 
@@ -45,7 +59,7 @@ export function Component() {
       ]}
       emptyText={
         <>
-          <p>No encontramos productos para «{term}».</p>
+          <p className="[overflow-wrap:anywhere]">No encontramos productos para «{term}».</p>
           <p className="mt-2 text-sm font-normal text-slate-600">
             Revise la ortografía, use menos palabras o busque por código.{' '}
             <Link to="/todas_las_marcas" className="font-medium text-brand-700 hover:underline">
@@ -60,7 +74,7 @@ export function Component() {
           title={
             <>
               Resultados de búsqueda por{' '}
-              <span className="break-words text-brand-700">{term.toUpperCase()}</span>
+              <span className="text-brand-700 [overflow-wrap:anywhere]">{term.toUpperCase()}</span>
             </>
           }
           subtitle={resultsText(data.total)}

@@ -17,6 +17,10 @@ export const PENDING_ORDER_KEY = 'pendingOrder';
 
 type Attempt = { key: string; body: PlaceOrder };
 
+/** The order's request got no answer: the same attempt (same key) is asked again, never charged twice. */
+export const NETWORK_ERROR =
+  'Error de red al crear la orden. Revise su conexión e intente de nuevo: no se cobrará dos veces.';
+
 /** Spec §4: a completed charge shows the success message and the notice of the redirect. */
 export function PaymentSuccess() {
   return (
@@ -112,12 +116,11 @@ export function CardPayment({
           (error.status === 503 && error.code !== 'payment_error'));
       if (!unknown || (error instanceof ApiError && error.code === 'idempotency_mismatch'))
         attempt.current = null;
+      // Only the bank or the gateway declines a card; a request that never got its answer is a network error.
       const message =
-        error instanceof CardTokenError
+        error instanceof CardTokenError || (error instanceof ApiError && error.status !== 0)
           ? error.message
-          : error instanceof ApiError && error.status !== 0
-            ? error.message
-            : 'Tarjeta declinada';
+          : NETWORK_ERROR;
       setFailure(message);
       toast.error(message);
     } finally {

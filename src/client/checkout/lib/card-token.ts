@@ -102,6 +102,8 @@ export async function createCardToken(
       const code = Number(error.code.replace('openpay_', ''));
       throw new CardTokenError(tokenErrorMessage(Number.isFinite(code) ? code : null));
     }
-    throw new CardTokenError('Tarjeta declinada');
+    throw new CardTokenError(
+      'Error de red al enviar los datos de la tarjeta. Revise su conexión e intente de nuevo.',
+    );
   }
 }

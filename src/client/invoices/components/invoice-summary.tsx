@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { showServerError } from '@/client/ui/server-errors.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { InvoiceState } from '@/shared/schemas/invoice.ts';
@@ -71,14 +72,17 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
     ['Total', invoice.totalCents === null ? '—' : `${formatMoney(invoice.totalCents)} MXN`],
     ['Emitida', dateTime(invoice.issuedAt)],
   ];
+  const flight = useSingleFlight();
   const onCancel = () =>
-    cancel.mutate(invoice.orderNumber, {
-      onSuccess: (answer) => {
-        setConfirming(false);
-        toast.success(answer.message);
-      },
-      onError: (error) => showServerError(error, 'No se pudo cancelar la factura'),
-    });
+    flight.run(() =>
+      cancel.mutateAsync(invoice.orderNumber, {
+        onSuccess: (answer) => {
+          setConfirming(false);
+          toast.success(answer.message);
+        },
+        onError: (error) => showServerError(error, 'No se pudo cancelar la factura'),
+      }),
+    );
 
   return (
     <section
@@ -153,7 +157,7 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
             <button
               type="button"
               onClick={() => setConfirming(false)}
-              disabled={cancel.isPending}
+              disabled={flight.busy}
               className="rounded-lg px-4 py-2 text-sm font-medium text-slate-700 hover:bg-white"
             >
               Volver
@@ -161,11 +165,11 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
             <button
               type="button"
               onClick={onCancel}
-              disabled={cancel.isPending}
-              aria-busy={cancel.isPending}
+              disabled={flight.busy}
+              aria-busy={flight.busy}
               className="rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-80"
             >
-              {cancel.isPending ? 'Cancelando...' : 'Sí, cancelar factura'}
+              {flight.busy ? 'Cancelando...' : 'Sí, cancelar factura'}
             </button>
           </div>
         </div>

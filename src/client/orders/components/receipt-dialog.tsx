@@ -4,6 +4,7 @@ import { formatMoney } from '@/shared/money.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
 import { useOrder } from '../api/get-order.ts';
 import { Modal } from './modal.tsx';
+import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
 
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(
@@ -11,7 +12,7 @@ export const formatDate = (iso: string) =>
   );
 
 function Receipt({ order }: { order: OrderDetail }) {
-  const cancelled = order.status === 'cancelled';
+  const outcome = outcomeOf(order.status);
   const a = order.address;
   const field = (label: string, value: string, testId?: string) => (
     <div>
@@ -24,29 +25,15 @@ function Receipt({ order }: { order: OrderDetail }) {
   return (
     <div className="space-y-5">
       <div className="flex items-center gap-3">
-        {cancelled ? (
-          <span
-            className="flex size-11 items-center justify-center rounded-full bg-red-600 text-xl font-bold text-white"
-            role="img"
-            aria-label="Pedido cancelado"
-            data-testid="receipt-cross"
-          >
-            ✕
-          </span>
-        ) : (
-          <span
-            className="flex size-11 items-center justify-center rounded-full bg-green-600 text-xl font-bold text-white"
-            role="img"
-            aria-label="Pedido vigente"
-            data-testid="receipt-check"
-          >
-            ✓
-          </span>
-        )}
+        <OutcomeMark outcome={outcome} label={order.statusLabel} />
         <div>
           <p className="font-semibold">Pedido #{order.number}</p>
-          <p className="text-sm text-slate-600">
-            {cancelled ? 'Pedido cancelado' : `Fecha de compra: ${formatDate(order.date)}`}
+          <p className="text-sm text-slate-600" data-testid="receipt-when">
+            {outcome === 'cancelled'
+              ? 'Pedido cancelado'
+              : outcome === 'bought'
+                ? `Fecha de compra: ${formatDate(order.paidAt ?? order.date)}`
+                : `${order.statusLabel} · Pedido del ${formatDate(order.date)}`}
           </p>
         </div>
       </div>

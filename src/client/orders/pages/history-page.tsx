@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '@/client/lib/api-client.ts';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
+import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { Alert } from '@/client/ui/alert.tsx';
-import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
@@ -28,19 +29,22 @@ const button =
 
 function CancelDialog({ order, onClose }: { order: OrderSummary; onClose: () => void }) {
   const cancel = useCancelOrder();
+  const flight = useSingleFlight();
   const confirm = () =>
-    cancel.mutate(order.number, {
-      onSuccess: (data) => {
-        toast.success(data.message);
-        onClose();
-      },
-      onError: (error) => {
-        toast.error(error instanceof ApiError && error.status !== 0 ? error.message : 'Error de conexión');
-      },
-    });
+    flight.run(() =>
+      cancel.mutateAsync(order.number, {
+        onSuccess: (data) => {
+          toast.success(data.message);
+          onClose();
+        },
+        onError: (error) => {
+          toast.error(error instanceof ApiError && error.status !== 0 ? error.message : 'Error de conexión');
+        },
+      }),
+    );
   return (
     <Modal title={`Pedido #${order.number}`} onClose={onClose} size="sm">
-      <p className="text-slate-700">Está seguro que desea solicitar la cancelación del pedido?</p>
+      <p className="text-slate-700">¿Está seguro que desea solicitar la cancelación del pedido?</p>
       <p className="mt-2 text-sm text-slate-500">
         Reembolsaremos {formatMoney(order.totalCents)} a la tarjeta con la que pagó.
       </p>
@@ -48,6 +52,7 @@ function CancelDialog({ order, onClose }: { order: OrderSummary; onClose: () => 
         <button
           type="button"
           onClick={onClose}
+          disabled={flight.busy}
           className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
         >
           Volver
@@ -55,10 +60,11 @@ function CancelDialog({ order, onClose }: { order: OrderSummary; onClose: () => 
         <button
           type="button"
           onClick={confirm}
-          disabled={cancel.isPending}
+          disabled={flight.busy}
+          aria-busy={flight.busy}
           className={`${button} border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:cursor-wait disabled:opacity-70`}
         >
-          {cancel.isPending ? 'Procesando...' : 'Cancelar pedido'}
+          {flight.busy ? 'Procesando...' : 'Cancelar pedido'}
         </button>
       </div>
     </Modal>
@@ -172,7 +178,7 @@ function History() {
 
 /** /historial — 'Historial de pedidos' (spec §2 Order history). */
 export function Component() {
-  useDocumentTitle('Historial de pedidos');
+  useDocumentTitle(shopTitle('Historial de pedidos'));
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
       <h1 className="mb-6 text-2xl font-semibold text-slate-900 sm:text-3xl">Historial de pedidos</h1>

@@ -130,7 +130,7 @@ export function ReturnsPolicy() {
       <p className="text-sm text-slate-600">Última actualización: {POLICIES_UPDATED}</p>
       <p>
         Queremos que reciba exactamente lo que necesita. Si no es así, esto es lo que puede hacer, de acuerdo
-        con las condiciones generales de venta y garantía limitada de {shop.legalName}.
+        con las condiciones generales de venta y garantía limitada de {shop.legalName.replace(/\.$/, '')}.
       </p>
       <Callout title="Cómo iniciar una devolución o un reclamo de garantía">
         <ol className="mt-2! space-y-1!">
