@@ -22,6 +22,7 @@ export const useAdminInvoices = (query: AdminInvoicesQuery) => useQuery(adminInv
 export const cancelInvoice = (orderNumber: number) =>
   apiFetch<{ message: string }>(`/api/admin/invoices/${orderNumber}/cancel`, {
     method: 'POST',
+    body: {},
     timeoutMs: 60_000,
   });
 
