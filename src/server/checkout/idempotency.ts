@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
-import { type CheckoutAnswer, idempotencyKeys } from '../db/schema.ts';
+import { type CheckoutAnswer, idempotencyKeys, orders } from '../db/schema.ts';
 
 export type { CheckoutAnswer };
 
@@ -95,4 +95,29 @@ export async function releaseKey(db: Db, userId: number, key: string) {
     .update(idempotencyKeys)
     .set({ lockedUntil: sql`now()`, updatedAt: sql`now()` })
     .where(and(keyOf(userId, key), eq(idempotencyKeys.state, 'in_progress')));
+}
+
+/**
+ * Whether a live request holds the key of this order (its lease not run out): its charge may be with the gateway
+ * right now, so nobody else releases the order — that request settles it, or, if it dies, the order is released
+ * only after asking the gateway (settle.ts releaseUnpaid).
+ */
+export async function keyInFlight(db: Db, orderNumber: number): Promise<boolean> {
+  // By the key's primary key (the order keeps its shopper and key), not a scan of the keys.
+  const [row] = await db
+    .select({ key: idempotencyKeys.key })
+    .from(orders)
+    .innerJoin(
+      idempotencyKeys,
+      and(eq(idempotencyKeys.userId, orders.userId), eq(idempotencyKeys.key, orders.idempotencyKey)),
+    )
+    .where(
+      and(
+        eq(orders.number, orderNumber),
+        eq(idempotencyKeys.state, 'in_progress'),
+        gt(idempotencyKeys.lockedUntil, sql`now()`),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
