@@ -100,24 +100,22 @@ export async function releaseKey(db: Db, userId: number, key: string) {
 /**
  * Whether a live request holds the key of this order (its lease not run out): its charge may be with the gateway
  * right now, so nobody else releases the order — that request settles it, or, if it dies, the order is released
- * only after asking the gateway (settle.ts releaseUnpaid).
+ * only after asking the gateway (settle.ts releaseUnpaid). In a transaction, the key's row stays locked until it
+ * ends, so a retry cannot take the key over (and charge) between this answer and the release's commit.
  */
-export async function keyInFlight(db: Db, orderNumber: number): Promise<boolean> {
+export async function keyInFlight(db: Db, orderNumber: number, lock = false): Promise<boolean> {
   // By the key's primary key (the order keeps its shopper and key), not a scan of the keys.
-  const [row] = await db
-    .select({ key: idempotencyKeys.key })
+  const query = db
+    .select({
+      held: sql<boolean>`${idempotencyKeys.state} = 'in_progress' and coalesce(${idempotencyKeys.lockedUntil} > now(), false)`,
+    })
     .from(orders)
     .innerJoin(
       idempotencyKeys,
       and(eq(idempotencyKeys.userId, orders.userId), eq(idempotencyKeys.key, orders.idempotencyKey)),
     )
-    .where(
-      and(
-        eq(orders.number, orderNumber),
-        eq(idempotencyKeys.state, 'in_progress'),
-        gt(idempotencyKeys.lockedUntil, sql`now()`),
-      ),
-    )
+    .where(eq(orders.number, orderNumber))
     .limit(1);
-  return row !== undefined;
+  const [row] = await (lock ? query.for('update', { of: idempotencyKeys }) : query);
+  return row?.held === true;
 }

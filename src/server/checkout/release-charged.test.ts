@@ -52,6 +52,14 @@ class CrashingGateway extends SandboxGateway {
     }
     return charge;
   }
+  /** Runs while the gateway is asked for a charge by reference (between a release's first look and its commit). */
+  onFind: ((orderId: string) => Promise<void>) | null = null;
+  override async findChargeByOrderId(orderId: string) {
+    const hook = this.onFind;
+    this.onFind = null;
+    if (hook) await hook(orderId);
+    return super.findChargeByOrderId(orderId);
+  }
   override async refund(chargeId: string, options: { description: string; amountCents?: number }) {
     if (this.refundsDown) throw new GatewayUnavailableError('la pasarela no respondió');
     return super.refund(chargeId, options);
@@ -200,5 +208,31 @@ describe("a shopper's next order and an earlier order whose charge may have gone
     expect(Number(settled!.refunded_cents)).toBe(Number(settled!.amount_cents));
     expect((await ordersOf(shopper)).map((o) => o.status)).toEqual(['payment_failed', 'paid']);
     expect(await stockOf(t, p.code)).toEqual({ stock: 9, ledger: 9 });
+  });
+
+  it('a request that takes the key back while the next order asks the gateway keeps its order', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 10, 3);
+    const open = gateway.hold();
+    const first = placeOrderRequest(t, shopper, await body(p.code));
+    await until(() => gateway.entered);
+    const [a] = await ordersOf(shopper);
+    // Its lease ran out (a stalled holder, or a dead one) …
+    await t.db.execute(
+      sql`update idempotency_keys set locked_until = now() - interval '1 second' where order_number = ${a!.number}`,
+    );
+    // … and while the next order asks the gateway about it, a retry takes the key over (and is about to charge).
+    gateway.onFind = async () => {
+      await t.db.execute(
+        sql`update idempotency_keys set locked_until = now() + interval '10 seconds' where order_number = ${a!.number}`,
+      );
+    };
+    const second = await placeOrderRequest(t, shopper, await body(p.code));
+    expect(second.statusCode).toBe(201);
+    expect((await ordersOf(shopper))[0]).toEqual({ number: a!.number, status: 'pending_payment' });
+    open();
+    expect((await first).statusCode).toBe(201);
+    expect(await moneyKeptWithoutSale(shopper)).toEqual([]);
+    expect((await ordersOf(shopper)).map((o) => o.status)).toEqual(['paid', 'paid']);
   });
 });

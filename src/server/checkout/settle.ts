@@ -277,6 +277,9 @@ export async function releaseUnpaid(
     number,
     { chargeId: charge?.id ?? null, errorCode: null, message },
     who,
+    // Asked again under the order's lock, the key's row locked: a retry that took the key over since would
+    // charge after this release and find the order released only once it has committed.
+    async (tx) => !(await keyInFlight(tx, number, true)),
   );
   return released ? 'released' : 'kept';
 }
