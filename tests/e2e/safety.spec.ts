@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { BOOT_SCRIPT } from '../../src/server/spa/boot-script.ts';
 import { PAYLOADS, SEARCH_PAYLOADS } from './safety-payloads.ts';
 
 /**
@@ -92,7 +93,8 @@ async function watchedContext(
 }
 
 /** What in the DOM could run code: on* attributes, javascript: URLs, srcdoc, object/embed, refresh, base. */
-function dangerousDom(): string[] {
+/** What in the page could run; `bootScript` is the one inline script the server sends (allowed by its hash). */
+function dangerousDom(bootScript: string): string[] {
   const found: string[] = [];
   for (const el of Array.from(document.querySelectorAll('*'))) {
     for (const attr of Array.from(el.attributes)) {
@@ -117,7 +119,7 @@ function dangerousDom(): string[] {
     if (tag === 'base') found.push('base');
     // A data block (JSON-LD, the server's query cache as JSON) never runs: only a script that would is dangerous.
     const dataBlock = ['application/ld+json', 'application/json'].includes(el.getAttribute('type') ?? '');
-    if (tag === 'script' && !el.getAttribute('src') && !dataBlock)
+    if (tag === 'script' && !el.getAttribute('src') && !dataBlock && el.textContent !== bootScript)
       found.push(`inline script ${el.textContent?.slice(0, 40)}`);
   }
   return found;
@@ -129,7 +131,7 @@ async function expectNothingRan(page: Page, label: string, watch: Watch) {
       .evaluate(() => (window as unknown as { __xss?: unknown }).__xss)
       .catch(() => undefined);
     expect(flag, `${label}: window.__xss`).toBeUndefined();
-    const dom = await frame.evaluate(dangerousDom).catch(() => [] as string[]);
+    const dom = await frame.evaluate(dangerousDom, BOOT_SCRIPT).catch(() => [] as string[]);
     expect(dom, `${label}: DOM peligroso`).toEqual([]);
   }
   expect(watch.dialogs, `${label}: diálogos`).toEqual([]);
@@ -182,7 +184,7 @@ test('the detector sees a payload that does run (control)', async ({ browser }) 
   const page = await context.newPage();
   await page.setContent(`<p>x</p>${PAYLOADS[1]}`);
   await page.waitForFunction(() => (window as unknown as { __xss?: unknown }).__xss === 1);
-  expect(await page.evaluate(dangerousDom)).toContain('IMG onerror');
+  expect(await page.evaluate(dangerousDom, BOOT_SCRIPT)).toContain('IMG onerror');
   expect(watch.dialogs).toEqual(['1']);
   await context.close();
 });
