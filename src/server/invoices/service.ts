@@ -219,9 +219,53 @@ function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
     cancelRequestedAt: shown?.status === 'issued' ? (shown.cancelRequestedAt?.toISOString() ?? null) : null,
     canRequest: reason === null,
     blockedReason: reason,
+    ...correctionOf(shown, rows, now),
     deadline: deadline?.toISOString() ?? null,
   };
 }
+
+/**
+ * Whether the shopper may correct the shown invoice themself: the same rules cancelInvoice and replaceInvoice
+ * apply to a shopper (one correction per order, none while a cancellation is under way, the SAT's deadline).
+ */
+function correctionOf(
+  shown: InvoiceRow | undefined,
+  rows: InvoiceRow[],
+  now: Date,
+): { canCorrect: boolean; correctionBlockedReason: string | null } {
+  if (shown?.status !== 'issued') return { canCorrect: false, correctionBlockedReason: null };
+  const block = correctionBlock(shown, rows, now, 'shopper');
+  return { canCorrect: block === null, correctionBlockedReason: block?.message ?? null };
+}
+
+type CorrectionBlock = { message: string; code: string };
+
+/**
+ * Why a correction (cancel or replace) of `active` cannot go on now, or null: a cancellation under way, the SAT's
+ * deadline (everyone); for a shopper also one correction per order and none after the receptor rejected one.
+ */
+function correctionBlock(
+  active: InvoiceRow,
+  rows: InvoiceRow[],
+  now: Date,
+  by: 'shopper' | 'staff',
+): CorrectionBlock | null {
+  if (active.cancelStatus === 'pending') return { message: CANCEL_IN_PROGRESS, code: 'cancel_in_progress' };
+  if (by === 'shopper') {
+    if (active.cancelStatus === 'rejected') return { message: CANCEL_REJECTED, code: 'cancel_rejected' };
+    if (rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')) {
+      return { message: SELF_SERVICE_LIMIT, code: 'self_service_limit' };
+    }
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (now.getTime() > deadline.getTime()) {
+    return { message: cancelDeadlineMessage(deadline), code: 'cancel_deadline' };
+  }
+  return null;
+}
+
+const cancelDeadlineMessage = (deadline: Date) =>
+  `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`;
 
 /** GET /api/orders/:number/invoice — the order's invoice state, for /factura, /historial and the receipt. */
 export async function getInvoiceState(ctx: InvoicingContext, user: SessionUser, number: number) {
@@ -705,17 +749,8 @@ export async function cancelInvoice(
   const rows = await invoicesOf(ctx.db, number);
   const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) return alreadyCancelled(ctx, order);
-  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
-  if (options.by === 'shopper' && rows.some((r) => r.status === 'cancelled' && r.kind === 'I')) {
-    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
-  }
-  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
-  if (ctx.now().getTime() > deadline.getTime()) {
-    throw conflict(
-      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
-      'cancel_deadline',
-    );
-  }
+  const block = correctionBlock(active, rows, ctx.now(), options.by);
+  if (block) throw conflict(block.message, block.code);
 
   let result: CancelResult;
   try {
@@ -782,20 +817,8 @@ export async function replaceInvoice(
   const rows = await invoicesOf(ctx.db, number);
   const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
-  if (
-    by === 'shopper' &&
-    rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')
-  ) {
-    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
-  }
-  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
-  if (ctx.now().getTime() > deadline.getTime()) {
-    throw conflict(
-      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
-      'cancel_deadline',
-    );
-  }
+  const block = correctionBlock(active, rows, ctx.now(), by);
+  if (block) throw conflict(block.message, block.code);
   checkReceptor(ctx, request);
   // Free the order's active slot: the old invoice is 'replaced' while its replacement is issued.
   const [claimed] = await ctx.db
