@@ -157,7 +157,7 @@ describe('credit notes: listed for staff with their files, mailed to the shopper
     expect(mail!.subject).toBe(`Nota de crédito del pedido #${number}`);
     expect(mail!.text).toContain(invoiceUuid);
     expect(mail!.attachments.map((a) => a.filename)).toEqual([
-      expect.stringMatching(new RegExp(`^factura-NC\\d+-${uuid}\\.xml$`)),
+      expect.stringMatching(new RegExp(`^nota-credito-NC\\d+-${uuid}\\.xml$`)),
       expect.stringMatching(/\.pdf$/),
     ]);
     const attached = Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8');

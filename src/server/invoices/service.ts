@@ -425,8 +425,8 @@ async function claimPending(
   }
 }
 
-const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio'>, uuid: string) =>
-  `factura-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
+const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio' | 'tipoDeComprobante'>, uuid: string) =>
+  `${snapshot.tipoDeComprobante === 'E' ? 'nota-credito' : 'factura'}-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
 
 type Totals = { subtotalCents: number; ivaCents: number; totalCents: number };
 
@@ -1257,7 +1257,7 @@ export async function getCreditNoteXml(ctx: InvoicingContext, number: number, uu
   const row = await creditNoteOf(ctx, number, uuid);
   return {
     xml: row.xml,
-    filename: `nota-credito-${row.snapshot.serie ?? ''}${row.snapshot.folio ?? ''}-${row.uuid}.xml`,
+    filename: `${fileBaseOf(row.snapshot, row.uuid)}.xml`,
   };
 }
 
@@ -1274,7 +1274,7 @@ export async function getCreditNotePdf(ctx: InvoicingContext, number: number, uu
   });
   return {
     pdf,
-    filename: `nota-credito-${row.snapshot.serie ?? ''}${row.snapshot.folio ?? ''}-${row.uuid}.pdf`,
+    filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf`,
   };
 }
 
