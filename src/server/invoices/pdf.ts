@@ -4,6 +4,7 @@ import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { FORMA_PAGO_TEXT } from './forma-pago.ts';
+import { qrTotal } from './pac/sat-status.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
@@ -39,18 +40,7 @@ const RED = rgb(0.75, 0.1, 0.12);
 
 const PAGE = { width: 612, height: 792, margin: 40 };
 
-/**
- * The total as the QR's `tt` wants it (Anexo 20, Estándar de la representación impresa, CFDI 3.3/4.0: up to
- * 25 positions, 18 integers, '.', 6 decimals, without the non-significant zeros): six decimals, trailing
- * zeros dropped, one kept after the point ("1243.10" → "1243.1", "1000.00" → "1000.0"), no leading zeros
- * ("0.50" → "0.5"). Same result as nodecfdi/cfdi-expresiones' FormatTotal18x6.
- */
-export function qrTotal(total: string): string {
-  const [whole = '0', frac = ''] = total.trim().split('.');
-  const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = (frac + '000000').slice(0, 6).replace(/0+$/, '');
-  return `${integer}.${decimals || '0'}`;
-}
+export { qrTotal };
 
 /** SAT's verification URL (Anexo 20): UUID, RFCs, total and the last 8 characters of the Sello. */
 export function verificationUrl(

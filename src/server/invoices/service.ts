@@ -94,6 +94,7 @@ export function createInvoicingContext(
           user: pacConfig.user,
           password: pacConfig.password,
           token: pacConfig.token,
+          satStatusUrl: pacConfig.satStatusUrl,
           csd,
         })
       : new SandboxPac(csd, undefined, dbStampStore(db)));
