@@ -53,7 +53,8 @@ const creditNoteListSchema = z.object({
   ),
 });
 
-const staffCancelSchema = z.object({
+/** The body names the motivo ({} = 02); unknown fields and a null body are refused like everywhere else. */
+const staffCancelSchema = z.strictObject({
   motivo: z
     .enum(['02', '03', '04'], { error: 'Seleccione el motivo de cancelación: 02, 03 o 04' })
     .default('02'),
@@ -84,12 +85,12 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Cancela la factura vigente del pedido ante el PAC con el motivo del SAT: 02 (errores sin relación), 03 (la venta no se realizó), 04 (factura global)',
         params: orderNumberParamsSchema,
-        body: staffCancelSchema.nullish(),
+        body: staffCancelSchema,
         response: { 200: messageSchema },
       },
     },
     async (request) => {
-      const motivo = request.body?.motivo ?? '02';
+      const { motivo } = request.body;
       return cancelInvoiceByStaff(app.db, await staffActor(request), request.params.number, motivo, (owner) =>
         cancelInvoice(ctx, owner, request.params.number, { motivo, by: 'staff' }),
       );

@@ -115,6 +115,9 @@ export async function cancelInvoiceByStaff(
     .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued'), eq(invoices.kind, 'I')))
     .limit(1);
   const answer = await cancel(owner);
+  // A repeated cancellation (double click, retry after a lost answer) answers the state reached; nothing
+  // happened, so nothing is audited.
+  if (!before) return { message: answer.message };
   const pending = answer.invoice.cancellation !== null;
   await writeAudit(db, actor, {
     action: 'invoice.cancel',

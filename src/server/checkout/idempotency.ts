@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
-import { type CheckoutAnswer, idempotencyKeys } from '../db/schema.ts';
+import { type CheckoutAnswer, idempotencyKeys, orders } from '../db/schema.ts';
 
 export type { CheckoutAnswer };
 
@@ -95,4 +95,27 @@ export async function releaseKey(db: Db, userId: number, key: string) {
     .update(idempotencyKeys)
     .set({ lockedUntil: sql`now()`, updatedAt: sql`now()` })
     .where(and(keyOf(userId, key), eq(idempotencyKeys.state, 'in_progress')));
+}
+
+/**
+ * Whether a live request holds the key of this order (its lease not run out): its charge may be with the gateway
+ * right now, so nobody else releases the order — that request settles it, or, if it dies, the order is released
+ * only after asking the gateway (settle.ts releaseUnpaid). In a transaction, the key's row stays locked until it
+ * ends, so a retry cannot take the key over (and charge) between this answer and the release's commit.
+ */
+export async function keyInFlight(db: Db, orderNumber: number, lock = false): Promise<boolean> {
+  // By the key's primary key (the order keeps its shopper and key), not a scan of the keys.
+  const query = db
+    .select({
+      held: sql<boolean>`${idempotencyKeys.state} = 'in_progress' and coalesce(${idempotencyKeys.lockedUntil} > now(), false)`,
+    })
+    .from(orders)
+    .innerJoin(
+      idempotencyKeys,
+      and(eq(idempotencyKeys.userId, orders.userId), eq(idempotencyKeys.key, orders.idempotencyKey)),
+    )
+    .where(eq(orders.number, orderNumber))
+    .limit(1);
+  const [row] = await (lock ? query.for('update', { of: idempotencyKeys }) : query);
+  return row?.held === true;
 }

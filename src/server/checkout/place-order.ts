@@ -36,7 +36,14 @@ import {
   releaseKey,
   requestHash,
 } from './idempotency.ts';
-import { alertStaff, applyCharge, type Outcome, storedError, storedFailure } from './settle.ts';
+import {
+  alertStaff,
+  applyCharge,
+  type Outcome,
+  releaseUnpaid,
+  storedError,
+  storedFailure,
+} from './settle.ts';
 
 export const NO_ADDRESS = 'Ingrese su dirección para poder continuar';
 export const TOO_MANY_PENDING =
@@ -56,7 +63,9 @@ export type PlaceOrderResult =
 
 /**
  * Before a new order: the shopper starts a new attempt, so their other unpaid orders give their stock back at
- * once (a charge of theirs completing later is refunded by settle). Issue 23.
+ * once (issue 23) — each only as releaseUnpaid allows: not while its own request may be charging it, and after
+ * asking the gateway (a charge that went through pays that order; one completing later is refunded). An order
+ * that cannot be released now (the gateway did not answer) keeps its reservation and counts against the caps.
  */
 async function releaseEarlierAttempts(ctx: OrderContext, user: SessionUser): Promise<void> {
   const pending = await ctx.db
@@ -64,12 +73,14 @@ async function releaseEarlierAttempts(ctx: OrderContext, user: SessionUser): Pro
     .from(orders)
     .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
   for (const { number } of pending) {
-    await markPaymentFailed(
-      ctx,
-      number,
-      { chargeId: null, errorCode: null, message: 'Se inició un nuevo intento de pago' },
-      { kind: 'shopper', userId: user.id },
-    );
+    try {
+      await releaseUnpaid(ctx, number, 'Se inició un nuevo intento de pago', {
+        kind: 'shopper',
+        userId: user.id,
+      });
+    } catch (error) {
+      ctx.log.warn({ err: error, order: number }, 'no se liberó un pedido anterior sin pagar; se conserva');
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { orders, payments } from '../db/schema.ts';
 import { DEFAULT_HOLD, type OrderContext, orderContext } from '../orders/context.ts';
@@ -10,15 +10,22 @@ import {
   type PaymentRecord,
   updatePayment,
 } from '../orders/payment-records.ts';
-import { GATEWAY, type GatewayRequest, type SweeperRequest } from '../orders/requester.ts';
+import {
+  GATEWAY,
+  type GatewayRequest,
+  type ShopperRequest,
+  type SweeperRequest,
+} from '../orders/requester.ts';
 import type { ChargeReports } from '../payments/charge-reports.ts';
 import {
   type Charge,
   chargeMatches,
   declineMessage,
   errorKind,
+  GatewayUnavailableError,
   PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
+import { keyInFlight } from './idempotency.ts';
 
 /** Where an order stands after talking to the gateway. */
 export type Outcome =
@@ -129,13 +136,7 @@ export async function applyCharge(
       if (status === 'payment_failed' || status === 'cancelled') {
         // The reservation was released (expired, a new attempt, our error) but the bank took the money after
         // all: give it back.
-        ctx.log.warn(
-          { order: number, charge: charge.id },
-          'cargo completado de un pedido liberado: se reembolsa',
-        );
-        await ctx.gateway
-          .refund(charge.id, { description: `Pedido ${number} vencido antes de confirmar el pago` })
-          .catch((error: unknown) => ctx.log.error({ err: error, order: number }, 'no se pudo reembolsar'));
+        await refundReleased(ctx, number, attempt, charge);
         return status === 'cancelled' ? storedError(ctx, number) : storedFailure(ctx, number);
       }
       return { kind: 'paid', number };
@@ -201,3 +202,140 @@ export const chargeReports = (app: FastifyInstance): ChargeReports => ({
   settle: async (number, charge, request) =>
     (await applyCharge(orderContext(app, request), number, charge, GATEWAY)).kind === 'paid',
 });
+
+/**
+ * A completed charge of an order that was released meanwhile (its attempt's outcome was not known when it was
+ * released): the money goes back. The charge goes on the attempt's books first, as 'unknown', so that a refund
+ * that fails — or a process that dies before it — leaves an attempt the sweeper settles (settleReleasedAttempts);
+ * once refunded the attempt is 'failed' with the charge and the amount given back. Answers whether it is refunded.
+ */
+async function refundReleased(
+  ctx: OrderContext,
+  number: number,
+  attempt: PaymentRecord | undefined,
+  charge: Charge,
+): Promise<boolean> {
+  ctx.log.warn({ order: number, charge: charge.id }, 'cargo completado de un pedido liberado: se reembolsa');
+  if (attempt) await updatePayment(ctx.db, attempt.id, { status: 'unknown', chargeId: charge.id });
+  let refunded: Charge | null = null;
+  try {
+    refunded = await ctx.gateway.refund(charge.id, {
+      description: `Pedido ${number} liberado antes de confirmar el pago`,
+    });
+  } catch (error) {
+    // Refused because it is refunded already (another instance, the dashboard)? The gateway's word decides.
+    const now = await ctx.gateway.getCharge(charge.id).catch(() => null);
+    if (now && (now.status === 'refunded' || (now.amountCents > 0 && now.refundedCents >= now.amountCents))) {
+      refunded = now;
+    } else {
+      ctx.log.error(
+        { err: error, order: number, charge: charge.id },
+        'no se pudo reembolsar el cargo de un pedido liberado; el barrido lo reintenta',
+      );
+      return false;
+    }
+  }
+  if (attempt) {
+    await updatePayment(ctx.db, attempt.id, {
+      status: 'failed',
+      chargeId: charge.id,
+      refundedCents: Math.max(refunded.refundedCents, charge.amountCents),
+    });
+  }
+  return true;
+}
+
+/**
+ * Releases an unpaid order's reservation (it expired, or its shopper started a new attempt) — never while an
+ * attempt of it may have been charged without the shop knowing: not while a live request holds its key (its
+ * charge may be with the gateway right now; that request settles it), and only after asking the gateway by the
+ * attempt's reference. A charge that completed pays the order (a failed one fails it); otherwise the order is
+ * released, and a charge completing later still is refunded (applyCharge). Throws GatewayUnavailableError when
+ * the gateway cannot say: the order is kept.
+ */
+export async function releaseUnpaid(
+  ctx: OrderContext,
+  number: number,
+  message: string,
+  who: ShopperRequest | SweeperRequest,
+): Promise<'released' | 'paid' | 'kept'> {
+  if (await keyInFlight(ctx.db, number)) return 'kept';
+  const attempt = await latestPayment(ctx.db, number);
+  const charge = await ctx.gateway.findChargeByOrderId(attempt?.orderRef ?? String(number));
+  if (
+    charge &&
+    (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')
+  ) {
+    // applyCharge refuses a charge that is not ours.
+    const outcome = await applyCharge(ctx, number, charge, who.kind === 'sweeper' ? who : GATEWAY);
+    if (outcome.kind === 'paid') return 'paid';
+    return outcome.kind === 'unknown' ? 'kept' : 'released';
+  }
+  // No charge, or a 3-D Secure authentication abandoned: the goods go back on the shelf.
+  const released = await markPaymentFailed(
+    ctx,
+    number,
+    { chargeId: charge?.id ?? null, errorCode: null, message },
+    who,
+    // Asked again under the order's lock, the key's row locked: a retry that took the key over since would
+    // charge after this release and find the order released only once it has committed.
+    async (tx) => !(await keyInFlight(tx, number, true)),
+  );
+  return released ? 'released' : 'kept';
+}
+
+/**
+ * The sweeper's look at orders already released (payment failed, or cancelled unpaid) that have an attempt whose
+ * outcome is unknown ('in_progress' or 'unknown': a charge found after the release whose refund failed, a
+ * process that died around a charge): the gateway is asked by the attempt's reference and the attempt settled —
+ * a completed charge refunded, a failed one or none recorded as failed. An attempt whose key a live request holds
+ * is left to it; a 3-D Secure charge still pending waits (its return or webhook refunds it). Answers how many
+ * attempts were settled.
+ */
+export async function settleReleasedAttempts(ctx: OrderContext, batch = 20): Promise<number> {
+  const open = await ctx.db
+    .select({ payment: payments })
+    .from(payments)
+    .innerJoin(orders, eq(orders.number, payments.orderNumber))
+    .where(
+      and(
+        inArray(orders.status, ['payment_failed', 'cancelled']),
+        isNull(orders.paidAt),
+        inArray(payments.status, ['in_progress', 'unknown']),
+      ),
+    )
+    .orderBy(asc(payments.updatedAt))
+    .limit(batch);
+  let settled = 0;
+  for (const { payment } of open) {
+    const number = payment.orderNumber;
+    try {
+      if (await keyInFlight(ctx.db, number)) continue;
+      const charge = await ctx.gateway.findChargeByOrderId(payment.orderRef ?? String(number));
+      const ours =
+        charge !== null &&
+        chargeMatches(charge, { orderRef: payment.orderRef, amountCents: payment.amountCents });
+      if (ours && charge.status === 'completed' && charge.refundedCents < charge.amountCents) {
+        if (await refundReleased(ctx, number, payment, charge)) settled += 1;
+        continue;
+      }
+      if (ours && charge.status === 'charge_pending') {
+        // Still with the shopper's bank: looked at again later (and after the others).
+        await ctx.db.update(payments).set({ updatedAt: sql`now()` }).where(eq(payments.id, payment.id));
+        continue;
+      }
+      const refundedCents = ours ? charge.refundedCents : 0;
+      await updatePayment(ctx.db, payment.id, {
+        status: 'failed',
+        ...(ours ? { chargeId: charge.id } : {}),
+        ...(refundedCents > 0 ? { refundedCents } : {}),
+      });
+      settled += 1;
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) {
+        ctx.log.error({ err: error, order: number }, 'barrido de intentos de pedidos liberados');
+      }
+    }
+  }
+  return settled;
+}

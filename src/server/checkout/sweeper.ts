@@ -2,11 +2,9 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { orders } from '../db/schema.ts';
 import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
-import { markPaymentFailed } from '../orders/payment.ts';
-import { latestPayment } from '../orders/payment-records.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
-import { applyCharge } from './settle.ts';
+import { releaseUnpaid, settleReleasedAttempts } from './settle.ts';
 
 const BATCH = 20;
 
@@ -14,8 +12,9 @@ const BATCH = 20;
  * Releases reservations left unpaid past reserved_until. Safe with several instances: each takes a
  * batch with FOR UPDATE SKIP LOCKED and leases it for two minutes by pushing reserved_until, so no
  * two instances work on one order. Before releasing, the gateway is asked by order_id: a charge that
- * went through after all makes the order paid instead. Also finishes cancellations a crash left
- * half-done (claimed, their lease run out).
+ * went through after all makes the order paid instead (settle.ts releaseUnpaid). Then settles the attempts of
+ * orders already released whose outcome is unknown (a late charge is refunded), and finishes cancellations a
+ * crash left half-done (claimed, their lease run out).
  */
 export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; paid: number }> {
   const expired = ctx.db
@@ -34,34 +33,10 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   let paid = 0;
   for (const { number } of due) {
     try {
-      // Asked by this attempt's reference; applyCharge refuses a charge that is not ours.
-      const attempt = await latestPayment(ctx.db, number);
-      const charge = await ctx.gateway.findChargeByOrderId(attempt?.orderRef ?? String(number));
-      if (
-        charge &&
-        (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')
-      ) {
-        const outcome = await applyCharge(ctx, number, charge, SWEEPER);
-        if (outcome.kind === 'paid') paid += 1;
-        else released += 1;
-        continue;
-      }
-      // No charge, or a 3-D Secure authentication abandoned: the goods go back on the shelf. A
-      // charge completing later is refunded (applyCharge on a released order).
-      if (
-        await markPaymentFailed(
-          ctx,
-          number,
-          {
-            chargeId: charge?.id ?? null,
-            errorCode: null,
-            message: 'El tiempo para completar el pago terminó',
-          },
-          SWEEPER,
-        )
-      ) {
-        released += 1;
-      }
+      // Asked by this attempt's reference first (never released while a live request may be charging it).
+      const result = await releaseUnpaid(ctx, number, 'El tiempo para completar el pago terminó', SWEEPER);
+      if (result === 'paid') paid += 1;
+      else if (result === 'released') released += 1;
     } catch (error) {
       // The gateway is down: keep the reservation; the lease ends and the next round tries again.
       if (!(error instanceof GatewayUnavailableError))
@@ -69,6 +44,8 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
     }
   }
 
+  // Orders released earlier whose attempt's outcome is still unknown (a late charge not yet refunded).
+  await settleReleasedAttempts(ctx);
   await finishInterruptedCancellations(ctx, SWEEPER);
   return { released, paid };
 }

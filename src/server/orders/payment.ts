@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { removeOrderedFromSavedCart } from '../cart/service.ts';
+import type { Tx } from '../db/client.ts';
 import { orders } from '../db/schema.ts';
 import type { Charge } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
@@ -58,18 +59,22 @@ export async function markPaid(
 
 /**
  * pending_payment → payment_failed: the card was declined, or the reservation expired unpaid. The stock goes
- * back ('order_release' ledger rows) and the attempt keeps the decline. Returns false when not pending.
+ * back ('order_release' ledger rows) and the attempt keeps the decline. Returns false when not pending, or when
+ * `mayRelease` (asked under the order's lock, in the transaction — a release checks that no request may be
+ * charging the order right now) says no.
  */
 export async function markPaymentFailed(
   ctx: OrderContext,
   number: number,
   failure: { chargeId: string | null; errorCode: number | null; message: string },
   who: GatewayRequest | SweeperRequest | ShopperRequest,
+  mayRelease?: (tx: Tx) => Promise<boolean>,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment') return false;
     if (who.kind === 'shopper' && order.userId !== who.userId) return false;
+    if (mayRelease && !(await mayRelease(tx))) return false;
     await tx
       .update(orders)
       .set({ status: 'payment_failed', reservedUntil: null, updatedAt: sql`now()` })

@@ -147,7 +147,7 @@ const backOfficeChanges = (v: Shopper): [string, InjectOptions][] => [
     'admin: cancelar con reembolso',
     { method: 'POST', url: `/api/admin/orders/${v.order}/cancel`, payload: { reason: 'Intruso' } },
   ],
-  ['admin: cancelar factura', { method: 'POST', url: `/api/admin/invoices/${v.order}/cancel` }],
+  ['admin: cancelar factura', { method: 'POST', url: `/api/admin/invoices/${v.order}/cancel`, payload: {} }],
 ];
 
 /** PDFs carry text in compressed streams: read the invoice's name from the database side instead. */
