@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import { createTestOrder, createTestShopper } from '../../../tests/server/support/invoice-orders.ts';
+import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
@@ -144,6 +145,13 @@ describe('credit notes: listed for staff with their files, mailed to the shopper
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The invoice renderer, as a credit note: its title, its type and the invoice it credits (relation 01).
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toContain('NOTA DE CRÉDITO · CFDI 4.0');
+    expect(text).toContain('Comprobante de egreso (E)');
+    expect(text).toContain('Tipo de relación 01 - Nota de crédito de los documentos relacionados');
+    expect(text).toContain(`Folio fiscal (UUID): ${invoiceUuid}`);
+    expect(text).toContain('Descuento por empaque dañado');
     const missing = await admin(
       `/api/admin/invoices/${number}/credit-notes/00000000-0000-4000-8000-000000000000.pdf`,
     );
