@@ -180,3 +180,89 @@ test('staff ship an order with a guide; the shopper sees it in /historial and ca
   expect(await mails.text()).toContain(`Su pedido #${number} va en camino`);
   await staffContext.close();
 });
+
+test('staff issue a credit note (bounded by what remains) and cancel the invoice with the motivo chosen', async ({
+  page,
+  browser,
+}) => {
+  const { number } = await shopperWithPaidOrder(page.request);
+  const invoice = await page.request.post(`/api/orders/${number}/invoice`, {
+    data: {
+      nombreFiscal: 'Laboratorios Químicos del Bajío',
+      rfc: 'LQB150101AB3',
+      regimenFiscal: '601',
+      usoCfdi: 'G03',
+      cp: '44100',
+    },
+  });
+  expect(invoice.status()).toBe(201);
+  const { uuid: invoiceUuid, totalCents } = (
+    (await invoice.json()) as {
+      invoice: { uuid: string; totalCents: number };
+    }
+  ).invoice;
+
+  const staffContext = await browser.newContext({
+    baseURL: base,
+    locale: 'es-MX',
+    viewport: { width: 1280, height: 900 },
+  });
+  const staff = await staffContext.newPage();
+  await staff.goto('/admin');
+  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
+  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
+  await staff.getByRole('button', { name: 'Entrar' }).click();
+  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+  await staff.goto(`/admin/pedidos/${number}`);
+
+  const panel = staff.getByRole('region', { name: 'Factura y notas de crédito' });
+  await expect(panel.getByText(invoiceUuid)).toBeVisible();
+  const form = panel.getByRole('form', { name: 'Nota de crédito' });
+  // More than the invoice total is refused before any request.
+  await form.getByLabel('Importe con IVA (MXN)').fill(((totalCents + 1) / 100).toFixed(2));
+  await form.getByLabel('Concepto').fill('Descuento por empaque dañado');
+  await form.getByRole('button', { name: 'Emitir nota de crédito' }).click();
+  await expect(form.getByText(/No puede exceder lo que queda por acreditar/)).toBeVisible();
+
+  await form.getByLabel('Importe con IVA (MXN)').fill('100.00');
+  await form.getByRole('button', { name: 'Emitir nota de crédito' }).click();
+  await expect(staff.getByText(/Nota de crédito por 100\.00 MXN emitida/)).toBeVisible();
+  const notes = panel.getByRole('list', { name: 'Notas de crédito' });
+  await expect(notes.getByRole('listitem')).toHaveCount(1);
+  await expect(notes.getByText('Descuento por empaque dañado')).toBeVisible();
+  const noteUuid = ((await notes.getByText(/^UUID /).textContent()) ?? '').replace('UUID ', '').trim();
+  expect(noteUuid).toMatch(/^[0-9A-F-]{36}$/);
+  const remaining = ((totalCents - 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+  await expect(form.getByText(`$${remaining}`, { exact: true })).toBeVisible();
+  const pdfHref = await notes.getByRole('link', { name: 'PDF' }).getAttribute('href');
+  const pdf = await staff.request.get(pdfHref ?? '');
+  expect(pdf.status()).toBe(200);
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  const xml = await staff.request.get(
+    (await notes.getByRole('link', { name: 'XML' }).getAttribute('href')) ?? '',
+  );
+  expect(await xml.text()).toContain('TipoDeComprobante="E"');
+  await panel.scrollIntoViewIfNeeded();
+  await staff.screenshot({ path: '/work/lead/shots/cfdi2-admin-credit-note.png', fullPage: true });
+
+  // The shopper gets the credit note by mail (the outbox, readable at /dev/correo in development).
+  expect(await (await page.request.get('/dev/correo')).text()).toContain(
+    `Nota de crédito del pedido #${number}`,
+  );
+
+  // Cancellation with the motivo chosen: 03, the operation did not take place.
+  await panel.getByLabel('Motivo de cancelación').selectOption('03');
+  await panel.getByRole('button', { name: 'Cancelar factura' }).click();
+  const [cancel] = await Promise.all([
+    staff.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith(`/api/admin/invoices/${number}/cancel`),
+    ),
+    panel.getByRole('button', { name: 'Sí, cancelar factura' }).click(),
+  ]);
+  expect(cancel.postDataJSON()).toEqual({ motivo: '03' });
+  await expect(
+    staff.getByText(`Factura del pedido #${number} cancelada; avisamos al cliente por correo.`),
+  ).toBeVisible();
+  await expect(panel.getByText('El pedido no tiene una factura vigente.')).toBeVisible();
+  await staffContext.close();
+});

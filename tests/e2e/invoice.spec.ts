@@ -46,10 +46,8 @@ async function shopperWithCart(page: Page) {
   return { email, product };
 }
 
-test('pay → request the invoice → download XML and PDF → cancel → request again', async ({ page }) => {
-  const { email } = await shopperWithCart(page);
-
-  // Pay with the sandbox gateway's approving test card.
+/** Pays the cart with the sandbox gateway's approving test card; returns the order number. */
+async function payCart(page: Page) {
   await page.goto('/carrito');
   await page.getByRole('button', { name: 'Finalizar compra' }).click();
   await expect(page).toHaveURL(/\/orden$/);
@@ -62,6 +60,13 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   await card.getByRole('button', { name: 'Pagar' }).click();
   await expect(page).toHaveURL(/\/resumen\/\d+$/, { timeout: 30_000 });
   const order = Number(/\/resumen\/(\d+)$/.exec(page.url())?.[1]);
+  return order;
+}
+
+test('pay → request the invoice → download XML and PDF → cancel → request again', async ({ page }) => {
+  const { email } = await shopperWithCart(page);
+
+  const order = await payCart(page);
 
   // The invoice form.
   await page.goto(`/factura/${order}`);
@@ -152,4 +157,56 @@ test('an order that is not the shopper’s says the order does not exist', async
   await page.goto('/factura/1');
   await expect(page.getByRole('heading', { name: 'Facturación del pedido #1' })).toBeVisible();
   await expect(page.getByText('Pedido no encontrado')).toBeVisible();
+});
+
+test('«Corregir factura»: the corrected invoice replaces the old one once; then the page sends to staff', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shopperWithCart(page);
+  const order = await payCart(page);
+  const first = await page.request.post(`/api/orders/${order}/invoice`, {
+    data: {
+      nombreFiscal: 'Eduardo Gómez Díaz',
+      rfc: 'GODE561231GR8',
+      regimenFiscal: '612',
+      usoCfdi: 'G03',
+      cp: '06600',
+    },
+  });
+  expect(first.status()).toBe(201);
+  const oldUuid = ((await first.json()) as { invoice: { uuid: string } }).invoice.uuid;
+
+  await page.goto(`/factura/${order}`);
+  const issued = page.getByRole('region', { name: 'Factura emitida' });
+  await issued.getByRole('button', { name: 'Corregir factura' }).click();
+  const form = page.getByRole('form', { name: 'Corrección de datos fiscales' });
+  // Starts from the invoice's data; the shared schema still speaks first.
+  await expect(form.getByLabel('RFC', { exact: true })).toHaveValue('GODE561231GR8');
+  await expect(form.getByLabel('Nombre fiscal o razón social')).toHaveValue('Eduardo Gómez Díaz');
+  await form.getByLabel('Régimen fiscal').selectOption('612');
+  await form.getByLabel('Uso del CFDI').selectOption('I08');
+  await form.getByLabel('Código postal del domicilio fiscal').fill('44100');
+  await page.screenshot({ path: '/work/lead/shots/cfdi2-shopper-correction.png', fullPage: true });
+  await form.getByRole('button', { name: 'Emitir factura corregida' }).click();
+
+  await expect(
+    page.getByText(/Emitimos la factura corregida \(sustituye a la anterior, relación 04\)/),
+  ).toBeVisible();
+  await expect(form).toHaveCount(0);
+  const uuid = (await issued.locator('dd').first().textContent())?.trim();
+  expect(uuid).toMatch(/^[0-9A-F-]{36}$/);
+  expect(uuid).not.toBe(oldUuid);
+  const xml = await (await page.request.get(`/api/orders/${order}/invoice.xml`)).text();
+  expect(xml).toContain('TipoRelacion="04"');
+  expect(xml).toContain(`UUID="${oldUuid}"`);
+  expect(xml).toContain('UsoCFDI="I08"');
+  // One self-service correction: now the page says to contact staff and offers neither action.
+  await expect(
+    issued.getByText(
+      'Este pedido ya tuvo una corrección de factura; para otra, contacte al personal de la tienda',
+    ),
+  ).toBeVisible();
+  await expect(issued.getByRole('button', { name: 'Corregir factura' })).toHaveCount(0);
+  await expect(issued.getByRole('button', { name: 'Cancelar factura' })).toHaveCount(0);
 });

@@ -5,11 +5,15 @@ import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/s
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { writeAudit } from '../audit/log.ts';
 import {
+  CREDIT_NOTE_RECOVERED,
   cancelInvoice,
   createInvoicingContext,
+  getCreditNotePdf,
+  getCreditNoteXml,
   getInvoicePdf,
   getInvoiceXml,
   issueCreditNote,
+  listCreditNotes,
 } from '../invoices/service.ts';
 import { staffActor } from './context.ts';
 import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-service.ts';
@@ -26,6 +30,27 @@ const creditNoteSchema = z.object({
     .min(5, 'Escriba el concepto de la nota de crédito')
     .max(1000, 'El concepto admite hasta 1000 caracteres')
     .regex(/^[^|]*$/, 'El concepto no puede contener el carácter |'),
+});
+
+const creditNoteParamsSchema = orderNumberParamsSchema.extend({
+  uuid: z.string().regex(/^[0-9A-Fa-f-]{36}$/, 'Folio fiscal inválido'),
+});
+
+const creditNoteListSchema = z.object({
+  invoiceUuid: z.string().nullable(),
+  invoiceTotalCents: z.number().int().nullable(),
+  remainingCents: z.number().int(),
+  items: z.array(
+    z.object({
+      uuid: z.string().nullable(),
+      serieFolio: z.string(),
+      status: z.string(),
+      totalCents: z.number().int(),
+      description: z.string(),
+      issuedAt: z.string().nullable(),
+      test: z.boolean(),
+    }),
+  ),
 });
 
 /** The body names the motivo ({} = 02); unknown fields and a null body are refused like everywhere else. */
@@ -93,6 +118,11 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         amountCents,
         description: request.body.description,
       });
+      if (note.recovered) {
+        return reply
+          .code(201)
+          .send({ message: CREDIT_NOTE_RECOVERED, uuid: note.uuid, remainingCents: note.remainingCents });
+      }
       await writeAudit(app.db, actor, {
         action: 'invoice.credit-note',
         entityType: 'invoice',
@@ -105,6 +135,43 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         uuid: note.uuid,
         remainingCents: note.remainingCents,
       });
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:number/credit-notes',
+    {
+      schema: {
+        tags,
+        summary: 'Notas de crédito del pedido y lo que queda por acreditar de su factura vigente',
+        params: orderNumberParamsSchema,
+        response: { 200: creditNoteListSchema },
+      },
+    },
+    async (request) => listCreditNotes(ctx, request.params.number),
+  );
+
+  app.get(
+    '/api/admin/invoices/:number/credit-notes/:uuid.xml',
+    { schema: { tags, summary: 'XML timbrado de una nota de crédito', params: creditNoteParamsSchema } },
+    async (request, reply) => {
+      const { xml, filename } = await getCreditNoteXml(ctx, request.params.number, request.params.uuid);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:number/credit-notes/:uuid.pdf',
+    { schema: { tags, summary: 'PDF de una nota de crédito', params: creditNoteParamsSchema } },
+    async (request, reply) => {
+      const { pdf, filename } = await getCreditNotePdf(ctx, request.params.number, request.params.uuid);
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(Buffer.from(pdf));
     },
   );
 

@@ -13,6 +13,7 @@ import type { SandboxPac } from './pac/sandbox.ts';
 import {
   CANCEL_IN_PROGRESS,
   CANCEL_PENDING,
+  CANCEL_REJECTED,
   cancelInvoice,
   cancellationDeadline,
   createInvoicingContext,
@@ -143,6 +144,53 @@ describe('limits', () => {
     expect((await cancelInvoice(ctx, user, number, { motivo: '02', by: 'staff' })).invoice.state).toBe(
       'cancelled',
     );
+  });
+
+  it('the state tells the shopper whether «Corregir factura» is still theirs, and why not', async () => {
+    const number = await invoiced(BIG, 0);
+    expect(await getInvoiceState(ctx, user, number)).toMatchObject({
+      state: 'issued',
+      canCorrect: true,
+      correctionBlockedReason: null,
+    });
+    const replaced = await replaceInvoice(ctx, user, number, { ...form, usoCfdi: 'G01' });
+    expect(replaced.invoice).toMatchObject({
+      state: 'issued',
+      canCorrect: false,
+      correctionBlockedReason: SELF_SERVICE_LIMIT,
+    });
+    // The replacement (the old one cancelled or not yet) cannot be cancelled by the shopper either.
+    await expect(cancelInvoice(ctx, user, number)).rejects.toMatchObject({
+      statusCode: 409,
+      message: SELF_SERVICE_LIMIT,
+    });
+    const none = await createTestOrder(t.database.db, ana.id, { lines: BIG });
+    expect(await getInvoiceState(ctx, user, none)).toMatchObject({
+      canCorrect: false,
+      correctionBlockedReason: null,
+    });
+  });
+
+  it('after the receptor rejected a cancellation the shopper is sent to staff, in the state and the API', async () => {
+    const number = await invoiced();
+    sandbox.receptorAnswer = () => 'wait';
+    await cancelInvoice(ctx, user, number);
+    expect(await getInvoiceState(ctx, user, number)).toMatchObject({
+      canCorrect: false,
+      correctionBlockedReason: CANCEL_IN_PROGRESS,
+    });
+    sandbox.receptorAnswer = () => 'reject';
+    await followUpCancellations(ctx);
+    sandbox.receptorAnswer = () => 'accept';
+    expect(await getInvoiceState(ctx, user, number)).toMatchObject({
+      cancellation: 'rejected',
+      canCorrect: false,
+      correctionBlockedReason: CANCEL_REJECTED,
+    });
+    await expect(replaceInvoice(ctx, user, number, form)).rejects.toMatchObject({
+      statusCode: 409,
+      message: CANCEL_REJECTED,
+    });
   });
 
   it('the deadline is 31 March of the year after the issue (CFF art. 29-A), Mexico City time', async () => {

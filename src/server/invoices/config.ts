@@ -6,7 +6,9 @@ const envObject = z.object(invoicingEnvShape);
 type InvoicingEnv = z.infer<typeof envObject> & { NODE_ENV: 'development' | 'production' | 'test' };
 
 export type InvoicingConfig = {
-  pac: { kind: 'sandbox' } | { kind: 'sw'; url: string; user?: string; password?: string; token?: string };
+  pac:
+    | { kind: 'sandbox' }
+    | { kind: 'sw'; url: string; user?: string; password?: string; token?: string; satStatusUrl?: string };
   /**
    * The shop's CSD files; absent = the SAT's public test CSD of EKU9003173C9 together with the SAT
    * test issuer (development, tests, sandbox).
@@ -82,6 +84,7 @@ export function invoicingConfig(env: InvoicingEnv): InvoicingConfig {
       ...(env.CFDI_PAC_USER ? { user: env.CFDI_PAC_USER } : {}),
       ...(env.CFDI_PAC_PASSWORD ? { password: env.CFDI_PAC_PASSWORD } : {}),
       ...(env.CFDI_PAC_TOKEN ? { token: env.CFDI_PAC_TOKEN } : {}),
+      ...(env.CFDI_SAT_STATUS_URL ? { satStatusUrl: env.CFDI_SAT_STATUS_URL } : {}),
     },
     ...(csd ? { csd } : {}),
   };

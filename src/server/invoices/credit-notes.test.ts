@@ -2,14 +2,17 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import { createTestOrder, createTestShopper } from '../../../tests/server/support/invoice-orders.ts';
+import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
   createStaff,
   type Shopper,
 } from '../../../tests/server/support/staff.ts';
-import { invoices } from '../db/schema.ts';
+import { invoices, mailOutbox } from '../db/schema.ts';
 import { readAttribute } from './pac/tfd.ts';
+import type { Pac } from './pac/types.ts';
+import { createInvoicingContext, followUpCancellations, issueCreditNote } from './service.ts';
 
 let t: CheckoutTestApp;
 let staff: Shopper;
@@ -99,5 +102,151 @@ describe('credit notes (CFDI de egreso, TipoRelacion 01) for partial refunds and
       payload: { amount: '10.00', description: 'Descuento posterior' },
     });
     expect([401, 403]).toContain(asShopper.statusCode);
+  });
+});
+
+const invoiced = async (name: string) => {
+  const shopper = await createTestShopper(t.db, name);
+  const number = await createTestOrder(t.db, shopper.id); // $888.49 with shipping
+  const issued = await t.app.inject({
+    method: 'POST',
+    url: `/api/orders/${number}/invoice`,
+    cookies: shopper.cookie,
+    payload: form,
+  });
+  expect(issued.statusCode).toBe(201);
+  return { shopper, number, invoiceUuid: issued.json().invoice.uuid as string };
+};
+
+const admin = (url: string) => t.app.inject({ url, headers: { cookie: staff.cookie } });
+
+describe('credit notes: listed for staff with their files, mailed to the shopper', () => {
+  it('lists them with UUID and remaining amount, serves XML and PDF, and mails both to the shopper', async () => {
+    const { shopper, number, invoiceUuid } = await invoiced('Fernanda');
+    const res = await creditNote(number, { amount: '100.00', description: 'Descuento por empaque dañado' });
+    expect(res.statusCode).toBe(201);
+    const { uuid } = res.json<{ uuid: string }>();
+
+    const list = await admin(`/api/admin/invoices/${number}/credit-notes`);
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toMatchObject({
+      invoiceUuid,
+      invoiceTotalCents: 88_849,
+      remainingCents: 78_849,
+      items: [{ uuid, status: 'issued', totalCents: 10_000, description: 'Descuento por empaque dañado' }],
+    });
+
+    const xml = await admin(`/api/admin/invoices/${number}/credit-notes/${uuid}.xml`);
+    expect(xml.statusCode).toBe(200);
+    expect(xml.headers['content-disposition']).toMatch(/nota-credito-NC\d+-/);
+    expect(await validateCfdiXml(xml.body)).toEqual({ valid: true, errors: [] });
+    expect(readAttribute(xml.body, 'tfd:TimbreFiscalDigital', 'UUID')).toBe(uuid);
+    const pdf = await admin(`/api/admin/invoices/${number}/credit-notes/${uuid}.pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The invoice renderer, as a credit note: its title, its type and the invoice it credits (relation 01).
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toContain('NOTA DE CRÉDITO · CFDI 4.0');
+    expect(text).toContain('Comprobante de egreso (E)');
+    expect(text).toContain('Tipo de relación 01 - Nota de crédito de los documentos relacionados');
+    expect(text).toContain(`Folio fiscal (UUID): ${invoiceUuid}`);
+    expect(text).toContain('Descuento por empaque dañado');
+    const missing = await admin(
+      `/api/admin/invoices/${number}/credit-notes/00000000-0000-4000-8000-000000000000.pdf`,
+    );
+    expect(missing.statusCode).toBe(404);
+
+    const [mail] = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.dedupeKey, `credit-note-issued:${uuid}`));
+    expect(mail).toMatchObject({ kind: 'credit-note-issued', to: shopper.email });
+    expect(mail!.subject).toBe(`Nota de crédito del pedido #${number}`);
+    expect(mail!.text).toContain(invoiceUuid);
+    expect(mail!.attachments.map((a) => a.filename)).toEqual([
+      expect.stringMatching(new RegExp(`^nota-credito-NC\\d+-${uuid}\\.xml$`)),
+      expect.stringMatching(/\.pdf$/),
+    ]);
+    const attached = Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8');
+    expect(attached).toBe(xml.body);
+  });
+});
+
+/** A PAC that stamps, then loses its answer once (the process died, the connection dropped). */
+function losingAnswerOnce(inner: Pac): Pac & { stamped: string[] } {
+  let lose = true;
+  const stamped: string[] = [];
+  return {
+    name: inner.name,
+    stamped,
+    cancel: (r) => inner.cancel(r),
+    cancellationStatus: (r) => inner.cancellationStatus(r),
+    stamp: async (xml) => {
+      const stamp = await inner.stamp(xml);
+      stamped.push(stamp.uuid);
+      if (lose) {
+        lose = false;
+        throw new Error('el proceso terminó tras el timbrado');
+      }
+      return stamp;
+    },
+  };
+}
+
+describe('credit notes survive a crash between the stamp and the save (same recovery as invoices)', () => {
+  it('the follow-up recovers the sealed credit note the PAC stamped: one UUID, one stamp, one mail', async () => {
+    const { number } = await invoiced('Gabriela');
+    const base = createInvoicingContext(t.app.config, t.db);
+    const pac = losingAnswerOnce(base.pac);
+    const ctx = { ...base, pac };
+    await expect(
+      issueCreditNote(ctx, number, { amountCents: 20_000, description: 'Devolución parcial' }),
+    ).rejects.toThrow(/terminó tras el timbrado/);
+    const kindE = () =>
+      t.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'E')));
+    const [left] = await kindE();
+    expect(left).toMatchObject({ status: 'pending', uuid: null });
+    expect(left?.sealed?.xml).toContain('TipoDeComprobante="E"');
+    // The amount stays reserved meanwhile: nothing more than the invoice total can be credited.
+    expect((await admin(`/api/admin/invoices/${number}/credit-notes`)).json()).toMatchObject({
+      remainingCents: 88_849 - 20_000,
+      items: [{ uuid: null, status: 'pending', totalCents: 20_000 }],
+    });
+
+    expect(await followUpCancellations(ctx)).toMatchObject({ recovered: 1 });
+    const rows = await kindE();
+    expect(rows.map((r) => [r.status, r.uuid])).toEqual([['issued', pac.stamped[0]]]);
+    expect(new Set(pac.stamped)).toEqual(new Set([pac.stamped[0]]));
+    expect(await validateCfdiXml(rows[0]!.xml!)).toEqual({ valid: true, errors: [] });
+    const mails = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.dedupeKey, `credit-note-issued:${pac.stamped[0]}`));
+    expect(mails).toHaveLength(1);
+  });
+
+  it('the next credit-note request recovers it instead of stamping another', async () => {
+    const { number } = await invoiced('Helena');
+    const base = createInvoicingContext(t.app.config, t.db);
+    const pac = losingAnswerOnce(base.pac);
+    await expect(
+      issueCreditNote({ ...base, pac }, number, { amountCents: 5_000, description: 'Descuento posterior' }),
+    ).rejects.toThrow(/terminó tras el timbrado/);
+    const again = await issueCreditNote({ ...base, pac }, number, {
+      amountCents: 5_000,
+      description: 'Descuento posterior',
+    });
+    expect(again).toMatchObject({ recovered: true, uuid: pac.stamped[0], remainingCents: 88_849 - 5_000 });
+    // The PAC was asked again for the same sealed document and answered the same stamp: one credit note.
+    expect(new Set(pac.stamped)).toEqual(new Set([pac.stamped[0]]));
+    const notes = await t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'E')));
+    expect(notes.map((r) => [r.status, r.uuid])).toEqual([['issued', pac.stamped[0]]]);
   });
 });

@@ -11,6 +11,11 @@ export const invoicingEnvShape = {
   CFDI_PAC_PASSWORD: z.string().min(1).optional(),
   /** A long-lived SW token instead of user/password. */
   CFDI_PAC_TOKEN: z.string().min(1).optional(),
+  /**
+   * SAT's CFDI status service (ConsultaCFDIService) for following up cancellations 'en proceso' with SW; default
+   * SAT's test service with SW's test environment, production otherwise.
+   */
+  CFDI_SAT_STATUS_URL: z.url('debe ser una URL http(s)://…').optional(),
   /** The shop's own CSD (SAT's .cer/.key, DER or PEM) and the key's password. */
   CFDI_CSD_CER_PATH: z.string().min(1).optional(),
   CFDI_CSD_KEY_PATH: z.string().min(1).optional(),

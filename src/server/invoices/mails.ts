@@ -16,6 +16,19 @@ type IssuedInvoice = {
   pdf: Uint8Array;
 };
 
+const attachmentsOf = (cfdi: Pick<IssuedInvoice, 'fileBase' | 'xml' | 'pdf'>) => [
+  {
+    filename: `${cfdi.fileBase}.xml`,
+    contentType: 'application/xml',
+    contentBase64: Buffer.from(cfdi.xml, 'utf8').toString('base64'),
+  },
+  {
+    filename: `${cfdi.fileBase}.pdf`,
+    contentType: 'application/pdf',
+    contentBase64: Buffer.from(cfdi.pdf).toString('base64'),
+  },
+];
+
 /** 'Su factura del pedido #N' with the XML and the PDF attached (sent by the outbox worker). */
 export function invoiceIssuedMail(to: Person, invoice: IssuedInvoice, publicUrl: string): OutgoingMail {
   return {
@@ -23,18 +36,7 @@ export function invoiceIssuedMail(to: Person, invoice: IssuedInvoice, publicUrl:
     to: to.email,
     subject: `Su factura del pedido #${invoice.orderNumber}`,
     dedupeKey: `invoice-issued:${invoice.uuid}`,
-    attachments: [
-      {
-        filename: `${invoice.fileBase}.xml`,
-        contentType: 'application/xml',
-        contentBase64: Buffer.from(invoice.xml, 'utf8').toString('base64'),
-      },
-      {
-        filename: `${invoice.fileBase}.pdf`,
-        contentType: 'application/pdf',
-        contentBase64: Buffer.from(invoice.pdf).toString('base64'),
-      },
-    ],
+    attachments: attachmentsOf(invoice),
     ...renderMail(
       {
         title: 'Su factura está lista',
@@ -67,6 +69,54 @@ export function invoiceIssuedMail(to: Person, invoice: IssuedInvoice, publicUrl:
             kind: 'note',
             text: 'También puede descargar el XML y el PDF desde la página de facturación de su pedido.',
           },
+        ],
+      },
+      publicUrl,
+    ),
+  };
+}
+
+/** 'Nota de crédito del pedido #N' (CFDI de egreso related to the invoice) with its XML and PDF attached. */
+export function creditNoteIssuedMail(
+  to: Person,
+  note: IssuedInvoice & { invoiceUuid: string },
+  publicUrl: string,
+): OutgoingMail {
+  return {
+    kind: 'credit-note-issued',
+    to: to.email,
+    subject: `Nota de crédito del pedido #${note.orderNumber}`,
+    dedupeKey: `credit-note-issued:${note.uuid}`,
+    attachments: attachmentsOf(note),
+    ...renderMail(
+      {
+        title: 'Le emitimos una nota de crédito',
+        preheader: `CFDI de egreso del pedido #${note.orderNumber}`,
+        greeting: `Hola, ${to.nombre}:`,
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: `Adjuntamos la nota de crédito (CFDI 4.0 de egreso) de su pedido #${note.orderNumber} en XML y en PDF. Disminuye el importe de su factura, que sigue vigente.`,
+          },
+          {
+            kind: 'rows',
+            rows: [
+              ['Folio fiscal (UUID)', note.uuid],
+              ['Factura relacionada', note.invoiceUuid],
+              ['RFC', note.rfc],
+              ['Nombre fiscal', note.nombreFiscal],
+              ['Importe (IVA incluido)', `${formatMoney(note.totalCents)} MXN`],
+            ],
+          },
+          ...(note.test
+            ? [
+                {
+                  kind: 'note' as const,
+                  text: 'Esta nota de crédito se timbró con el PAC de pruebas: no tiene validez fiscal.',
+                },
+              ]
+            : []),
+          { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
         ],
       },
       publicUrl,

@@ -1,32 +1,9 @@
-import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sampleComprobante, testCsd } from '../../../tests/server/support/cfdi-sample.ts';
+import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { sealComprobante } from './cfdi.ts';
 import { pesos, qrTotal, renderInvoicePdf, verificationUrl } from './pdf.ts';
-
-/** The text a PDF of pdf-lib draws: its content streams inflated, the hex strings of Tj decoded (WinAnsi). */
-function pdfText(pdf: Uint8Array): string {
-  const bytes = Buffer.from(pdf);
-  const out: string[] = [];
-  let at = 0;
-  for (;;) {
-    const start = bytes.indexOf('stream', at);
-    if (start < 0) break;
-    const dataStart = start + (bytes[start + 6] === 0x0d ? 8 : 7);
-    const end = bytes.indexOf('endstream', dataStart);
-    try {
-      const content = inflateSync(bytes.subarray(dataStart, end)).toString('latin1');
-      for (const m of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) {
-        out.push(Buffer.from(m[1] ?? '', 'hex').toString('latin1'));
-      }
-    } catch {
-      // not a Flate stream (images, fonts)
-    }
-    at = end + 9;
-  }
-  return out.join('\n');
-}
 
 describe('amounts on the printed representation', () => {
   it.each([

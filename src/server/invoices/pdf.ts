@@ -4,6 +4,7 @@ import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { FORMA_PAGO_TEXT } from './forma-pago.ts';
+import { qrTotal } from './pac/sat-status.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
@@ -13,7 +14,21 @@ export type InvoicePdfInput = {
   status: 'issued' | 'cancelled';
   test: boolean;
   cancelledAt: Date | null;
+  /** The SAT motivo of a cancelled CFDI (01–04), named on its banner. */
+  cancelMotivo?: string | null;
   snapshot: InvoiceSnapshot;
+};
+
+const MOTIVO_TEXT: Record<string, string> = {
+  '01': '01: comprobante emitido con errores con relación',
+  '02': '02: comprobante emitido con errores sin relación',
+  '03': '03: no se llevó a cabo la operación',
+  '04': '04: operación nominativa relacionada en una factura global',
+};
+
+const RELATION_TEXT: Record<string, string> = {
+  '01': '01 - Nota de crédito de los documentos relacionados',
+  '04': '04 - Sustitución de los CFDI previos',
 };
 
 const BRAND = rgb(0x0b / 255, 0x4a / 255, 0x6f / 255);
@@ -25,18 +40,7 @@ const RED = rgb(0.75, 0.1, 0.12);
 
 const PAGE = { width: 612, height: 792, margin: 40 };
 
-/**
- * The total as the QR's `tt` wants it (Anexo 20, Estándar de la representación impresa, CFDI 3.3/4.0: up to
- * 25 positions, 18 integers, '.', 6 decimals, without the non-significant zeros): six decimals, trailing
- * zeros dropped, one kept after the point ("1243.10" → "1243.1", "1000.00" → "1000.0"), no leading zeros
- * ("0.50" → "0.5"). Same result as nodecfdi/cfdi-expresiones' FormatTotal18x6.
- */
-export function qrTotal(total: string): string {
-  const [whole = '0', frac = ''] = total.trim().split('.');
-  const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = (frac + '000000').slice(0, 6).replace(/0+$/, '');
-  return `${integer}.${decimals || '0'}`;
-}
+export { qrTotal };
 
 /** SAT's verification URL (Anexo 20): UUID, RFCs, total and the last 8 characters of the Sello. */
 export function verificationUrl(
@@ -162,8 +166,23 @@ function header(w: Writer, input: InvoicePdfInput) {
   const boxX = width - margin - boxW;
   const top = w.y;
   w.page.drawRectangle({ x: boxX, y: top - 92, width: boxW, height: 92, color: BRAND_LIGHT });
-  w.text('FACTURA · CFDI 4.0', boxX + 10, top - 16, 11, w.bold, BRAND);
-  w.text('Comprobante de ingreso (I)', boxX + 10, top - 28, 7.5, w.font, MUTED);
+  const egreso = s.tipoDeComprobante === 'E';
+  w.text(
+    egreso ? 'NOTA DE CRÉDITO · CFDI 4.0' : 'FACTURA · CFDI 4.0',
+    boxX + 10,
+    top - 16,
+    11,
+    w.bold,
+    BRAND,
+  );
+  w.text(
+    egreso ? 'Comprobante de egreso (E)' : 'Comprobante de ingreso (I)',
+    boxX + 10,
+    top - 28,
+    7.5,
+    w.font,
+    MUTED,
+  );
   const rows: [string, string][] = [
     ['Serie y folio', `${s.serie ?? ''}${s.folio ?? ''}` || '—'],
     ['Folio fiscal (UUID)', input.uuid],
@@ -185,7 +204,10 @@ function banners(w: Writer, input: InvoicePdfInput) {
   const messages: string[] = [];
   if (input.status === 'cancelled') {
     const when = input.cancelledAt ? ` el ${input.cancelledAt.toISOString().slice(0, 10)}` : '';
-    messages.push(`FACTURA CANCELADA${when} (motivo 02: comprobante emitido con errores sin relación)`);
+    const what = input.snapshot.tipoDeComprobante === 'E' ? 'NOTA DE CRÉDITO CANCELADA' : 'FACTURA CANCELADA';
+    messages.push(
+      `${what}${when}${input.cancelMotivo ? ` (motivo ${MOTIVO_TEXT[input.cancelMotivo] ?? input.cancelMotivo})` : ''}`,
+    );
   }
   if (input.test) messages.push('SIN VALIDEZ FISCAL · Timbrado de prueba (PAC de pruebas); no es deducible');
   for (const message of messages) {
@@ -261,6 +283,20 @@ function parties(w: Writer, input: InvoicePdfInput) {
     fx += widths[i] ?? 100;
   });
   w.y -= 42;
+  const related = s.cfdiRelacionados;
+  if (related && related.uuids.length > 0) {
+    w.text('CFDI RELACIONADOS', margin, w.y - 8, 7.5, w.bold, BRAND);
+    w.text(
+      `Tipo de relación ${RELATION_TEXT[related.tipoRelacion] ?? related.tipoRelacion}`,
+      margin,
+      w.y - 19,
+      7.5,
+    );
+    related.uuids.forEach((uuid, i) => {
+      w.text(`Folio fiscal (UUID): ${uuid}`, margin, w.y - 30 - i * 10, 7.5, w.mono);
+    });
+    w.y -= 38 + related.uuids.length * 10;
+  }
 }
 
 type Column = { title: string; width: number; align: 'left' | 'right' };
@@ -438,7 +474,8 @@ function footers(w: Writer) {
 
 export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.setTitle(`Factura ${input.snapshot.serie ?? ''}${input.snapshot.folio ?? ''} · ${input.uuid}`);
+  const kind = input.snapshot.tipoDeComprobante === 'E' ? 'Nota de crédito' : 'Factura';
+  doc.setTitle(`${kind} ${input.snapshot.serie ?? ''}${input.snapshot.folio ?? ''} · ${input.uuid}`);
   doc.setAuthor(shop.legalName);
   doc.setSubject(`CFDI 4.0 del pedido #${input.orderNumber}`);
   doc.setLanguage('es-MX');

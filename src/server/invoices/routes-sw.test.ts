@@ -15,6 +15,7 @@ import {
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { invoices, mailOutbox } from '../db/schema.ts';
+import { createInvoicingContext, followUpCancellations } from './service.ts';
 
 /** The whole invoice flow with CFDI_PAC=sw, against the local replica of SW sapien's API. */
 let replica: SwReplica;
@@ -35,7 +36,13 @@ beforeAll(async () => {
   t = await createTestApp({
     config: {
       invoicing: {
-        pac: { kind: 'sw', url: replica.url, user: REPLICA_USER, password: REPLICA_PASSWORD },
+        pac: {
+          kind: 'sw',
+          url: replica.url,
+          user: REPLICA_USER,
+          password: REPLICA_PASSWORD,
+          satStatusUrl: `${replica.url}/ConsultaCFDIService.svc`,
+        },
         sandboxInProduction: false,
       },
     },
@@ -117,5 +124,56 @@ describe('invoices through SW sapien (local replica)', () => {
       cookies: shopper.cookie,
     });
     expect(retry.statusCode).toBe(201);
+  });
+
+  it('a cancellation the receptor rejects (SAT: «Solicitud rechazada») is recorded as rejected, still valid', async () => {
+    const ctx = createInvoicingContext(t.app.config, t.database.db);
+    const issue = async () => {
+      const number = await createTestOrder(t.database.db, shopper.id);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/orders/${number}/invoice`,
+        payload: form,
+        cookies: shopper.cookie,
+      });
+      expect(res.statusCode).toBe(201);
+      return { number, uuid: res.json<{ invoice: InvoiceState }>().invoice.uuid!.toLowerCase() };
+    };
+    const cancel = (number: number) =>
+      t.app.inject({ method: 'POST', url: `/api/orders/${number}/invoice/cancel`, cookies: shopper.cookie });
+    const state = async (number: number) =>
+      (
+        await t.app.inject({ url: `/api/orders/${number}/invoice`, cookies: shopper.cookie })
+      ).json<InvoiceState>();
+
+    const rejected = await issue();
+    const accepted = await issue();
+    for (const { number, uuid } of [rejected, accepted]) {
+      replica.receptor.set(uuid, 'wait');
+      const res = await cancel(number);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().invoice).toMatchObject({ state: 'issued', cancellation: 'pending' });
+    }
+    expect(await followUpCancellations(ctx)).toMatchObject({ cancelled: 0, rejected: 0 });
+
+    replica.receptor.set(rejected.uuid, 'reject');
+    replica.receptor.set(accepted.uuid, 'accept');
+    expect(await followUpCancellations(ctx)).toMatchObject({ cancelled: 1, rejected: 1 });
+    // The follow-up asked SAT's status service with the printed expression (issuer, receptor, total, UUID).
+    const asked = replica.requests.filter((r) => r.path === '/ConsultaCFDIService.svc');
+    expect(asked.at(-1)?.headers.soapaction).toBe('http://tempuri.org/IConsultaCFDIService/Consulta');
+    expect(asked.map((r) => r.body).join()).toContain(`&amp;id=${rejected.uuid.toUpperCase()}`);
+
+    const [row] = await t.database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderNumber, rejected.number));
+    expect(row).toMatchObject({ status: 'issued', cancelStatus: 'rejected' });
+    expect(await state(rejected.number)).toMatchObject({
+      state: 'issued',
+      cancellation: 'rejected',
+      canCorrect: false,
+    });
+    expect(await state(accepted.number)).toMatchObject({ state: 'cancelled', cancellation: null });
   });
 });

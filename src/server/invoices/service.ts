@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
@@ -28,7 +28,7 @@ import {
 } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
-import { invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
+import { creditNoteIssuedMail, invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
@@ -94,6 +94,7 @@ export function createInvoicingContext(
           user: pacConfig.user,
           password: pacConfig.password,
           token: pacConfig.token,
+          satStatusUrl: pacConfig.satStatusUrl,
           csd,
         })
       : new SandboxPac(csd, undefined, dbStampStore(db)));
@@ -219,9 +220,53 @@ function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
     cancelRequestedAt: shown?.status === 'issued' ? (shown.cancelRequestedAt?.toISOString() ?? null) : null,
     canRequest: reason === null,
     blockedReason: reason,
+    ...correctionOf(shown, rows, now),
     deadline: deadline?.toISOString() ?? null,
   };
 }
+
+/**
+ * Whether the shopper may correct the shown invoice themself: the same rules cancelInvoice and replaceInvoice
+ * apply to a shopper (one correction per order, none while a cancellation is under way, the SAT's deadline).
+ */
+function correctionOf(
+  shown: InvoiceRow | undefined,
+  rows: InvoiceRow[],
+  now: Date,
+): { canCorrect: boolean; correctionBlockedReason: string | null } {
+  if (shown?.status !== 'issued') return { canCorrect: false, correctionBlockedReason: null };
+  const block = correctionBlock(shown, rows, now, 'shopper');
+  return { canCorrect: block === null, correctionBlockedReason: block?.message ?? null };
+}
+
+type CorrectionBlock = { message: string; code: string };
+
+/**
+ * Why a correction (cancel or replace) of `active` cannot go on now, or null: a cancellation under way, the SAT's
+ * deadline (everyone); for a shopper also one correction per order and none after the receptor rejected one.
+ */
+function correctionBlock(
+  active: InvoiceRow,
+  rows: InvoiceRow[],
+  now: Date,
+  by: 'shopper' | 'staff',
+): CorrectionBlock | null {
+  if (active.cancelStatus === 'pending') return { message: CANCEL_IN_PROGRESS, code: 'cancel_in_progress' };
+  if (by === 'shopper') {
+    if (active.cancelStatus === 'rejected') return { message: CANCEL_REJECTED, code: 'cancel_rejected' };
+    if (rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')) {
+      return { message: SELF_SERVICE_LIMIT, code: 'self_service_limit' };
+    }
+  }
+  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
+  if (now.getTime() > deadline.getTime()) {
+    return { message: cancelDeadlineMessage(deadline), code: 'cancel_deadline' };
+  }
+  return null;
+}
+
+const cancelDeadlineMessage = (deadline: Date) =>
+  `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`;
 
 /** GET /api/orders/:number/invoice — the order's invoice state, for /factura, /historial and the receipt. */
 export async function getInvoiceState(ctx: InvoicingContext, user: SessionUser, number: number) {
@@ -293,6 +338,8 @@ function snapshotOf(c: Comprobante, stamp: Stamp): InvoiceSnapshot {
     rfcProvCertif: stamp.rfcProvCertif,
     fechaTimbrado: stamp.stampedAt,
     leyenda: readAttribute(stamp.xml, 'tfd:TimbreFiscalDigital', 'Leyenda') ?? null,
+    tipoDeComprobante: c.tipoDeComprobante ?? 'I',
+    ...(c.cfdiRelacionados ? { cfdiRelacionados: c.cfdiRelacionados } : {}),
   };
 }
 
@@ -379,10 +426,13 @@ async function claimPending(
   }
 }
 
-const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio'>, uuid: string) =>
-  `factura-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
+const fileBaseOf = (snapshot: Pick<InvoiceSnapshot, 'serie' | 'folio' | 'tipoDeComprobante'>, uuid: string) =>
+  `${snapshot.tipoDeComprobante === 'E' ? 'nota-credito' : 'factura'}-${snapshot.serie ?? ''}${snapshot.folio ?? ''}-${uuid}`;
 
 type Totals = { subtotalCents: number; ivaCents: number; totalCents: number };
+
+/** Whom the stamped CFDI is mailed to: the order's owner. */
+type MailTo = { email: string; nombre: string };
 
 /** When a 'pending' row counts as left behind by a request that died (crash, timeout). */
 const staleBefore = (ctx: InvoicingContext) => new Date(ctx.now().getTime() - ctx.pendingStaleMs);
@@ -393,8 +443,8 @@ const staleBefore = (ctx: InvoicingContext) => new Date(ctx.now().getTime() - ct
  */
 async function finishIssue(
   ctx: InvoicingContext,
-  user: SessionUser,
-  order: OrderRow,
+  user: MailTo,
+  order: Pick<OrderRow, 'number'>,
   id: number,
   comprobante: Comprobante,
   totals: Totals,
@@ -410,6 +460,20 @@ async function finishIssue(
     snapshot,
   });
   const issuedAt = ctx.now();
+  const cfdi = {
+    orderNumber: order.number,
+    uuid: stamp.uuid,
+    rfc: comprobante.receptor.rfc,
+    nombreFiscal: snapshot.receptor.nombre,
+    totalCents: totals.totalCents,
+    test: stamp.test,
+    fileBase: fileBaseOf(snapshot, stamp.uuid),
+    xml: stamp.xml,
+    pdf,
+  };
+  // A credit note (egreso) is mailed as such, with the invoice it credits.
+  const creditedUuid =
+    comprobante.tipoDeComprobante === 'E' ? (comprobante.cfdiRelacionados?.uuids[0] ?? null) : null;
   return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
@@ -427,21 +491,9 @@ async function finishIssue(
     if (rows.length === 0) return false;
     await enqueueMail(
       tx,
-      invoiceIssuedMail(
-        user,
-        {
-          orderNumber: order.number,
-          uuid: stamp.uuid,
-          rfc: comprobante.receptor.rfc,
-          nombreFiscal: snapshot.receptor.nombre,
-          totalCents: totals.totalCents,
-          test: stamp.test,
-          fileBase: fileBaseOf(snapshot, stamp.uuid),
-          xml: stamp.xml,
-          pdf,
-        },
-        ctx.publicUrl,
-      ),
+      creditedUuid
+        ? creditNoteIssuedMail(user, { ...cfdi, invoiceUuid: creditedUuid }, ctx.publicUrl)
+        : invoiceIssuedMail(user, cfdi, ctx.publicUrl),
     );
     return true;
   });
@@ -471,8 +523,8 @@ function failpoint(ctx: InvoicingContext, name: 'after-stamp') {
  */
 async function recoverStale(
   ctx: InvoicingContext,
-  user: SessionUser,
-  order: OrderRow,
+  user: MailTo,
+  order: Pick<OrderRow, 'number'>,
   row: InvoiceRow,
 ): Promise<boolean> {
   // One recoverer at a time: taking the row over renews its lease.
@@ -705,17 +757,8 @@ export async function cancelInvoice(
   const rows = await invoicesOf(ctx.db, number);
   const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) return alreadyCancelled(ctx, order);
-  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
-  if (options.by === 'shopper' && rows.some((r) => r.status === 'cancelled' && r.kind === 'I')) {
-    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
-  }
-  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
-  if (ctx.now().getTime() > deadline.getTime()) {
-    throw conflict(
-      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
-      'cancel_deadline',
-    );
-  }
+  const block = correctionBlock(active, rows, ctx.now(), options.by);
+  if (block) throw conflict(block.message, block.code);
 
   let result: CancelResult;
   try {
@@ -782,20 +825,8 @@ export async function replaceInvoice(
   const rows = await invoicesOf(ctx.db, number);
   const active = rows.find((r) => r.status === 'issued' && r.kind === 'I');
   if (!active?.uuid) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-  if (active.cancelStatus === 'pending') throw conflict(CANCEL_IN_PROGRESS, 'cancel_in_progress');
-  if (
-    by === 'shopper' &&
-    rows.some((r) => (r.status === 'cancelled' || r.status === 'replaced') && r.kind === 'I')
-  ) {
-    throw conflict(SELF_SERVICE_LIMIT, 'self_service_limit');
-  }
-  const deadline = cancellationDeadline(active.issuedAt ?? active.createdAt);
-  if (ctx.now().getTime() > deadline.getTime()) {
-    throw conflict(
-      `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`,
-      'cancel_deadline',
-    );
-  }
+  const block = correctionBlock(active, rows, ctx.now(), by);
+  if (block) throw conflict(block.message, block.code);
   checkReceptor(ctx, request);
   // Free the order's active slot: the old invoice is 'replaced' while its replacement is issued.
   const [claimed] = await ctx.db
@@ -902,12 +933,34 @@ async function markCancelled(
 /**
  * Follows the cancellations 'en proceso' until the SAT answers: accepted → cancelled (and the mail); rejected →
  * the invoice stays valid, cancel_status 'rejected' (shown to shopper and staff). Runs on a timer
- * (routes.ts) and in tests; returns what changed.
+ * (routes.ts) and in tests; returns what changed. Also recovers credit notes left pending by a request that died.
  */
 export async function followUpCancellations(
   ctx: InvoicingContext,
-): Promise<{ cancelled: number; rejected: number; pending: number }> {
-  const counts = { cancelled: 0, rejected: 0, pending: 0 };
+): Promise<{ cancelled: number; rejected: number; pending: number; recovered: number }> {
+  const counts = { cancelled: 0, rejected: 0, pending: 0, recovered: 0 };
+  // Credit notes whose request died after sealing: recovered from the PAC, never stamped twice.
+  const stuck = await ctx.db
+    .selectDistinct({ orderNumber: invoices.orderNumber })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.status, 'pending'),
+        eq(invoices.kind, 'E'),
+        isNotNull(invoices.sealed),
+        lt(invoices.createdAt, staleBefore(ctx)),
+      ),
+    );
+  for (const { orderNumber } of stuck) {
+    try {
+      if (await recoverStaleCreditNotes(ctx, orderNumber)) counts.recovered++;
+    } catch (error) {
+      ctx.log?.error(
+        { order: orderNumber, detail: error instanceof PacError ? error.detail : String(error) },
+        'no se pudo recuperar una nota de crédito interrumpida; se reintenta en el seguimiento',
+      );
+    }
+  }
   // Replaced invoices whose motivo-01 cancellation did not reach the PAC yet.
   const unsent = await ctx.db
     .select()
@@ -972,109 +1025,258 @@ export async function followUpCancellations(
 export const CREDIT_NOTE_PRODUCT_KEY = '84111506';
 export const CREDIT_NOTE_UNIT_KEY = 'ACT';
 
+export const CREDIT_NOTE_RECOVERED =
+  'Recuperamos la nota de crédito que el PAC ya había timbrado para este pedido (una solicitud anterior se interrumpió); no se emitió otra. Revise el saldo y, si hace falta, emita la siguiente.';
+
+type CreditNoteResult = { uuid: string; totalCents: number; remainingCents: number; recovered: boolean };
+
+/** What remains to credit of the order's active invoice: its total less its credit notes not cancelled. */
+function creditedOf(rows: InvoiceRow[]) {
+  const invoice = rows.find((r) => r.status === 'issued' && r.kind === 'I');
+  const credited = rows
+    .filter((r) => r.kind === 'E' && r.relatedUuid === invoice?.uuid && r.status !== 'cancelled')
+    .reduce((sum, r) => sum + r.totalCents, 0);
+  return { invoice, remainingCents: invoice ? invoice.totalCents - credited : 0 };
+}
+
+async function orderOwner(ctx: InvoicingContext, userId: number): Promise<MailTo> {
+  const [owner] = await ctx.db
+    .select({ email: users.email, nombre: users.nombre })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!owner) throw notFound(ORDER_NOT_FOUND);
+  return owner;
+}
+
+/**
+ * A credit note whose request died after sealing (the PAC may have stamped it): the same recovery as an invoice
+ * (recoverStale) — the sealed document is sent again, the PAC answers the stamp it made, never a second one.
+ * Returns the recovered credit note, or null when there was none to recover.
+ */
+async function recoverStaleCreditNotes(
+  ctx: InvoicingContext,
+  number: number,
+): Promise<CreditNoteResult | null> {
+  const stale = (await invoicesOf(ctx.db, number)).filter(
+    (r) => r.status === 'pending' && r.kind === 'E' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
+  );
+  let recovered: CreditNoteResult | null = null;
+  for (const row of stale) {
+    if (await recoverStale(ctx, await orderOwner(ctx, row.userId), { number }, row)) {
+      const [done] = await ctx.db.select().from(invoices).where(eq(invoices.id, row.id));
+      const { remainingCents } = creditedOf(await invoicesOf(ctx.db, number));
+      recovered = { uuid: done?.uuid ?? '', totalCents: row.totalCents, remainingCents, recovered: true };
+    }
+  }
+  return recovered;
+}
+
 /**
  * A credit note (CFDI de egreso) for a partial refund or a discount after invoicing, so that a partial return
  * does not need the whole invoice cancelled: TipoDeComprobante E, CfdiRelacionados TipoRelacion 01 → the
  * invoice, UsoCFDI G02, the invoice's receptor and FormaPago (the money goes back the way it came), one concept
  * with SAT's key for a discount/return (84111506 'Servicios de facturación', unit ACT, as SAT's Guía de llenado
- * shows for egresos), IVA 16 % included. The credit notes of an invoice never add up to more than its total.
- * Staff action (admin); returns the credit note's UUID.
+ * shows for egresos), IVA 16 % included. The credit notes of an invoice never add up to more than its total
+ * (checked under the order's lock, so two at once cannot overshoot). Sealed and kept before the PAC is called,
+ * stored and mailed to the shopper like an invoice (finishIssue); a request that died after the PAC stamped is
+ * recovered by the next one or by the follow-up (recoverStale), never stamped twice. Staff action (admin).
  */
 export async function issueCreditNote(
   ctx: InvoicingContext,
   number: number,
   input: { amountCents: number; description: string },
-): Promise<{ uuid: string; totalCents: number; remainingCents: number }> {
-  const rows = await invoicesOf(ctx.db, number);
-  const invoice = rows.find((r) => r.status === 'issued' && r.kind === 'I');
-  if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-  const credited = rows
-    .filter((r) => r.kind === 'E' && r.relatedUuid === invoice.uuid && r.status !== 'cancelled')
-    .reduce((sum, r) => sum + r.totalCents, 0);
-  const remaining = invoice.totalCents - credited;
-  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > remaining) {
-    throw badRequest(
-      `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(remaining / 100).toFixed(2)})`,
-      { amount: 'Importe inválido' },
-    );
+): Promise<CreditNoteResult> {
+  const recovered = await recoverStaleCreditNotes(ctx, number);
+  if (recovered) return recovered;
+  const claimed = await ctx.db.transaction(async (tx) => {
+    if (!(await lockOrder(tx, number))) throw notFound(ORDER_NOT_FOUND);
+    const rows = await tx
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderNumber, number))
+      .orderBy(desc(invoices.id));
+    const { invoice, remainingCents } = creditedOf(rows);
+    if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+    if (
+      !Number.isInteger(input.amountCents) ||
+      input.amountCents <= 0 ||
+      input.amountCents > remainingCents
+    ) {
+      throw badRequest(
+        `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(remainingCents / 100).toFixed(2)})`,
+        { amount: 'Importe inválido' },
+      );
+    }
+    const receptor = invoice.snapshot.receptor;
+    const amounts = computeCfdiAmounts([
+      {
+        productKey: CREDIT_NOTE_PRODUCT_KEY,
+        unitKey: CREDIT_NOTE_UNIT_KEY,
+        code: null,
+        description: input.description,
+        quantity: 1,
+        unitPriceCents: input.amountCents,
+      },
+    ]);
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        orderNumber: number,
+        userId: invoice.userId,
+        status: 'pending',
+        kind: 'E',
+        pac: ctx.pac.name,
+        rfc: receptor.rfc,
+        nombreFiscal: receptor.nombre,
+        regimenFiscal: receptor.regimenFiscal,
+        usoCfdi: 'G02',
+        formaPago: invoice.formaPago,
+        cp: receptor.domicilioFiscal,
+        subtotalCents: amounts.subtotalCents,
+        ivaCents: amounts.ivaCents,
+        totalCents: amounts.totalCents,
+        relationType: '01',
+        relatedUuid: invoice.uuid,
+      })
+      .returning({ id: invoices.id });
+    return { id: row!.id, invoice: { ...invoice, uuid: invoice.uuid }, receptor, amounts, remainingCents };
+  });
+  const { id, invoice, receptor, amounts, remainingCents } = claimed;
+  const totals = {
+    subtotalCents: amounts.subtotalCents,
+    ivaCents: amounts.ivaCents,
+    totalCents: amounts.totalCents,
+  };
+  let comprobante: Comprobante;
+  let sealedXml: string;
+  try {
+    comprobante = sealComprobante(
+      buildComprobante({
+        amounts,
+        emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
+        lugarExpedicion: ctx.issuer.lugarExpedicion,
+        receptor: { ...receptor, usoCfdi: 'G02' },
+        formaPago: invoice.formaPago,
+        serie: 'NC',
+        folio: String(id),
+        issuedAt: ctx.now(),
+        csd: ctx.csd,
+        tipoDeComprobante: 'E',
+        cfdiRelacionados: { tipoRelacion: '01', uuids: [invoice.uuid] },
+      }),
+      ctx.csd,
+    ).comprobante;
+    sealedXml = comprobanteXml(comprobante);
+    // Kept before the PAC is called: whatever happens next, a retry sends this very document.
+    await ctx.db
+      .update(invoices)
+      .set({ sealed: { xml: sealedXml, comprobante } })
+      .where(eq(invoices.id, id));
+  } catch (error) {
+    await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    throw error;
   }
-  const receptor = invoice.snapshot.receptor;
-  const amounts = computeCfdiAmounts([
-    {
-      productKey: CREDIT_NOTE_PRODUCT_KEY,
-      unitKey: CREDIT_NOTE_UNIT_KEY,
-      code: null,
-      description: input.description,
-      quantity: 1,
-      unitPriceCents: input.amountCents,
-    },
-  ]);
-  const [row] = await ctx.db
-    .insert(invoices)
-    .values({
-      orderNumber: number,
-      userId: invoice.userId,
-      status: 'pending',
-      kind: 'E',
-      pac: ctx.pac.name,
-      rfc: receptor.rfc,
-      nombreFiscal: receptor.nombre,
-      regimenFiscal: receptor.regimenFiscal,
-      usoCfdi: 'G02',
-      formaPago: invoice.formaPago,
-      cp: receptor.domicilioFiscal,
-      subtotalCents: amounts.subtotalCents,
-      ivaCents: amounts.ivaCents,
-      totalCents: amounts.totalCents,
-      relationType: '01',
-      relatedUuid: invoice.uuid,
-    })
-    .returning({ id: invoices.id });
-  const id = row!.id;
-  const comprobante = sealComprobante(
-    buildComprobante({
-      amounts,
-      emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
-      lugarExpedicion: ctx.issuer.lugarExpedicion,
-      receptor: { ...receptor, usoCfdi: 'G02' },
-      formaPago: invoice.formaPago,
-      serie: 'NC',
-      folio: String(id),
-      issuedAt: ctx.now(),
-      csd: ctx.csd,
-      tipoDeComprobante: 'E',
-      cfdiRelacionados: { tipoRelacion: '01', uuids: [invoice.uuid] },
-    }),
-    ctx.csd,
-  ).comprobante;
-  const sealedXml = comprobanteXml(comprobante);
-  await ctx.db
-    .update(invoices)
-    .set({ sealed: { xml: sealedXml, comprobante } })
-    .where(eq(invoices.id, id));
   let stamp: Stamp;
   try {
     stamp = await ctx.pac.stamp(sealedXml);
   } catch (error) {
     if (error instanceof PacError && !error.transient) {
       await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    } else {
+      // Timeout, network, 5xx, a crash: the PAC may have stamped it; the next attempt recovers it.
+      await markRecoverable(ctx, id);
     }
     if (error instanceof PacError)
       throw new AppError(502, 'pac_error', `No se pudo generar la nota de crédito. ${error.message}`);
     throw error;
   }
-  await ctx.db
-    .update(invoices)
-    .set({
-      status: 'issued',
-      uuid: stamp.uuid,
-      test: stamp.test,
-      xml: stamp.xml,
-      snapshot: snapshotOf(comprobante, stamp),
-      issuedAt: ctx.now(),
-    })
-    .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
-  return { uuid: stamp.uuid, totalCents: amounts.totalCents, remainingCents: remaining - amounts.totalCents };
+  try {
+    await finishIssue(ctx, await orderOwner(ctx, invoice.userId), { number }, id, comprobante, totals, stamp);
+  } catch (error) {
+    await markRecoverable(ctx, id);
+    throw error;
+  }
+  return {
+    uuid: stamp.uuid,
+    totalCents: amounts.totalCents,
+    remainingCents: remainingCents - amounts.totalCents,
+    recovered: false,
+  };
+}
+
+export type CreditNoteListing = {
+  invoiceUuid: string | null;
+  invoiceTotalCents: number | null;
+  remainingCents: number;
+  items: {
+    uuid: string | null;
+    serieFolio: string;
+    status: string;
+    totalCents: number;
+    description: string;
+    issuedAt: string | null;
+    test: boolean;
+  }[];
+};
+
+/** The order's credit notes (newest first) and what remains to credit of its active invoice (admin). */
+export async function listCreditNotes(ctx: InvoicingContext, number: number): Promise<CreditNoteListing> {
+  const rows = await invoicesOf(ctx.db, number);
+  const { invoice, remainingCents } = creditedOf(rows);
+  return {
+    invoiceUuid: invoice?.uuid ?? null,
+    invoiceTotalCents: invoice?.totalCents ?? null,
+    remainingCents,
+    items: rows
+      .filter((r) => r.kind === 'E')
+      .map((r) => ({
+        uuid: r.uuid,
+        serieFolio: `NC${r.id}`,
+        status: r.status,
+        totalCents: r.totalCents,
+        description:
+          r.snapshot?.conceptos[0]?.descripcion ??
+          (r.sealed?.comprobante as Comprobante | undefined)?.conceptos[0]?.descripcion ??
+          '',
+        issuedAt: r.issuedAt?.toISOString() ?? null,
+        test: r.test,
+      })),
+  };
+}
+
+/** One stamped credit note of the order by its UUID (admin downloads). */
+async function creditNoteOf(ctx: InvoicingContext, number: number, uuid: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'E'), eq(invoices.uuid, uuid)));
+  if (!row?.xml || !row.snapshot || !row.uuid) throw notFound('Nota de crédito no encontrada');
+  return { ...row, xml: row.xml, snapshot: row.snapshot, uuid: row.uuid };
+}
+
+export async function getCreditNoteXml(ctx: InvoicingContext, number: number, uuid: string) {
+  const row = await creditNoteOf(ctx, number, uuid);
+  return {
+    xml: row.xml,
+    filename: `${fileBaseOf(row.snapshot, row.uuid)}.xml`,
+  };
+}
+
+export async function getCreditNotePdf(ctx: InvoicingContext, number: number, uuid: string) {
+  const row = await creditNoteOf(ctx, number, uuid);
+  const pdf = await renderInvoicePdf({
+    orderNumber: number,
+    uuid: row.uuid,
+    status: row.status === 'cancelled' ? 'cancelled' : 'issued',
+    test: row.test,
+    cancelledAt: row.cancelledAt,
+    cancelMotivo: row.cancelMotivo,
+    snapshot: row.snapshot,
+  });
+  return {
+    pdf,
+    filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf`,
+  };
 }
 
 /**
@@ -1111,6 +1313,7 @@ export async function getInvoicePdf(ctx: InvoicingContext, user: SessionUser, nu
     status: row.status === 'cancelled' ? 'cancelled' : 'issued',
     test: row.test,
     cancelledAt: row.cancelledAt,
+    cancelMotivo: row.cancelMotivo,
     snapshot: row.snapshot,
   });
   return { pdf, filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf` };

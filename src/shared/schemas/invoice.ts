@@ -162,6 +162,13 @@ export const invoiceStateSchema = z.object({
   /** Whether 'Solicitar factura' applies now; when not, `blockedReason` says why (Spanish). */
   canRequest: z.boolean(),
   blockedReason: z.string().nullable(),
+  /**
+   * Whether the shopper may still correct the issued invoice themself («Corregir factura» / «Cancelar
+   * factura»): once per order, no cancellation under way, within the SAT's cancellation deadline. When not,
+   * `correctionBlockedReason` says why (Spanish); null while there is no issued invoice.
+   */
+  canCorrect: z.boolean(),
+  correctionBlockedReason: z.string().nullable(),
   /** Last day to request the invoice (ISO date-time), when the order is paid. */
   deadline: z.string().nullable(),
 });

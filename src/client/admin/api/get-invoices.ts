@@ -18,11 +18,19 @@ export const adminInvoicesQueryOptions = (query: AdminInvoicesQuery) =>
 
 export const useAdminInvoices = (query: AdminInvoicesQuery) => useQuery(adminInvoicesQueryOptions(query));
 
-/** POST /api/admin/invoices/:number/cancel */
-export const cancelInvoice = (orderNumber: number) =>
+/** SAT's motivos for a staff cancellation (01 is the replacement, which the shopper's correction does). */
+export const STAFF_CANCEL_MOTIVOS = [
+  { value: '02', label: '02 · Comprobante emitido con errores sin relación' },
+  { value: '03', label: '03 · No se llevó a cabo la operación' },
+  { value: '04', label: '04 · Operación nominativa relacionada en una factura global' },
+] as const;
+export type StaffCancelMotivo = (typeof STAFF_CANCEL_MOTIVOS)[number]['value'];
+
+/** POST /api/admin/invoices/:number/cancel with the motivo. */
+export const cancelInvoice = ({ orderNumber, motivo }: { orderNumber: number; motivo: StaffCancelMotivo }) =>
   apiFetch<{ message: string }>(`/api/admin/invoices/${orderNumber}/cancel`, {
     method: 'POST',
-    body: {},
+    body: { motivo },
     timeoutMs: 60_000,
   });
 
@@ -34,6 +42,47 @@ export function useCancelInvoice() {
       toast.success(data.message);
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
-    onError: (error) => toast.error(error.message),
+  });
+}
+
+export type CreditNoteList = {
+  invoiceUuid: string | null;
+  invoiceTotalCents: number | null;
+  remainingCents: number;
+  items: {
+    uuid: string | null;
+    serieFolio: string;
+    status: string;
+    totalCents: number;
+    description: string;
+    issuedAt: string | null;
+    test: boolean;
+  }[];
+};
+
+export const creditNotesQueryOptions = (orderNumber: number) =>
+  queryOptions({
+    queryKey: ['admin', 'credit-notes', orderNumber],
+    queryFn: () => apiFetch<CreditNoteList>(`/api/admin/invoices/${orderNumber}/credit-notes`),
+  });
+
+export const useCreditNotes = (orderNumber: number) => useQuery(creditNotesQueryOptions(orderNumber));
+
+export const creditNoteFileUrl = (orderNumber: number, uuid: string, ext: 'xml' | 'pdf') =>
+  `/api/admin/invoices/${orderNumber}/credit-notes/${uuid}.${ext}`;
+
+/** POST /api/admin/invoices/:number/credit-notes (amount with IVA, as typed; the server checks it). */
+export function useIssueCreditNote(orderNumber: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { amount: string; description: string }) =>
+      apiFetch<{ message: string; uuid: string; remainingCents: number }>(
+        `/api/admin/invoices/${orderNumber}/credit-notes`,
+        { method: 'POST', body, timeoutMs: 60_000 },
+      ),
+    onSuccess: (data) => {
+      toast.success(data.message);
+      void client.invalidateQueries({ queryKey: ['admin'] });
+    },
   });
 }

@@ -4,7 +4,7 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
-import { useAdminInvoices, useCancelInvoice } from '../api/get-invoices.ts';
+import { useAdminInvoices } from '../api/get-invoices.ts';
 import {
   Badge,
   buttonClass,
@@ -27,7 +27,6 @@ export function InvoicesScreen() {
   };
   const [q, setQ] = useState(query.q);
   const { data, isPending, error } = useAdminInvoices(query);
-  const cancel = useCancelInvoice();
   const apply = (event: FormEvent) => {
     event.preventDefault();
     const next = new URLSearchParams();
@@ -39,7 +38,7 @@ export function InvoicesScreen() {
     <>
       <ScreenTitle
         title="Facturas"
-        subtitle="CFDI 4.0 emitidos para los pedidos; descargue el XML o el PDF, o cancele una factura vigente."
+        subtitle="CFDI 4.0 emitidos para los pedidos; descargue el XML o el PDF, cancele una factura o emita una nota de crédito desde su pedido."
       />
       <form
         onSubmit={apply}
@@ -74,7 +73,6 @@ export function InvoicesScreen() {
         </button>
       </form>
       {error ? <Alert tone="danger">{error.message}</Alert> : null}
-      {cancel.error ? <Alert tone="danger">{cancel.error.message}</Alert> : null}
       {isPending ? (
         <Spinner />
       ) : data ? (
@@ -142,21 +140,12 @@ export function InvoicesScreen() {
                 </td>
                 <td className={td}>
                   {i.status === 'issued' ? (
-                    <button
-                      type="button"
-                      className="text-sm font-medium text-red-700 hover:underline disabled:opacity-50"
-                      disabled={cancel.isPending}
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `¿Cancelar ante el SAT la factura ${i.uuid} del pedido #${i.orderNumber}?`,
-                          )
-                        )
-                          cancel.mutate(i.orderNumber);
-                      }}
+                    <Link
+                      to={`/admin/pedidos/${i.orderNumber}`}
+                      className="text-sm font-medium text-red-700 hover:underline"
                     >
-                      Cancelar
-                    </button>
+                      Cancelar o acreditar
+                    </Link>
                   ) : null}
                 </td>
               </tr>

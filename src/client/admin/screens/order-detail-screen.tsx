@@ -28,6 +28,7 @@ import {
   serverFields,
 } from '../components/admin-ui.tsx';
 import { AuditList } from './audit-screen.tsx';
+import { InvoicePanel } from './order-invoice-panel.tsx';
 
 const PAYMENT_LABELS: Record<string, string> = {
   completed: 'Cobrado',
@@ -379,6 +380,7 @@ export function OrderDetailScreen() {
         </div>
         <div className="order-first grid content-start gap-5 lg:order-none">
           <Actions order={order} />
+          {order.invoiceState === 'none' ? null : <InvoicePanel orderNumber={order.number} />}
           <Panel title="Historial">
             <AuditList entries={order.history} empty="Sin acciones del personal todavía." />
           </Panel>

@@ -10,6 +10,7 @@ import {
   type InvoiceRequestInput,
   invoiceRequestSchema,
 } from '@/shared/schemas/invoice.ts';
+import { useReplaceInvoice } from '../api/replace-invoice.ts';
 import { useRequestInvoice } from '../api/request-invoice.ts';
 
 const EMPTY: InvoiceRequestInput = {
@@ -26,12 +27,21 @@ const regimenOptions = REGIMENES_FISCALES.map((r) => ({
 }));
 const usoOptions = USOS_FOR_SALE.map((u) => ({ value: u.code, label: `${u.code} - ${u.description}` }));
 
+type Correction = {
+  /** The data of the invoice being corrected, to start from. */
+  initial: Pick<InvoiceRequestInput, 'rfc' | 'nombreFiscal'>;
+  onCancel: () => void;
+};
+
 /**
  * The invoice request (spec §5 "Invoice form"), checked with the same schema as the API: SAT's RFC
- * shape, régimen by persona type and uso CFDI by régimen. A generic RFC disables the form.
+ * shape, régimen by persona type and uso CFDI by régimen. A generic RFC disables the form. With `correction`
+ * it is «Corregir factura»: the corrected data replace the active invoice (POST …/invoice/replace).
  */
-export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
-  const issue = useRequestInvoice();
+export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; correction?: Correction }) {
+  const request = useRequestInvoice();
+  const replace = useReplaceInvoice();
+  const issue = correction ? replace : request;
   const {
     register,
     handleSubmit,
@@ -40,7 +50,7 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
     formState: { errors },
   } = useForm<InvoiceRequestInput, unknown, InvoiceRequest>({
     resolver: zodResolver(invoiceRequestSchema),
-    defaultValues: EMPTY,
+    defaultValues: correction ? { ...EMPTY, ...correction.initial } : EMPTY,
   });
 
   const generic = isGenericRfc((watch('rfc') ?? '').trim());
@@ -53,9 +63,13 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
       {
         onSuccess: (answer) => toast.success(answer.message),
         onError: (error) =>
-          showServerError(error, 'No se pudo generar su factura', (field, message) => {
-            if (field in EMPTY) setError(field as FieldPath<InvoiceRequestInput>, { message });
-          }),
+          showServerError(
+            error,
+            correction ? 'No se pudo corregir su factura' : 'No se pudo generar su factura',
+            (field, message) => {
+              if (field in EMPTY) setError(field as FieldPath<InvoiceRequestInput>, { message });
+            },
+          ),
       },
     ),
   );
@@ -71,7 +85,7 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
       onSubmit={onSubmit}
       noValidate
       className="grid gap-5 sm:grid-cols-2"
-      aria-label="Datos de facturación"
+      aria-label={correction ? 'Corrección de datos fiscales' : 'Datos de facturación'}
     >
       <TextField
         label="RFC"
@@ -145,21 +159,38 @@ export function InvoiceForm({ orderNumber }: { orderNumber: number }) {
       </p>
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-xs text-slate-500">
-          Recibirá el XML y el PDF por correo; también podrá descargarlos aquí.
+          {correction
+            ? 'La factura corregida sustituye a la actual (relación 04) y la actual se cancela ante el SAT con motivo 01. Solo puede corregirla una vez.'
+            : 'Recibirá el XML y el PDF por correo; también podrá descargarlos aquí.'}
         </p>
-        {generic ? (
-          <button
-            type="button"
-            disabled
-            className="rounded-lg bg-slate-300 px-5 py-2.5 text-[15px] font-semibold text-white"
-          >
-            Solicitar factura
-          </button>
-        ) : (
-          <SubmitButton loading={busy} loadingLabel="Generando factura...">
-            Solicitar factura
-          </SubmitButton>
-        )}
+        <div className="flex flex-col-reverse gap-2 sm:flex-row">
+          {correction ? (
+            <button
+              type="button"
+              onClick={correction.onCancel}
+              disabled={busy}
+              className="rounded-lg px-4 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            >
+              Volver
+            </button>
+          ) : null}
+          {generic ? (
+            <button
+              type="button"
+              disabled
+              className="rounded-lg bg-slate-300 px-5 py-2.5 text-[15px] font-semibold text-white"
+            >
+              {correction ? 'Emitir factura corregida' : 'Solicitar factura'}
+            </button>
+          ) : (
+            <SubmitButton
+              loading={busy}
+              loadingLabel={correction ? 'Corrigiendo factura...' : 'Generando factura...'}
+            >
+              {correction ? 'Emitir factura corregida' : 'Solicitar factura'}
+            </SubmitButton>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { formatMoney } from '@/shared/money.ts';
 import type { InvoiceState } from '@/shared/schemas/invoice.ts';
 import { useCancelInvoice } from '../api/cancel-invoice.ts';
 import { invoicePdfUrl, invoiceXmlUrl } from '../api/get-invoice-state.ts';
+import { InvoiceForm } from './invoice-form.tsx';
 
 const dateTime = (iso: string | null) =>
   iso
@@ -61,10 +62,14 @@ export function DownloadLinks({
   );
 }
 
-/** The active invoice: its data, the downloads and 'Cancelar factura' (with a confirmation step). */
+/**
+ * The active invoice: its data, the downloads, and the shopper's one self-service correction: «Corregir
+ * factura» (the corrected CFDI replaces it, motivo 01) or 'Cancelar factura' (motivo 02, with a confirmation).
+ */
 export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
   const cancel = useCancelInvoice();
   const [confirming, setConfirming] = useState(false);
+  const [correcting, setCorrecting] = useState(false);
   const rows: [string, string][] = [
     ['Folio fiscal (UUID)', invoice.uuid ?? '—'],
     ['RFC', invoice.rfc ?? '—'],
@@ -130,19 +135,58 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
           El receptor rechazó la cancelación ante el SAT; la factura sigue vigente. Contacte al personal de la
           tienda.
         </p>
+      ) : invoice.correctionBlockedReason ? (
+        <p
+          role="status"
+          className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700"
+        >
+          {invoice.correctionBlockedReason}
+        </p>
       ) : null}
       <div className="mt-6 flex flex-col gap-4 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
         <DownloadLinks orderNumber={invoice.orderNumber} />
-        {confirming || invoice.cancellation !== null ? null : (
-          <button
-            type="button"
-            onClick={() => setConfirming(true)}
-            className="rounded-lg px-4 py-2.5 text-sm font-semibold text-red-700 hover:bg-red-50"
-          >
-            Cancelar factura
-          </button>
+        {confirming || correcting || !invoice.canCorrect ? null : (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <button
+              type="button"
+              onClick={() => setCorrecting(true)}
+              className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+            >
+              Corregir factura
+            </button>
+            <button
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="rounded-lg px-4 py-2.5 text-sm font-semibold text-red-700 hover:bg-red-50"
+            >
+              Cancelar factura
+            </button>
+          </div>
         )}
       </div>
+      {correcting && invoice.canCorrect ? (
+        <section
+          aria-labelledby="corregir-factura"
+          className="mt-5 rounded-lg border border-slate-200 p-4 sm:p-5"
+        >
+          <h3 id="corregir-factura" className="text-lg font-semibold text-slate-900">
+            Corregir factura
+          </h3>
+          <p className="mt-1 text-sm text-slate-600">
+            Escriba los datos correctos tal como aparecen en su Constancia de Situación Fiscal. Emitiremos una
+            factura nueva que sustituye a esta y le enviaremos el XML y el PDF por correo.
+          </p>
+          <div className="mt-5">
+            <InvoiceForm
+              orderNumber={invoice.orderNumber}
+              correction={{
+                initial: { rfc: invoice.rfc ?? '', nombreFiscal: invoice.nombreFiscal ?? '' },
+                onCancel: () => setCorrecting(false),
+              }}
+            />
+          </div>
+        </section>
+      ) : null}
       {confirming ? (
         <div
           role="alertdialog"

@@ -44,6 +44,10 @@ export type InvoiceSnapshot = {
   fechaTimbrado: string;
   /** TFD Leyenda (the sandbox PAC marks its stamps with it). */
   leyenda: string | null;
+  /** 'E' for a credit note (Comprobante de egreso); absent on older rows, which are all 'I'. */
+  tipoDeComprobante?: 'I' | 'E';
+  /** CfdiRelacionados: 01 (credit note → invoice) or 04 (replacement → replaced invoice). */
+  cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
 };
 
 /**

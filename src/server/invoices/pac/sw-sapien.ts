@@ -1,4 +1,5 @@
 import type { Csd } from '../csd.ts';
+import { querySatStatus, SAT_STATUS_PRODUCTION, SAT_STATUS_TEST } from './sat-status.ts';
 import { type CancelRequest, type CancelResult, type Pac, PacError, type Stamp } from './types.ts';
 
 /**
@@ -18,6 +19,8 @@ export type SwSapienOptions = {
   csd: Pick<Csd, 'certificateDerBase64' | 'privateKeyDerBase64' | 'password'>;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** SAT's ConsultaCFDIService; by default SAT's test service for SW's test environment, else production. */
+  satStatusUrl?: string | undefined;
 };
 
 type SwAnswer<T> = { status?: string; message?: string; messageDetail?: string; data?: T };
@@ -155,12 +158,22 @@ export class SwSapienPac implements Pac {
   }
 
   /**
-   * Follow-up: the cancellation is asked again with the same data; SAT answers 202 (already cancelled) once the
-   * receptor accepted and "en proceso" while it waits. A rejection comes back as a refusal (PacError) that the
-   * follow-up logs for staff. SAT's own status service (ConsultaCFDIService, EstatusCancelacion) would tell a
-   * rejection apart: see decision 016.
+   * Follow-up of a cancellation 'en proceso': SAT's status service (ConsultaCFDIService) says where it stands —
+   * Estado 'Cancelado' → cancelled; EstatusCancelacion 'Solicitud rechazada' → rejected by the receptor (the
+   * CFDI stays valid); 'En proceso' → still pending. When that service cannot tell (unreachable, not found yet),
+   * the cancellation is asked of SW again as before: 202 once accepted, "en proceso" while it waits.
    */
   async cancellationStatus(request: CancelRequest): Promise<CancelResult> {
+    const url =
+      this.options.satStatusUrl ?? (this.isTestEnvironment ? SAT_STATUS_TEST : SAT_STATUS_PRODUCTION);
+    const sat = await querySatStatus(url, request, {
+      fetch: this.fetch,
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+    }).catch(() => null);
+    if (sat?.estado === 'Cancelado') return { status: 'cancelled', acknowledgement: null };
+    if (sat?.estatusCancelacion === 'Solicitud rechazada')
+      return { status: 'rejected', acknowledgement: null };
+    if (sat?.estatusCancelacion === 'En proceso') return { status: 'pending', acknowledgement: null };
     return this.cancel(request);
   }
 }
