@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject, RouterProvider } from 'react-router';
 import { loadPage } from './app/page-modules.ts';
 import { createRoutes, type RouteHandle } from './app/routes.tsx';
+import { adoptServerCart, SERVER_CART_KEY, type ServerCart } from './lib/cart-store.ts';
 import { createQueryClient, hydrateQueryState, SSR_STATE_ID } from './lib/query-client.ts';
 import './styles.css';
 
@@ -44,6 +45,8 @@ async function start() {
   const ssrState = document.getElementById(SSR_STATE_ID);
   if (ssrState) {
     hydrateQueryState(queryClient, JSON.parse(ssrState.textContent ?? '{}'));
+    // The cart the server rendered /carrito with is this tab's cart: hydration then re-renders nothing of it.
+    adoptServerCart(queryClient.getQueryData<ServerCart>(SERVER_CART_KEY));
     await loadServerRenderedRoutes(routes);
   }
   const app = (
