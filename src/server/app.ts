@@ -70,14 +70,16 @@ export function contentSecurityPolicy(config: AppConfig) {
   };
 }
 
-/** Browser features nobody on the shop's pages needs (camera, microphone, location, devices, FLoC/Topics). */
+/**
+ * Browser features nobody on the shop's pages needs (camera, microphone, location, devices, FLoC/Topics). Only
+ * features Chromium recognises: an unknown one ('bluetooth') makes it log a warning on every page.
+ */
 const PERMISSIONS_POLICY = [
   'camera=()',
   'microphone=()',
   'geolocation=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'hid=()',
   'midi=()',
   'magnetometer=()',
