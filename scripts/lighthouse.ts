@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import lighthouse from 'lighthouse';
+import { CART_COOKIE, encodeCartCookie } from '../src/shared/cart-cookie.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -116,8 +117,11 @@ async function launchChromium(): Promise<{ child: ChildProcess; close(): Promise
   };
 }
 
-/** Puts the cart into the shop origin's localStorage through the DevTools protocol. */
-async function seedLocalStorage(key: string, value: string) {
+/**
+ * Puts the cart into the shop origin's localStorage through the DevTools protocol, and its codes and quantities
+ * into the cart cookie, as the cart store does when a product is added (src/client/lib/cart-store.ts).
+ */
+async function seedCart(key: string, value: string, cookie: string) {
   const res = await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/new?${base}/robots.txt`, { method: 'PUT' });
   const target = (await res.json()) as { id: string; webSocketDebuggerUrl: string };
   await sleep(500);
@@ -133,7 +137,11 @@ async function seedLocalStorage(key: string, value: string) {
     JSON.stringify({
       id: 1,
       method: 'Runtime.evaluate',
-      params: { expression: `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)})` },
+      params: {
+        expression:
+          `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)}); ` +
+          `document.cookie = ${JSON.stringify(`${CART_COOKIE}=${cookie}; Path=/; SameSite=Lax`)}`,
+      },
     }),
   );
   await answer;
@@ -150,7 +158,7 @@ async function audit(url: string, setup?: () => Promise<void>): Promise<Figures>
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-      // The cart's lines live in localStorage, put there by setup(); keep them.
+      // The cart's lines live in localStorage and its cookie, put there by setup(); keep them.
       disableStorageReset: Boolean(setup),
     });
     if (!result) throw new Error(`Lighthouse no devolvió resultado para ${url}`);
@@ -252,7 +260,7 @@ async function main() {
         key: 'carrito',
         name: 'Carrito (2 productos)',
         path: '/carrito',
-        setup: () => seedLocalStorage('cartItems', JSON.stringify(cart)),
+        setup: () => seedCart('cartItems', JSON.stringify(cart), encodeCartCookie(cart)),
       },
     ];
 

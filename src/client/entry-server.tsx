@@ -38,7 +38,11 @@ export function createPageRenderer(loadPage: LoadPage) {
    * Resolves once the page's status and metadata are known (the server can send the head); `body()` then waits
    * for the rest of its reads.
    */
-  return async function renderPage(url: URL, reads: CatalogReads): Promise<PageRender> {
+  return async function renderPage(
+    url: URL,
+    reads: CatalogReads,
+    cookies: Readonly<Record<string, string | undefined>> = {},
+  ): Promise<PageRender> {
     const match = matchRoutes(routes, url.pathname)?.at(-1);
     const entry = (match?.route.handle as RouteHandle | undefined)?.entry;
     if (!match || !entry) throw new Error(`Sin ruta para ${url.pathname}`);
@@ -55,6 +59,7 @@ export function createPageRenderer(loadPage: LoadPage) {
             search: url.searchParams,
             client,
             reads,
+            cookies,
           })) ?? {})
         : {};
     return {

@@ -72,7 +72,7 @@ export function contentSecurityPolicy(config: AppConfig) {
 
 /**
  * Browser features nobody on the shop's pages needs (camera, microphone, location, devices, FLoC/Topics). Only
- * features Chromium recognises: an unknown one ('bluetooth') logs a console error on every page.
+ * features Chromium recognises: an unknown one ('bluetooth') makes it log a warning on every page.
  */
 const PERMISSIONS_POLICY = [
   'camera=()',

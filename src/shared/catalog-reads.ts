@@ -1,3 +1,4 @@
+import type { CartQuote } from './schemas/cart.ts';
 import type { Brand, GroupTree, ProductDetail, ProductsResponse } from './schemas/catalog.ts';
 
 /**
@@ -15,4 +16,6 @@ export type CatalogReads = {
   brands(): Promise<Brand[]>;
   /** GET /api/groups */
   groups(): Promise<GroupTree[]>;
+  /** POST /api/cart/quote — prices, stock and totals of the lines, from the database. */
+  cartQuote(items: readonly { code: string; quantity: number }[]): Promise<CartQuote>;
 };

@@ -157,3 +157,48 @@ test('fonts are the system’s: no @font-face is downloaded', async ({ page }) =
   const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
   expect(family).toMatch(/system-ui|ui-sans-serif|sans-serif/);
 });
+
+test('cart page: its lines arrive in the HTML and hydrate in place — no hydration warning, no line rendered again', async ({
+  page,
+}) => {
+  const code = await firstProductCode(page);
+  const product = (await (await page.request.get(`/api/products/${code}`)).json()) as { name: string };
+  await page.goto(`/productos/${code}`);
+  await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
+  await page.getByRole('button', { name: 'Agregar a carrito' }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  // Every change React makes to the cart's lines once the HTML is parsed (a hydration that renders them again
+  // replaces or rewrites them; one that adopts the server's markup changes nothing).
+  await page.addInitScript(() => {
+    const changes: string[] = [];
+    (window as { __cartChanges?: string[] }).__cartChanges = changes;
+    document.addEventListener('DOMContentLoaded', () => {
+      const list = document.querySelector('[data-testid="cart-line"]')?.parentElement;
+      if (!list) return changes.push('sin líneas en el HTML');
+      new MutationObserver((records) => {
+        for (const r of records)
+          changes.push(`${r.type}: ${(r.target as Element).outerHTML ?? r.target.textContent}`);
+      }).observe(list, { childList: true, characterData: true, subtree: true });
+    });
+  });
+  const response = await page.goto('/carrito');
+  const html = await response!.text();
+  expect(html).toContain('data-testid="cart-line"');
+  expect(html).toContain(product.name.replace(/&/g, '&amp;'));
+  // Hydrated: the header's account link comes from the session request made after hydration.
+  await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('textbox', { name: `Cantidad de ${product.name}` })).toHaveValue('1');
+  const changes = await page.evaluate(() => (window as { __cartChanges?: string[] }).__cartChanges);
+  // React is attached: removing the line empties the cart.
+  await page.getByRole('button', { name: `Eliminar ${product.name} del carrito` }).click();
+  await expect(page.getByText('Su carrito está vacío')).toBeVisible();
+  expect(changes).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -10,7 +10,7 @@ import { STATIC_PAGES, type StaticPageKey } from '../static-pages/static-page-li
 /**
  * `server`: the first request gets the page's real content in the HTML, read in-process from the catalogue,
  * and the browser hydrates it. `client`: the HTML carries the shell and a placeholder; the page renders in the
- * browser (signed-in areas, the cart kept in the browser, forms).
+ * browser (signed-in areas, forms). The cart is server-rendered from the cookie that mirrors its lines.
  */
 export type Rendering = 'server' | 'client';
 
@@ -102,7 +102,7 @@ export const ROUTES: readonly RouteEntry[] = [
     id: 'cart',
     path: 'carrito',
     page: 'cart/pages/cart-page.tsx',
-    render: 'client',
+    render: 'server',
     area: 'cart',
     title: 'Carrito',
     private: true,

@@ -30,6 +30,8 @@ export type PageRequest = {
   /** Where the page's queries are kept, under the keys the browser's hooks use. */
   client: QueryClient;
   reads: CatalogReads;
+  /** The request's cookies (the cart page reads the cart's mirror, src/shared/cart-cookie.ts). */
+  cookies: Readonly<Record<string, string | undefined>>;
 };
 
 /**

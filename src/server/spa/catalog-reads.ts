@@ -1,4 +1,5 @@
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
+import { cartQuoteSchema } from '../../shared/schemas/cart.ts';
 import {
   brandsResponseSchema,
   groupsResponseSchema,
@@ -6,6 +7,7 @@ import {
   productsQuerySchema,
   productsResponseSchema,
 } from '../../shared/schemas/catalog.ts';
+import { quoteCart } from '../cart/quote.ts';
 import { getProduct, listBrands, listGroupTree, listProducts } from '../catalog/service.ts';
 import type { Db } from '../db/client.ts';
 
@@ -45,6 +47,9 @@ export function catalogReads(db: Db): CatalogReads {
     },
     async groups() {
       return groupsResponseSchema.parse({ groups: await listGroupTree(db) }).groups;
+    },
+    async cartQuote(items) {
+      return cartQuoteSchema.parse(await quoteCart(db, items));
     },
   };
 }

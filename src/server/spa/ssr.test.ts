@@ -7,9 +7,11 @@ import { eq, isNotNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '@/client/app/route-table.ts';
 import { SSR_STATE_ID } from '@/client/lib/query-client.ts';
-import { formatPriceCard, formatPriceDetail } from '@/shared/money.ts';
+import { CART_COOKIE, encodeCartCookie } from '@/shared/cart-cookie.ts';
+import { formatMoney, formatPriceCard, formatPriceDetail } from '@/shared/money.ts';
 import { shop } from '@/shared/shop.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
+import { quoteCart } from '../cart/quote.ts';
 import { getProduct, listProducts } from '../catalog/service.ts';
 import { products } from '../db/schema.ts';
 import { BOOT_SCRIPT } from './boot-script.ts';
@@ -235,6 +237,61 @@ describe('server-rendered pages: the first response carries what the shopper rea
       expect(res.body, url).toContain('role="status"');
     }
     expect(visibleText((await t.app.inject('/carrito')).body)).toContain('Categorías');
+  });
+
+  it('the cart from its cookie: 2 lines with their names, quantities and the server’s prices and total', async () => {
+    const rows = await t.database.db
+      .select({ code: products.code, name: products.name })
+      .from(products)
+      .where(eq(products.active, true))
+      .orderBy(products.code)
+      .limit(2);
+    const [a, b] = rows as [{ code: string; name: string }, { code: string; name: string }];
+    await t.database.db
+      .update(products)
+      .set({ stock: 50, priceCents: 12345 })
+      .where(eq(products.code, a.code));
+    await t.database.db
+      .update(products)
+      .set({ stock: 50, priceCents: 50000 })
+      .where(eq(products.code, b.code));
+    const cookie = `${CART_COOKIE}=${encodeCartCookie([
+      { code: a.code, quantity: 2 },
+      { code: b.code, quantity: 3 },
+    ])}`;
+    const res = await t.app.inject({ url: '/carrito', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const text = visibleText(res.body);
+    const quote = await quoteCart(t.database.db, [
+      { code: a.code, quantity: 2 },
+      { code: b.code, quantity: 3 },
+    ]);
+    expect(quote.subtotalCents).toBe(2 * 12345 + 3 * 50000);
+    for (const name of [a.name, b.name]) expect(text).toContain(name);
+    expect(text).toContain('(5 artículos)');
+    expect(res.body).toMatch(/aria-label="Cantidad de [^"]*"[^>]*value="2"/);
+    expect(res.body).toMatch(/aria-label="Cantidad de [^"]*"[^>]*value="3"/);
+    expect(text).toContain(`${formatMoney(12345)} c/u`);
+    expect(text).toContain(`Total de orden ${formatMoney(quote.totalCents)}`);
+    expect(text).not.toContain('Su carrito está vacío');
+    expect(res.headers.vary).toContain('Cookie');
+    // Prices are the database's at the time of the request, never the cookie's nor an earlier render's.
+    await t.database.db.update(products).set({ priceCents: 20000 }).where(eq(products.code, a.code));
+    const later = visibleText((await t.app.inject({ url: '/carrito', headers: { cookie } })).body);
+    expect(later).toContain(`${formatMoney(20000)} c/u`);
+    expect(later).not.toContain(`${formatMoney(12345)} c/u`);
+    // Another cart is another page (the render cache is keyed by the cart's content).
+    const one = `${CART_COOKIE}=${encodeCartCookie([{ code: b.code, quantity: 1 }])}`;
+    const other = visibleText((await t.app.inject({ url: '/carrito', headers: { cookie: one } })).body);
+    expect(other).toContain('(1 artículo)');
+    expect(other).not.toContain(a.name);
+    // An empty cart cookie is an empty cart; a cookie this shop did not write leaves the cart to the browser.
+    expect(
+      visibleText((await t.app.inject({ url: '/carrito', headers: { cookie: `${CART_COOKIE}=` } })).body),
+    ).toContain('Su carrito está vacío');
+    const forged = await t.app.inject({ url: '/carrito', headers: { cookie: `${CART_COOKIE}=x*0|<b>*1` } });
+    expect(forged.statusCode).toBe(200);
+    expect(forged.body).toContain('role="status"');
   });
 
   it('a brand written in another case is redirected to its one address, keeping the query', async () => {

@@ -197,13 +197,14 @@ export async function streamPage(
     preloadHints: (entry: RouteEntry) => string[];
   },
 ): Promise<FastifyReply> {
-  const page = await renderPage(ctx.url, ctx.reads);
+  const page = await renderPage(ctx.url, ctx.reads, request.cookies ?? {});
   if (page.redirect) return reply.redirect(page.redirect, page.temporary ? 302 : 301);
 
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const out = new PassThrough();
   reply.code(page.status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
-  reply.header('Vary', 'Accept-Encoding');
+  // A private page (the cart) is rendered from the visitor's cookies.
+  reply.header('Vary', page.entry.private ? 'Accept-Encoding, Cookie' : 'Accept-Encoding');
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   const photo = productPhotoPreload(page.facts.product);
   const { entry, preload } = ctx.template;

@@ -2,12 +2,23 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useSession } from '@/client/lib/auth/session.ts';
-import { getCartItems, setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
+import {
+  type CartItem,
+  getCartItems,
+  SERVER_CART_KEY,
+  type ServerCart,
+  setCartItems,
+  useCartItems,
+  useServerCartUnknown,
+} from '@/client/lib/cart-store.ts';
+import type { Prefetch } from '@/client/lib/page-data.ts';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { CartIcon } from '@/client/ui/icons.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { PageLoading } from '@/client/ui/page-state.tsx';
+import { CART_COOKIE, decodeCartCookie } from '@/shared/cart-cookie.ts';
 import { hasSavedShippingAddress } from '../api/get-shipping-address.ts';
-import { useCartQuote } from '../api/quote-cart.ts';
+import { cartQuoteQueryOptions, useCartQuote } from '../api/quote-cart.ts';
 import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
 import { CartLine } from '../components/cart-line.tsx';
 import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
@@ -34,6 +45,38 @@ function EmptyCart() {
   );
 }
 
+/**
+ * The server's reads of /carrito (docs/decisions/019): the cart's codes and quantities come from the cookie the
+ * browser's cart store mirrors them into; names, prices, stock and totals from the database, now — the server's
+ * quote, stored under the key the page's useCartQuote reads. Without the cookie (or with a line the catalogue no
+ * longer knows, whose name only the browser has) the server does not render the cart: the browser does.
+ */
+export const prefetch: Prefetch = async ({ client, reads, cookies }) => {
+  const raw = cookies[CART_COOKIE];
+  const lines = raw === undefined ? null : decodeCartCookie(raw);
+  if (lines === null) return {};
+  if (lines.length === 0) {
+    client.setQueryData<ServerCart>(SERVER_CART_KEY, { known: true, items: [] });
+    return {};
+  }
+  const quote = await reads.cartQuote(lines);
+  const items: CartItem[] = [];
+  for (const line of quote.lines) {
+    if (line.name === null) return {};
+    items.push({
+      code: line.code,
+      name: line.name,
+      priceCents: line.unitPriceCents,
+      quantity: line.quantity,
+      stock: line.stock,
+      imageUrl: line.imageUrl,
+    });
+  }
+  client.setQueryData(cartQuoteQueryOptions(lines).queryKey, quote);
+  client.setQueryData<ServerCart>(SERVER_CART_KEY, { known: true, items });
+  return {};
+};
+
 /** /carrito: the lines, the server's quote, and the way to checkout (spec §2 Cart). */
 export function Component() {
   useDocumentTitle(shopTitle('Carrito de compras'));
@@ -45,6 +88,7 @@ export function Component() {
   const session = useSession();
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
+  const unknownToServer = useServerCartUnknown();
 
   // The server's price and stock win: remember the price the shopper saw, then store the server's data.
   useEffect(() => {
@@ -103,6 +147,8 @@ export function Component() {
   }
 
   const count = cartCount(items);
+  // Hydrating a page the server rendered without knowing the cart: what it rendered, then the cart.
+  if (unknownToServer) return <PageLoading />;
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
       <CheckoutSteps current={1} />
