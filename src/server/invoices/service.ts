@@ -510,6 +510,30 @@ async function markRecoverable(ctx: InvoicingContext, id: number) {
     .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
 }
 
+/**
+ * The PAC stamps a sealed document already kept on its pending row. Refused (the PAC's own no): the row goes, so
+ * the order may be invoiced again at once. Timeout, network, 5xx, a crash: the PAC may have stamped it, so the
+ * row stays recoverable and the next attempt recovers that stamp. A PAC error answers 502 with `message`.
+ */
+async function stampSealed(
+  ctx: InvoicingContext,
+  id: number,
+  sealedXml: string,
+  message: (error: PacError) => string,
+): Promise<Stamp> {
+  try {
+    return await ctx.pac.stamp(sealedXml);
+  } catch (error) {
+    if (error instanceof PacError && !error.transient) {
+      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    } else {
+      await markRecoverable(ctx, id);
+    }
+    if (error instanceof PacError) throw new AppError(502, 'pac_error', message(error));
+    throw error;
+  }
+}
+
 /** Test hook (never in production, see config.ts): dies right after the PAC stamped, before anything is saved. */
 function failpoint(ctx: InvoicingContext, name: 'after-stamp') {
   if (ctx.failpoint === name) process.kill(process.pid, 'SIGKILL');
@@ -681,23 +705,10 @@ async function issueNew(
     throw error;
   }
 
-  let stamp: Stamp;
-  try {
-    stamp = await ctx.pac.stamp(sealedXml);
-  } catch (error) {
-    if (error instanceof PacError && !error.transient) {
-      // Refused: nothing was stamped; the order may be invoiced again at once.
-      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
-    } else {
-      // Timeout, network, 5xx: the PAC may have stamped it; the next attempt recovers it.
-      await markRecoverable(ctx, id);
-    }
-    if (error instanceof PacError) {
-      ctx.log?.error({ order: order.number, detail: error.detail }, 'el PAC no timbró la factura');
-      throw new AppError(502, 'pac_error', `${GENERATION_FAILED}. ${error.message}`);
-    }
-    throw error;
-  }
+  const stamp = await stampSealed(ctx, id, sealedXml, (error) => {
+    ctx.log?.error({ order: order.number, detail: error.detail }, 'el PAC no timbró la factura');
+    return `${GENERATION_FAILED}. ${error.message}`;
+  });
   failpoint(ctx, 'after-stamp');
   try {
     await finishIssue(ctx, user, order, id, comprobante, totals, stamp);
@@ -1176,20 +1187,12 @@ export async function issueCreditNote(
     await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
     throw error;
   }
-  let stamp: Stamp;
-  try {
-    stamp = await ctx.pac.stamp(sealedXml);
-  } catch (error) {
-    if (error instanceof PacError && !error.transient) {
-      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
-    } else {
-      // Timeout, network, 5xx, a crash: the PAC may have stamped it; the next attempt recovers it.
-      await markRecoverable(ctx, id);
-    }
-    if (error instanceof PacError)
-      throw new AppError(502, 'pac_error', `No se pudo generar la nota de crédito. ${error.message}`);
-    throw error;
-  }
+  const stamp = await stampSealed(
+    ctx,
+    id,
+    sealedXml,
+    (error) => `No se pudo generar la nota de crédito. ${error.message}`,
+  );
   try {
     await finishIssue(ctx, await orderOwner(ctx, invoice.userId), { number }, id, comprobante, totals, stamp);
   } catch (error) {
