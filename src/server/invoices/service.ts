@@ -32,7 +32,14 @@ import { creditNoteIssuedMail, invoiceCancelledMail, invoiceIssuedMail } from '.
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
-import { type CancelMotivo, type CancelResult, type Pac, PacError, type Stamp } from './pac/types.ts';
+import {
+  type CancelMotivo,
+  type CancelRequest,
+  type CancelResult,
+  type Pac,
+  PacError,
+  type Stamp,
+} from './pac/types.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { loadPostalCatalogue, type PostalCatalogue, postalCodeMessage } from './postal-codes.ts';
 
@@ -511,6 +518,27 @@ async function markRecoverable(ctx: InvoicingContext, id: number) {
 }
 
 /**
+ * What the PAC needs to cancel (or follow the cancellation of) an invoice row: the issuer as stamped, the
+ * receptor, the total, the motivo and, for a replaced invoice, the UUID that replaces it (FolioSustitucion).
+ */
+function cancelRequestOf(
+  ctx: InvoicingContext,
+  row: InvoiceRow,
+  uuid: string,
+  motivo: CancelMotivo,
+): CancelRequest {
+  return {
+    uuid,
+    issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
+    receiverRfc: row.rfc,
+    totalCents: row.totalCents,
+    motivo,
+    folioSustitucion: row.substituteUuid ?? undefined,
+    issuedAt: row.issuedAt ?? undefined,
+  };
+}
+
+/**
  * The PAC stamps a sealed document already kept on its pending row. Refused (the PAC's own no): the row goes, so
  * the order may be invoiced again at once. Timeout, network, 5xx, a crash: the PAC may have stamped it, so the
  * row stays recoverable and the next attempt recovers that stamp. A PAC error answers 502 with `message`.
@@ -773,14 +801,7 @@ export async function cancelInvoice(
 
   let result: CancelResult;
   try {
-    result = await ctx.pac.cancel({
-      uuid: active.uuid,
-      issuerRfc: active.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
-      receiverRfc: active.rfc,
-      totalCents: active.totalCents,
-      motivo: options.motivo,
-      issuedAt: active.issuedAt ?? undefined,
-    });
+    result = await ctx.pac.cancel(cancelRequestOf(ctx, active, active.uuid, options.motivo));
   } catch (error) {
     if (error instanceof PacError) {
       ctx.log?.error({ order: number, detail: error.detail }, 'el PAC no canceló la factura');
@@ -869,15 +890,7 @@ async function cancelReplaced(
   if (!row.uuid || !row.substituteUuid) return null;
   let result: CancelResult;
   try {
-    result = await ctx.pac.cancel({
-      uuid: row.uuid,
-      issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
-      receiverRfc: row.rfc,
-      totalCents: row.totalCents,
-      motivo: '01',
-      folioSustitucion: row.substituteUuid,
-      issuedAt: row.issuedAt ?? undefined,
-    });
+    result = await ctx.pac.cancel(cancelRequestOf(ctx, row, row.uuid, '01'));
   } catch (error) {
     ctx.log?.error(
       {
@@ -987,15 +1000,9 @@ export async function followUpCancellations(
     if (!row.uuid) continue;
     let result: CancelResult;
     try {
-      result = await ctx.pac.cancellationStatus({
-        uuid: row.uuid,
-        issuerRfc: row.snapshot?.emisor.rfc ?? ctx.issuer.rfc,
-        receiverRfc: row.rfc,
-        totalCents: row.totalCents,
-        motivo: (row.cancelMotivo ?? '02') as CancelMotivo,
-        folioSustitucion: row.substituteUuid ?? undefined,
-        issuedAt: row.issuedAt ?? undefined,
-      });
+      result = await ctx.pac.cancellationStatus(
+        cancelRequestOf(ctx, row, row.uuid, (row.cancelMotivo ?? '02') as CancelMotivo),
+      );
     } catch (error) {
       ctx.log?.error(
         {
