@@ -1,3 +1,4 @@
+import { parseCas } from '../../../shared/cas.ts';
 import { parsePriceToCents } from '../../../shared/money.ts';
 import {
   MAX_PRICE_CENTS,
@@ -25,6 +26,8 @@ export const COLUMNS = [
   'active',
   'sat_product_key',
   'sat_unit_key',
+  'cas_number',
+  'formula',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -44,6 +47,9 @@ const ALIASES: Record<string, Column> = {
   activo: 'active',
   clave_producto_sat: 'sat_product_key',
   clave_unidad_sat: 'sat_unit_key',
+  cas: 'cas_number',
+  numero_cas: 'cas_number',
+  formula_quimica: 'formula',
 };
 
 const normalizeHeader = (h: string) =>
@@ -89,6 +95,8 @@ export type RowValues = {
   active?: boolean;
   satProductKey?: string | null;
   satUnitKey?: string | null;
+  casNumber?: string | null;
+  formula?: string | null;
 };
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
@@ -182,6 +190,18 @@ export function readRow(
     if (satUnit !== '' && !SAT_UNIT_KEY.test(satUnit))
       reasons.push(`Clave de unidad SAT inválida «${satUnit}» (p. ej. H87)`);
     else values.satUnitKey = satUnit || null;
+  }
+  const cas = cell('cas_number');
+  if (cas !== undefined) {
+    const parsed = cas === '' ? null : parseCas(cas);
+    if (cas !== '' && parsed === null)
+      reasons.push(`Número CAS inválido «${cas}» (p. ej. 7664-93-9; el dígito verificador no corresponde)`);
+    else values.casNumber = parsed;
+  }
+  const formula = cell('formula');
+  if (formula !== undefined) {
+    if (formula.length > 100) reasons.push('La fórmula admite hasta 100 caracteres');
+    else values.formula = formula || null;
   }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };

@@ -162,6 +162,21 @@ describe('catalogue import of a CSV with errors', () => {
     expect(report.batches).toEqual([]);
     expect(await product('STR-1')).toBeUndefined();
   });
+
+  it('reads CAS numbers and formulas, refusing a CAS whose check digit is wrong', async () => {
+    const csv = Buffer.from(
+      'code,name,group,price,cas,formula\nCAS-1,Ácido sulfúrico,VID-MAT,10,7664-93-9,H2SO4\nCAS-2,Acetona,VID-MAT,10,67-64-2,C3H6O\n',
+    );
+    const report = await run(csv, false);
+    expect(report.rejected).toEqual([
+      expect.objectContaining({ line: 3, reasons: [expect.stringContaining('Número CAS inválido «67-64-2»')] }),
+    ]);
+    const rows = await t.db.execute<{ cas_number: string; formula: string }>(
+      sql`select cas_number, formula from products where code = 'CAS-1'`,
+    );
+    expect(rows.rows).toEqual([{ cas_number: '7664-93-9', formula: 'H2SO4' }]);
+    expect(await product('CAS-2')).toBeUndefined();
+  });
 });
 
 describe('files refused as a whole', () => {

@@ -97,6 +97,8 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     active: keep(v.active, e?.active ?? true),
     satProductKey: keep(v.satProductKey, e?.satProductKey ?? null),
     satUnitKey: keep(v.satUnitKey, e?.satUnitKey ?? null),
+    casNumber: keep(v.casNumber, e?.casNumber ?? null),
+    formula: keep(v.formula, e?.formula ?? null),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
@@ -117,6 +119,8 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   active: 'active',
   satProductKey: 'sat_product_key',
   satUnitKey: 'sat_unit_key',
+  casNumber: 'cas_number',
+  formula: 'formula',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
@@ -381,6 +385,8 @@ async function writeBatch(
         active: m.active,
         satProductKey: m.satProductKey,
         satUnitKey: m.satUnitKey,
+        casNumber: m.casNumber,
+        formula: m.formula,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -404,6 +410,8 @@ async function writeBatch(
         active: excluded(products.active),
         satProductKey: excluded(products.satProductKey),
         satUnitKey: excluded(products.satUnitKey),
+        casNumber: excluded(products.casNumber),
+        formula: excluded(products.formula),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,

@@ -62,6 +62,10 @@ export const products = pgTable(
     /** SAT catalogue keys for the CFDI; config defaults apply when empty. */
     satProductKey: text('sat_product_key'),
     satUnitKey: text('sat_unit_key'),
+    /** Reagents: CAS registry number as written by CAS ('7664-93-9'; check digit verified on write, src/shared/cas.ts). */
+    casNumber: text('cas_number'),
+    /** Reagents: molecular formula as printed on the label ('H2SO4'). */
+    formula: text('formula'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -72,6 +76,7 @@ export const products = pgTable(
     index('products_brand_idx').on(t.brand),
     index('products_group_idx').on(t.groupClas),
     index('products_price_idx').on(t.priceCents),
+    index('products_cas_idx').on(t.casNumber),
   ],
 );
 
