@@ -169,7 +169,10 @@ describe('catalogue import of a CSV with errors', () => {
     );
     const report = await run(csv, false);
     expect(report.rejected).toEqual([
-      expect.objectContaining({ line: 3, reasons: [expect.stringContaining('Número CAS inválido «67-64-2»')] }),
+      expect.objectContaining({
+        line: 3,
+        reasons: [expect.stringContaining('Número CAS inválido «67-64-2»')],
+      }),
     ]);
     const rows = await t.db.execute<{ cas_number: string; formula: string }>(
       sql`select cas_number, formula from products where code = 'CAS-1'`,
