@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { errorEnvelopeSchema } from '../../shared/schemas/errors.ts';
 import {
+  creditNoteParamsSchema,
   invoiceActionResponseSchema,
   invoiceRequestSchema,
   invoiceStateSchema,
@@ -15,6 +16,8 @@ import {
   getInvoicePdf,
   getInvoiceState,
   getInvoiceXml,
+  getOwnCreditNotePdf,
+  getOwnCreditNoteXml,
   issueInvoice,
   replaceInvoice,
 } from './service.ts';
@@ -129,6 +132,48 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
         .header('Cache-Control', 'private, no-store')
         .header('Content-Disposition', `attachment; filename="${filename}"`)
         .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/credit-notes/:uuid.xml',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'XML timbrado de una nota de crédito (CFDI de egreso) del pedido',
+        params: creditNoteParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { number, uuid } = request.params;
+      const { xml, filename } = await getOwnCreditNoteXml(ctx, user, number, uuid);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/credit-notes/:uuid.pdf',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Representación impresa (PDF) de una nota de crédito del pedido',
+        params: creditNoteParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { number, uuid } = request.params;
+      const { pdf, filename } = await getOwnCreditNotePdf(ctx, user, number, uuid);
+      return reply
+        .type('application/pdf')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(Buffer.from(pdf));
     },
   );
 

@@ -229,7 +229,26 @@ function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
     blockedReason: reason,
     ...correctionOf(shown, rows, now),
     deadline: deadline?.toISOString() ?? null,
+    creditNotes: creditNotesOf(all),
   };
+}
+
+/** The order's stamped credit notes, newest first (shown beside the invoice with their downloads). */
+function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
+  return all.flatMap((r) =>
+    r.kind === 'E' && r.uuid && (r.status === 'issued' || r.status === 'cancelled')
+      ? [
+          {
+            uuid: r.uuid,
+            serieFolio: `NC${r.id}`,
+            invoiceUuid: r.relatedUuid,
+            totalCents: r.totalCents,
+            issuedAt: r.issuedAt?.toISOString() ?? null,
+            status: r.status === 'cancelled' ? ('cancelled' as const) : ('issued' as const),
+          },
+        ]
+      : [],
+  );
 }
 
 /**
@@ -1287,6 +1306,28 @@ export async function getCreditNotePdf(ctx: InvoicingContext, number: number, uu
     pdf,
     filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf`,
   };
+}
+
+/** A credit note's XML for the shopper who owns the order (another shopper's order answers 404, as a missing one). */
+export async function getOwnCreditNoteXml(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  uuid: string,
+) {
+  await ownOrder(ctx.db, user.id, number);
+  return getCreditNoteXml(ctx, number, uuid);
+}
+
+/** A credit note's PDF for the shopper who owns the order. */
+export async function getOwnCreditNotePdf(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  uuid: string,
+) {
+  await ownOrder(ctx.db, user.id, number);
+  return getCreditNotePdf(ctx, number, uuid);
 }
 
 /**
