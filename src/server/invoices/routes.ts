@@ -11,6 +11,7 @@ import { requireUser } from '../auth/session.ts';
 import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
+  cancelInvoicesOfUndoneSales,
   createInvoicingContext,
   followUpCancellations,
   getInvoicePdf,
@@ -35,10 +36,14 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
 
   // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
+  // Sales undone after invoicing (refunded in Openpay's dashboard…) get their invoice cancelled with motivo 03.
   const followUp = setInterval(() => {
-    followUpCancellations(ctx).catch((error: unknown) =>
-      app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'),
-    );
+    cancelInvoicesOfUndoneSales(ctx)
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'facturas de ventas que no se llevaron a cabo'),
+      )
+      .then(() => followUpCancellations(ctx))
+      .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'));
   }, FOLLOW_UP_MS);
   followUp.unref();
   app.addHook('onClose', async () => clearInterval(followUp));

@@ -125,7 +125,11 @@ export async function recordChargeChange(
         !cancel && MONEY_GONE.includes(state) && !NOT_SHIPPED.includes(order.status)
           ? 'El pedido ya había salido del almacén'
           : null,
-        invoiced ? 'El pedido tiene una factura vigente: cancélela o emita una nota de crédito' : null,
+        invoiced && cancel
+          ? 'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03'
+          : invoiced
+            ? 'El pedido tiene una factura vigente: emita una nota de crédito por lo devuelto'
+            : null,
       ]
         .filter(Boolean)
         .join('. ');
