@@ -61,7 +61,7 @@ describe('sandbox tokenization (what Openpay.js does in the browser)', () => {
 
 describe('luhnValid', () => {
   it('accepts the test cards and rejects a changed digit', () => {
-    for (const n of ['4111111111111111', '4000000000000002', '4000000000000044', '5555555555554444']) {
+    for (const n of ['4111111111111111', '4222222222222220', '4000000000000044', '5555555555554444']) {
       expect(luhnValid(n)).toBe(true);
     }
     expect(luhnValid('4111111111111121')).toBe(false);
@@ -94,7 +94,7 @@ describe('the test cards of Openpay’s sandbox (decision 024)', () => {
   });
 
   it.each([
-    ['4000000000000002', 3001],
+    ['4222222222222220', 3001],
     ['4000000000000069', 3002],
     ['4444444444444448', 3003],
     ['4000000000000119', 3004],
