@@ -11,6 +11,7 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { formatMoney } from '../../shared/money.ts';
 import { cancelInvoicesOfUndoneSales, createInvoicingContext } from '../invoices/service.ts';
 
 /**
@@ -402,6 +403,20 @@ describe('every Openpay event honoured', () => {
     expect(Number((await paymentRows(number))[0]!.refunded_cents)).toBe(150);
     expect((await invoiceState(shopper, number)).canRequest).toBe(true);
     expect((await alerts(number)).map((a) => a.kind)).toEqual(['partially_refunded']);
+    expect((await alerts(number))[0]!.message).toBe('Se hizo un reembolso parcial en Openpay.');
+  });
+
+  it('a partial refund of an invoiced order: the invoice stays valid, staff are asked for a credit note of the amount', async () => {
+    const { shopper, number, charge } = await paid(2);
+    const uuid = await invoice(shopper, number);
+    const part = Math.floor(Number((await order(number)).total_cents) / 2);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded', part / 100));
+    expect(await order(number)).toMatchObject({ status: 'paid', payment_state: 'partially_refunded' });
+    expect((await alerts(number))[0]!.message).toBe(
+      `Se hizo un reembolso parcial en Openpay. El pedido tiene una factura vigente: emita una nota de crédito por lo reembolsado (${formatMoney(part)} MXN en total).`,
+    );
+    await cancelInvoicesOfUndoneSales(createInvoicingContext(t.app.config, t.db));
+    expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
   });
 
   it('charge.rescored.to.decline and charge.cancelled on a paid order: refunded, staff alerted', async () => {
