@@ -319,6 +319,17 @@ describe('every Openpay event honoured', () => {
     expect((await alerts(number))[1]!.message).toBe(
       `La venta no se llevó a cabo (pedido cancelado y reembolsado): la factura ${uuid} se canceló ante el SAT con motivo 03.`,
     );
+    // The shopper is told the real motivo, and not invited to request another invoice.
+    const mail = (
+      await t.db.execute<{ text: string }>(
+        sql`select text from mail_outbox where dedupe_key = ${`invoice-cancelled:${uuid}`}`,
+      )
+    ).rows[0]!.text;
+    expect(mail).toContain('(motivo 03: no se llevó a cabo la operación)');
+    expect(mail).toContain(
+      'El pedido se canceló y su pago fue reembolsado, por lo que la venta no se realizó.',
+    );
+    expect(mail).not.toContain('Solicitar factura');
     // Once: the next round finds nothing to do for it.
     await cancelInvoicesOfUndoneSales(ctx);
     expect(await alerts(number)).toHaveLength(2);

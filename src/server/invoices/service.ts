@@ -949,7 +949,7 @@ async function markCancelled(
   ctx: InvoicingContext,
   row: InvoiceRow,
   to: { email: string; nombre: string },
-  motivo: string,
+  motivo: CancelMotivo,
   acknowledgement: string | null,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
@@ -967,7 +967,7 @@ async function markCancelled(
     if (rows.length > 0 && row.uuid) {
       await enqueueMail(
         tx,
-        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid }, ctx.publicUrl),
+        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid, motivo }, ctx.publicUrl),
       );
     }
     return rows.length > 0;
@@ -1052,7 +1052,16 @@ export async function followUpCancellations(
         .select({ email: users.email, nombre: users.nombre })
         .from(users)
         .where(eq(users.id, row.userId));
-      if (owner && (await markCancelled(ctx, row, owner, row.cancelMotivo ?? '02', result.acknowledgement))) {
+      if (
+        owner &&
+        (await markCancelled(
+          ctx,
+          row,
+          owner,
+          (row.cancelMotivo ?? '02') as CancelMotivo,
+          result.acknowledgement,
+        ))
+      ) {
         counts.cancelled++;
       }
     }
