@@ -250,6 +250,27 @@ test('staff issue a credit note (bounded by what remains) and cancel the invoice
     `Nota de crédito del pedido #${number}`,
   );
 
+  // …and downloads it beside the invoice on /factura (XML and PDF of each credit note).
+  await page.goto(`/factura/${number}`);
+  const shopperNotes = page
+    .getByRole('region', { name: 'Factura emitida' })
+    .getByRole('list', { name: 'Notas de crédito' });
+  await expect(shopperNotes.getByRole('listitem')).toHaveCount(1);
+  await expect(shopperNotes.getByText(noteUuid)).toBeVisible();
+  const [noteXml] = await Promise.all([
+    page.waitForEvent('download'),
+    shopperNotes.getByRole('link', { name: /Descargar XML de la nota de crédito NC\d+/ }).click(),
+  ]);
+  expect(noteXml.suggestedFilename()).toMatch(new RegExp(`^nota-credito-NC\\d+-${noteUuid}\\.xml$`));
+  const shopperPdf = await page.request.get(
+    (await shopperNotes.getByRole('link', { name: /Descargar PDF/ }).getAttribute('href')) ?? '',
+  );
+  expect(shopperPdf.status()).toBe(200);
+  expect((await shopperPdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await page.screenshot({ path: '/work/lead/shots/h14-shopper-credit-notes-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: '/work/lead/shots/h14-shopper-credit-notes-390.png', fullPage: true });
+
   // Cancellation with the motivo chosen: 03, the operation did not take place.
   await panel.getByLabel('Motivo de cancelación').selectOption('03');
   await panel.getByRole('button', { name: 'Cancelar factura' }).click();

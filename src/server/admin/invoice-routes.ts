@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parsePriceToCents } from '../../shared/money.ts';
 import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/schemas/admin.ts';
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
+import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
 import { writeAudit } from '../audit/log.ts';
 import {
   CREDIT_NOTE_RECOVERED,
@@ -30,10 +31,6 @@ const creditNoteSchema = z.object({
     .min(5, 'Escriba el concepto de la nota de crédito')
     .max(1000, 'El concepto admite hasta 1000 caracteres')
     .regex(/^[^|]*$/, 'El concepto no puede contener el carácter |'),
-});
-
-const creditNoteParamsSchema = orderNumberParamsSchema.extend({
-  uuid: z.string().regex(/^[0-9A-Fa-f-]{36}$/, 'Folio fiscal inválido'),
 });
 
 const creditNoteListSchema = z.object({

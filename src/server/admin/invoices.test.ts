@@ -60,7 +60,8 @@ describe('invoices in the back office', () => {
     const blocked = (await staffGet(`/api/admin/orders/${number}`)).json();
     expect(blocked.actions).toMatchObject({
       cancel: false,
-      cancelBlockedReason: 'El pedido tiene una factura vigente: cancele primero la factura',
+      cancelBlockedReason:
+        'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
     });
 
     const cancel = await t.app.inject({

@@ -11,6 +11,8 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { formatMoney } from '../../shared/money.ts';
+import { cancelInvoicesOfUndoneSales, createInvoicingContext } from '../invoices/service.ts';
 
 /**
  * The checkout against a local replica of Openpay's API (issue 14, Payments; issue 23, stock held hostage):
@@ -269,6 +271,102 @@ describe('every Openpay event honoured', () => {
     expect(detail.paymentAlerts[0].message).toContain('reembolsado o cancelado en Openpay');
   });
 
+  const invoice = async (shopper: Shopper, number: number) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/invoice`,
+      headers: { cookie: shopper.cookie },
+      payload: {
+        nombreFiscal: 'Laboratorios Químicos del Bajío',
+        rfc: 'LQB150101AB3',
+        regimenFiscal: '601',
+        usoCfdi: 'G03',
+        cp: '44100',
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().invoice.uuid as string;
+  };
+  const invoiceRow = async (uuid: string) =>
+    (
+      await t.db.execute<{ status: string; cancel_motivo: string | null; cancel_status: string | null }>(
+        sql`select status, cancel_motivo, cancel_status from invoices where uuid = ${uuid}`,
+      )
+    ).rows[0]!;
+
+  it('a refund in the dashboard of an invoiced order: the sale did not happen, its invoice is cancelled with motivo 03', async () => {
+    const { shopper, number, charge } = await paid(8);
+    const uuid = await invoice(shopper, number);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded'));
+    expect(await order(number)).toMatchObject({ status: 'cancelled', payment_state: 'refunded' });
+    expect((await alerts(number))[0]!.message).toContain(
+      'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03',
+    );
+
+    const ctx = createInvoicingContext(t.app.config, t.db);
+    await cancelInvoicesOfUndoneSales(ctx);
+    expect(await invoiceRow(uuid)).toMatchObject({ status: 'cancelled', cancel_motivo: '03' });
+    const state = (
+      await t.app.inject({ url: `/api/orders/${number}/invoice`, headers: { cookie: shopper.cookie } })
+    ).json();
+    expect(state).toMatchObject({ state: 'cancelled', uuid, canRequest: false });
+    const pdf = await t.app.inject({
+      url: `/api/orders/${number}/invoice.pdf`,
+      headers: { cookie: shopper.cookie },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect((await alerts(number)).map((a) => a.kind)).toEqual(['refunded', 'invoice_motivo_03']);
+    expect((await alerts(number))[1]!.message).toBe(
+      `La venta no se llevó a cabo (pedido cancelado y reembolsado): la factura ${uuid} se canceló ante el SAT con motivo 03.`,
+    );
+    // The shopper is told the real motivo, and not invited to request another invoice.
+    const mail = (
+      await t.db.execute<{ text: string }>(
+        sql`select text from mail_outbox where dedupe_key = ${`invoice-cancelled:${uuid}`}`,
+      )
+    ).rows[0]!.text;
+    expect(mail).toContain('(motivo 03: no se llevó a cabo la operación)');
+    expect(mail).toContain(
+      'El pedido se canceló y su pago fue reembolsado, por lo que la venta no se realizó.',
+    );
+    expect(mail).not.toContain('Solicitar factura');
+    // Once: the next round finds nothing to do for it.
+    await cancelInvoicesOfUndoneSales(ctx);
+    expect(await alerts(number)).toHaveLength(2);
+  });
+
+  it('past the SAT deadline the invoice of an undone sale stays valid and staff are told to issue a credit note', async () => {
+    const { shopper, number, charge } = await paid(9);
+    const uuid = await invoice(shopper, number);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded'));
+    const nextYear = new Date().getUTCFullYear() + 1;
+    const late = createInvoicingContext(t.app.config, t.db, {
+      now: () => new Date(`${nextYear}-04-02T12:00:00-06:00`),
+    });
+    expect((await cancelInvoicesOfUndoneSales(late)).refused).toBeGreaterThanOrEqual(1);
+    expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
+    const last = (await alerts(number)).at(-1)!;
+    expect(last.kind).toBe('invoice_motivo_03');
+    expect(last.message).toMatch(
+      new RegExp(
+        `^No se puede cancelar la factura ${uuid} con motivo 03: El plazo para cancelar esta factura terminó el 31 de marzo de ${nextYear}.*Emita una nota de crédito por el total\\.$`,
+      ),
+    );
+  });
+
+  it('a refund after shipping of an invoiced order is a return: the invoice stays, staff are told to issue a credit note', async () => {
+    const { shopper, number, charge } = await paid(4);
+    const uuid = await invoice(shopper, number);
+    await t.db.execute(sql`update orders set status = 'shipped' where number = ${number}`);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded'));
+    expect(await order(number)).toMatchObject({ status: 'shipped', payment_state: 'refunded' });
+    expect((await alerts(number))[0]!.message).toContain(
+      'El pedido tiene una factura vigente: emita una nota de crédito por lo devuelto',
+    );
+    await cancelInvoicesOfUndoneSales(createInvoicingContext(t.app.config, t.db));
+    expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
+  });
+
   it('the refund of our own cancellation in flight (claimed, not finished) is left to the cancellation', async () => {
     const { number, charge } = await paid(3);
     await t.db.execute(sql`update orders set cancelled_at = now() where number = ${number}`);
@@ -316,6 +414,20 @@ describe('every Openpay event honoured', () => {
     expect(Number((await paymentRows(number))[0]!.refunded_cents)).toBe(150);
     expect((await invoiceState(shopper, number)).canRequest).toBe(true);
     expect((await alerts(number)).map((a) => a.kind)).toEqual(['partially_refunded']);
+    expect((await alerts(number))[0]!.message).toBe('Se hizo un reembolso parcial en Openpay.');
+  });
+
+  it('a partial refund of an invoiced order: the invoice stays valid, staff are asked for a credit note of the amount', async () => {
+    const { shopper, number, charge } = await paid(2);
+    const uuid = await invoice(shopper, number);
+    const part = Math.floor(Number((await order(number)).total_cents) / 2);
+    await webhook(replica.dashboard(charge.id, 'charge.refunded', part / 100));
+    expect(await order(number)).toMatchObject({ status: 'paid', payment_state: 'partially_refunded' });
+    expect((await alerts(number))[0]!.message).toBe(
+      `Se hizo un reembolso parcial en Openpay. El pedido tiene una factura vigente: emita una nota de crédito por lo reembolsado (${formatMoney(part)} MXN en total).`,
+    );
+    await cancelInvoicesOfUndoneSales(createInvoicingContext(t.app.config, t.db));
+    expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
   });
 
   it('charge.rescored.to.decline and charge.cancelled on a paid order: refunded, staff alerted', async () => {

@@ -250,3 +250,74 @@ describe('credit notes survive a crash between the stamp and the save (same reco
     expect(notes.map((r) => [r.status, r.uuid])).toEqual([['issued', pac.stamped[0]]]);
   });
 });
+
+describe('the shopper downloads credit notes beside the invoice', () => {
+  it('lists them in the invoice state; XML and PDF for the owner, 404 for another shopper', async () => {
+    const shopper = await createTestShopper(t.db, 'Fernanda');
+    const number = await createTestOrder(t.db, shopper.id);
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/invoice`,
+      cookies: shopper.cookie,
+      payload: form,
+    });
+    expect(issued.statusCode).toBe(201);
+    const invoiceUuid = issued.json().invoice.uuid as string;
+    expect(issued.json().invoice.creditNotes).toEqual([]);
+    const note = await creditNote(number, { amount: '100.00', description: 'Descuento por empaque dañado' });
+    expect(note.statusCode).toBe(201);
+    const noteUuid = note.json().uuid as string;
+
+    const state = await t.app.inject({ url: `/api/orders/${number}/invoice`, cookies: shopper.cookie });
+    expect(state.json().creditNotes).toEqual([
+      {
+        uuid: noteUuid,
+        serieFolio: expect.stringMatching(/^NC\d+$/),
+        invoiceUuid,
+        totalCents: 10_000,
+        issuedAt: expect.any(String),
+        status: 'issued',
+      },
+    ]);
+
+    const xml = await t.app.inject({
+      url: `/api/orders/${number}/credit-notes/${noteUuid}.xml`,
+      cookies: shopper.cookie,
+    });
+    expect(xml.statusCode).toBe(200);
+    expect(xml.headers['content-disposition']).toMatch(/attachment; filename="nota-credito-NC\d+-/);
+    expect(readAttribute(xml.body, 'cfdi:Comprobante', 'TipoDeComprobante')).toBe('E');
+    expect(readAttribute(xml.body, 'tfd:TimbreFiscalDigital', 'UUID')).toBe(noteUuid);
+    const pdf = await t.app.inject({
+      url: `/api/orders/${number}/credit-notes/${noteUuid}.pdf`,
+      cookies: shopper.cookie,
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(pdf.rawPayload)).toContain('NOTA DE CRÉDITO');
+
+    // Another shopper, the invoice's UUID (not a credit note), a signed-out visitor: nothing is served.
+    const other = await createTestShopper(t.db, 'Gabriela');
+    for (const kind of ['xml', 'pdf']) {
+      const res = await t.app.inject({
+        url: `/api/orders/${number}/credit-notes/${noteUuid}.${kind}`,
+        cookies: other.cookie,
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.message).toBe('Pedido no encontrado');
+    }
+    const invoiceAsNote = await t.app.inject({
+      url: `/api/orders/${number}/credit-notes/${invoiceUuid}.xml`,
+      cookies: shopper.cookie,
+    });
+    expect(invoiceAsNote.statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/api/orders/${number}/credit-notes/${noteUuid}.xml` })).statusCode,
+    ).toBe(401);
+    const bad = await t.app.inject({
+      url: `/api/orders/${number}/credit-notes/no-es-un-uuid.xml`,
+      cookies: shopper.cookie,
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});

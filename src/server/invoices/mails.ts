@@ -1,6 +1,7 @@
 import { formatMoney } from '../../shared/money.ts';
 import { renderMail } from '../mail/layout.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
+import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from './pac/types.ts';
 
 type Person = { email: string; nombre: string };
 
@@ -124,9 +125,17 @@ export function creditNoteIssuedMail(
   };
 }
 
+/** What the shopper may do after the cancellation, by its motivo (a new request only after an error, 02). */
+const AFTER_CANCEL: Record<CancelMotivo, string> = {
+  '01': 'La sustituye la factura corregida que le enviamos por separado.',
+  '02': 'Si necesita una factura con otros datos, puede solicitarla de nuevo mientras el pedido esté dentro del plazo de facturación.',
+  '03': 'El pedido se canceló y su pago fue reembolsado, por lo que la venta no se realizó.',
+  '04': 'La operación quedó incluida en una factura global.',
+};
+
 export function invoiceCancelledMail(
   to: Person,
-  invoice: { orderNumber: number; uuid: string },
+  invoice: { orderNumber: number; uuid: string; motivo: CancelMotivo },
   publicUrl: string,
 ): OutgoingMail {
   return {
@@ -142,14 +151,17 @@ export function invoiceCancelledMail(
         blocks: [
           {
             kind: 'paragraph',
-            text: `Cancelamos ante el SAT la factura de su pedido #${invoice.orderNumber} (motivo 02: comprobante emitido con errores sin relación).`,
+            text: `Cancelamos ante el SAT la factura de su pedido #${invoice.orderNumber} (motivo ${invoice.motivo}: ${CANCEL_MOTIVO_TEXT[invoice.motivo]}).`,
           },
           { kind: 'rows', rows: [['Folio fiscal (UUID)', invoice.uuid]] },
-          {
-            kind: 'paragraph',
-            text: 'Si necesita una factura con otros datos, puede solicitarla de nuevo mientras el pedido esté dentro del plazo de facturación.',
-          },
-          { kind: 'button', label: 'Solicitar factura', url: `${publicUrl}/factura/${invoice.orderNumber}` },
+          { kind: 'paragraph', text: AFTER_CANCEL[invoice.motivo] },
+          invoice.motivo === '02'
+            ? {
+                kind: 'button',
+                label: 'Solicitar factura',
+                url: `${publicUrl}/factura/${invoice.orderNumber}`,
+              }
+            : { kind: 'button', label: 'Ver factura', url: `${publicUrl}/factura/${invoice.orderNumber}` },
         ],
       },
       publicUrl,

@@ -6,6 +6,7 @@ import type { InvoiceSnapshot } from '../db/schema.ts';
 import { FORMA_PAGO_TEXT } from './forma-pago.ts';
 import { qrTotal } from './pac/sat-status.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
+import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from './pac/types.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
 export type InvoicePdfInput = {
@@ -19,11 +20,9 @@ export type InvoicePdfInput = {
   snapshot: InvoiceSnapshot;
 };
 
-const MOTIVO_TEXT: Record<string, string> = {
-  '01': '01: comprobante emitido con errores con relación',
-  '02': '02: comprobante emitido con errores sin relación',
-  '03': '03: no se llevó a cabo la operación',
-  '04': '04: operación nominativa relacionada en una factura global',
+const motivoText = (motivo: string) => {
+  const text = CANCEL_MOTIVO_TEXT[motivo as CancelMotivo];
+  return text ? `${motivo}: ${text}` : motivo;
 };
 
 const RELATION_TEXT: Record<string, string> = {
@@ -205,9 +204,7 @@ function banners(w: Writer, input: InvoicePdfInput) {
   if (input.status === 'cancelled') {
     const when = input.cancelledAt ? ` el ${input.cancelledAt.toISOString().slice(0, 10)}` : '';
     const what = input.snapshot.tipoDeComprobante === 'E' ? 'NOTA DE CRÉDITO CANCELADA' : 'FACTURA CANCELADA';
-    messages.push(
-      `${what}${when}${input.cancelMotivo ? ` (motivo ${MOTIVO_TEXT[input.cancelMotivo] ?? input.cancelMotivo})` : ''}`,
-    );
+    messages.push(`${what}${when}${input.cancelMotivo ? ` (motivo ${motivoText(input.cancelMotivo)})` : ''}`);
   }
   if (input.test) messages.push('SIN VALIDEZ FISCAL · Timbrado de prueba (PAC de pruebas); no es deducible');
   for (const message of messages) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { errorEnvelopeSchema } from '../../shared/schemas/errors.ts';
 import {
+  creditNoteParamsSchema,
   invoiceActionResponseSchema,
   invoiceRequestSchema,
   invoiceStateSchema,
@@ -10,11 +11,14 @@ import { requireUser } from '../auth/session.ts';
 import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
+  cancelInvoicesOfUndoneSales,
   createInvoicingContext,
   followUpCancellations,
   getInvoicePdf,
   getInvoiceState,
   getInvoiceXml,
+  getOwnCreditNotePdf,
+  getOwnCreditNoteXml,
   issueInvoice,
   replaceInvoice,
 } from './service.ts';
@@ -32,10 +36,14 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
 
   // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
+  // Sales undone after invoicing (refunded in Openpay's dashboard…) get their invoice cancelled with motivo 03.
   const followUp = setInterval(() => {
-    followUpCancellations(ctx).catch((error: unknown) =>
-      app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'),
-    );
+    cancelInvoicesOfUndoneSales(ctx)
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'facturas de ventas que no se llevaron a cabo'),
+      )
+      .then(() => followUpCancellations(ctx))
+      .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'));
   }, FOLLOW_UP_MS);
   followUp.unref();
   app.addHook('onClose', async () => clearInterval(followUp));
@@ -129,6 +137,48 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
         .header('Cache-Control', 'private, no-store')
         .header('Content-Disposition', `attachment; filename="${filename}"`)
         .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/credit-notes/:uuid.xml',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'XML timbrado de una nota de crédito (CFDI de egreso) del pedido',
+        params: creditNoteParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { number, uuid } = request.params;
+      const { xml, filename } = await getOwnCreditNoteXml(ctx, user, number, uuid);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/orders/:number/credit-notes/:uuid.pdf',
+    {
+      schema: {
+        tags: ['facturas'],
+        summary: 'Representación impresa (PDF) de una nota de crédito del pedido',
+        params: creditNoteParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { number, uuid } = request.params;
+      const { pdf, filename } = await getOwnCreditNotePdf(ctx, user, number, uuid);
+      return reply
+        .type('application/pdf')
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `attachment; filename="${filename}"`)
+        .send(Buffer.from(pdf));
     },
   );
 

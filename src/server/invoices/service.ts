@@ -16,7 +16,8 @@ import {
 import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { lockOrder } from '../orders/lock.ts';
-import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
+import { raisePaymentAlert } from '../orders/payment-events.ts';
+import { type InvoiceBlock, invoiceBlock, saleUndone } from '../orders/rules.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import {
   buildComprobante,
@@ -229,7 +230,26 @@ function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceState {
     blockedReason: reason,
     ...correctionOf(shown, rows, now),
     deadline: deadline?.toISOString() ?? null,
+    creditNotes: creditNotesOf(all),
   };
+}
+
+/** The order's stamped credit notes, newest first (shown beside the invoice with their downloads). */
+function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
+  return all.flatMap((r) =>
+    r.kind === 'E' && r.uuid && (r.status === 'issued' || r.status === 'cancelled')
+      ? [
+          {
+            uuid: r.uuid,
+            serieFolio: `NC${r.id}`,
+            invoiceUuid: r.relatedUuid,
+            totalCents: r.totalCents,
+            issuedAt: r.issuedAt?.toISOString() ?? null,
+            status: r.status === 'cancelled' ? ('cancelled' as const) : ('issued' as const),
+          },
+        ]
+      : [],
+  );
 }
 
 /**
@@ -929,7 +949,7 @@ async function markCancelled(
   ctx: InvoicingContext,
   row: InvoiceRow,
   to: { email: string; nombre: string },
-  motivo: string,
+  motivo: CancelMotivo,
   acknowledgement: string | null,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
@@ -947,7 +967,7 @@ async function markCancelled(
     if (rows.length > 0 && row.uuid) {
       await enqueueMail(
         tx,
-        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid }, ctx.publicUrl),
+        invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid, motivo }, ctx.publicUrl),
       );
     }
     return rows.length > 0;
@@ -1032,9 +1052,116 @@ export async function followUpCancellations(
         .select({ email: users.email, nombre: users.nombre })
         .from(users)
         .where(eq(users.id, row.userId));
-      if (owner && (await markCancelled(ctx, row, owner, row.cancelMotivo ?? '02', result.acknowledgement))) {
+      if (
+        owner &&
+        (await markCancelled(
+          ctx,
+          row,
+          owner,
+          (row.cancelMotivo ?? '02') as CancelMotivo,
+          result.acknowledgement,
+        ))
+      ) {
         counts.cancelled++;
       }
+    }
+  }
+  return counts;
+}
+
+/**
+ * Invoices of sales that did not take place (orders/rules.ts, saleUndone: the order cancelled and its money
+ * returned — typically a refund made in Openpay's dashboard, which the webhook applies to the order): the CFDI
+ * de ingreso still valid is cancelled with the SAT's motivo 03 «No se llevó a cabo la operación», which is what
+ * the accountant expects for a sale that was undone (a credit note is for returns and discounts of a sale that
+ * did happen). Staff see the outcome as an alert on the order: cancelled, 'en proceso' (the receptor must
+ * accept; followUpCancellations goes on) or refused (deadline passed, receptor rejected) with what to do
+ * instead — a credit note for the total. Runs on the invoices' timer (routes.ts) and in tests; a PAC that does
+ * not answer is asked again on the next round.
+ */
+export async function cancelInvoicesOfUndoneSales(
+  ctx: InvoicingContext,
+): Promise<{ cancelled: number; pending: number; refused: number }> {
+  const counts = { cancelled: 0, pending: 0, refused: 0 };
+  const candidates = await ctx.db
+    .select({ invoice: invoices, order: orders })
+    .from(invoices)
+    .innerJoin(orders, eq(orders.number, invoices.orderNumber))
+    .where(
+      and(
+        eq(invoices.kind, 'I'),
+        eq(invoices.status, 'issued'),
+        isNull(invoices.cancelStatus),
+        eq(orders.status, 'cancelled'),
+      ),
+    );
+  for (const { invoice, order } of candidates) {
+    if (!saleUndone(order) || !invoice.uuid) continue;
+    const alert = (outcome: string, message: string) =>
+      ctx.db.transaction((tx) =>
+        raisePaymentAlert(tx, {
+          orderNumber: order.number,
+          kind: 'invoice_motivo_03',
+          message,
+          chargeId: null,
+          dedupeKey: `invoice-03:${invoice.uuid}:${outcome}`,
+        }),
+      );
+    const [owner] = await ctx.db
+      .select({
+        id: users.id,
+        email: users.email,
+        nombre: users.nombre,
+        apellidoPat: users.apellidoPat,
+        apellidoMat: users.apellidoMat,
+        telefono: users.telefono,
+      })
+      .from(users)
+      .where(eq(users.id, order.userId));
+    if (!owner) continue;
+    try {
+      const answer = await cancelInvoice(ctx, { ...owner, role: 'customer' }, order.number, {
+        motivo: '03',
+        by: 'staff',
+      });
+      const state = answer.invoice.cancellation;
+      if (state === 'pending') {
+        counts.pending++;
+        await alert(
+          'pending',
+          `La venta no se llevó a cabo (pedido cancelado y reembolsado): se solicitó al SAT la cancelación de la factura ${invoice.uuid} con motivo 03; está en proceso hasta que el receptor la acepte.`,
+        );
+      } else if (state === 'rejected') {
+        counts.refused++;
+        await alert(
+          'rejected',
+          `El receptor rechazó la cancelación con motivo 03 de la factura ${invoice.uuid}: emita una nota de crédito por el total.`,
+        );
+      } else {
+        counts.cancelled++;
+        await alert(
+          'cancelled',
+          `La venta no se llevó a cabo (pedido cancelado y reembolsado): la factura ${invoice.uuid} se canceló ante el SAT con motivo 03.`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 409) {
+        // The SAT's deadline passed (or a cancellation is already under way): a credit note instead.
+        counts.refused++;
+        await alert(
+          'refused',
+          `No se puede cancelar la factura ${invoice.uuid} con motivo 03: ${error.message}. Emita una nota de crédito por el total.`,
+        );
+        continue;
+      }
+      ctx.log?.error(
+        {
+          order: order.number,
+          uuid: invoice.uuid,
+          detail: error instanceof PacError ? error.detail : String(error),
+        },
+        'no se pudo cancelar con motivo 03 la factura de una venta que no se llevó a cabo; se reintenta',
+      );
     }
   }
   return counts;
@@ -1287,6 +1414,28 @@ export async function getCreditNotePdf(ctx: InvoicingContext, number: number, uu
     pdf,
     filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf`,
   };
+}
+
+/** A credit note's XML for the shopper who owns the order (another shopper's order answers 404, as a missing one). */
+export async function getOwnCreditNoteXml(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  uuid: string,
+) {
+  await ownOrder(ctx.db, user.id, number);
+  return getCreditNoteXml(ctx, number, uuid);
+}
+
+/** A credit note's PDF for the shopper who owns the order. */
+export async function getOwnCreditNotePdf(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  uuid: string,
+) {
+  await ownOrder(ctx.db, user.id, number);
+  return getCreditNotePdf(ctx, number, uuid);
 }
 
 /**

@@ -116,7 +116,8 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
             ? { code: 'invoiced', message: 'Cancele primero la factura del pedido' }
             : {
                 code: 'not_cancellable',
-                message: 'El pedido tiene una factura vigente: cancele primero la factura',
+                message:
+                  'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
               },
         );
         expect(order!.cancelledAt).toBeNull();

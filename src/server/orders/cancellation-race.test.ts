@@ -44,7 +44,11 @@ async function someoneWaitsOnALock() {
 describe('an invoice committed while a cancellation waits for the order', () => {
   it.each([
     ['shopper', 'invoiced', 'Cancele primero la factura del pedido'],
-    ['staff', 'not_cancellable', 'El pedido tiene una factura vigente: cancele primero la factura'],
+    [
+      'staff',
+      'not_cancellable',
+      'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
+    ],
   ] as const)('%s: refused with 409, nothing refunded', async (who, code, message) => {
     const { shopper, product, number } = await paidOrderOfNew(t, who === 'shopper' ? 0 : 1);
     let cancel!: Promise<LightMyRequestResponse>;

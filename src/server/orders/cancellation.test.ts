@@ -102,7 +102,8 @@ describe('cancelling an invoiced order: the shopper and staff are refused by the
       expect(byStaff.statusCode).toBe(409);
       expect(byStaff.json().error).toEqual({
         code: 'not_cancellable',
-        message: 'El pedido tiene una factura vigente: cancele primero la factura',
+        message:
+          'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
       });
 
       expect(await orderRow(number)).toMatchObject({

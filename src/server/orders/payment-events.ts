@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { formatMoney } from '../../shared/money.ts';
 import type { Tx } from '../db/client.ts';
 import { orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
 import { type Charge, chargeMatches } from '../payments/gateway.ts';
@@ -118,14 +119,22 @@ export async function recordChargeChange(
       .where(eq(orders.number, number));
     if (cancel) await returnStock(tx, number, 'order_cancel');
     if (!ours) {
-      const invoiced = MONEY_GONE.includes(state) && (await hasActiveInvoice(tx, number));
+      const invoiced =
+        (MONEY_GONE.includes(state) || state === 'partially_refunded') &&
+        (await hasActiveInvoice(tx, number));
       const message = [
         REASONS[state],
         cancel ? 'El pedido se canceló y las existencias regresaron al inventario' : null,
         !cancel && MONEY_GONE.includes(state) && !NOT_SHIPPED.includes(order.status)
           ? 'El pedido ya había salido del almacén'
           : null,
-        invoiced ? 'El pedido tiene una factura vigente: cancélela o emita una nota de crédito' : null,
+        invoiced && cancel
+          ? 'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03'
+          : invoiced && state === 'partially_refunded'
+            ? `El pedido tiene una factura vigente: emita una nota de crédito por lo reembolsado (${formatMoney(refundedCents)} MXN en total)`
+            : invoiced
+              ? 'El pedido tiene una factura vigente: emita una nota de crédito por lo devuelto'
+              : null,
       ]
         .filter(Boolean)
         .join('. ');

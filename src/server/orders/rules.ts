@@ -47,7 +47,8 @@ const STAFF_RULE: CancelRule = {
     already_cancelled: 'El pedido ya está cancelado',
     not_paid: 'Solo se pueden cancelar con reembolso pedidos pagados',
     shipped: 'El pedido ya fue enviado; no se puede cancelar',
-    invoiced: 'El pedido tiene una factura vigente: cancele primero la factura',
+    invoiced:
+      'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
     cancelling: 'La cancelación del pedido ya está en proceso',
   },
   code: () => 'not_cancellable',
@@ -122,6 +123,15 @@ export function invoiceBlock(
   if (!AFTER_PAYMENT.includes(order.status) || order.paidAt === null) return 'not_paid';
   return null;
 }
+
+/**
+ * The sale did not take place: the order was cancelled and its money went back (our refund, a refund or
+ * rescoring in Openpay's dashboard, a chargeback lost before the goods left). A CFDI de ingreso still valid
+ * for it is cancelled with the SAT's motivo 03 «No se llevó a cabo la operación» (the invoices feature acts on
+ * it, decision 024). A refund after shipping is a return, not this: a credit note (egreso) covers it.
+ */
+export const saleUndone = (order: Pick<Order, 'status' | 'paymentState'>) =>
+  order.status === 'cancelled' && (order.paymentState === 'refunded' || order.paymentState === 'lost');
 
 /** The one state each fulfilment step starts from (paid → preparing → shipped → delivered). */
 export const STEPS = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckoutTestApp, createCheckoutApp } from '../../../tests/server/support/checkout.ts';
-import { luhnValid } from './sandbox.ts';
+import { luhnValid, SandboxGateway } from './sandbox.ts';
 
 let t: CheckoutTestApp;
 beforeAll(async () => {
@@ -61,9 +61,55 @@ describe('sandbox tokenization (what Openpay.js does in the browser)', () => {
 
 describe('luhnValid', () => {
   it('accepts the test cards and rejects a changed digit', () => {
-    for (const n of ['4111111111111111', '4000000000000002', '4000000000000044', '5555555555554444']) {
+    for (const n of ['4111111111111111', '4222222222222220', '4000000000000044', '5555555555554444']) {
       expect(luhnValid(n)).toBe(true);
     }
     expect(luhnValid('4111111111111121')).toBe(false);
+  });
+});
+
+describe('the test cards of Openpay’s sandbox (decision 024)', () => {
+  // Written out from Openpay's sources (decision 024), not read from SANDBOX_CARDS.
+  const charge = async (number: string, use3dSecure = false) => {
+    const gateway = new SandboxGateway(t.db);
+    const token = await gateway.createToken(card({ card_number: number }));
+    return gateway.createCharge({
+      token: token.id,
+      deviceSessionId: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+      amountCents: 12_345,
+      orderId: `prueba-${number}-${use3dSecure}`,
+      description: 'Tarjeta de prueba',
+      customer: { name: 'María', lastName: 'López', email: 'maria@example.mx', phoneNumber: '3312345678' },
+      use3dSecure,
+      redirectUrl: use3dSecure ? 'http://127.0.0.1/pago/3ds' : '',
+    });
+  };
+
+  it.each([
+    ['4111111111111111', 'completed'],
+    ['4242424242424242', 'completed'],
+    ['5555555555554444', 'completed'],
+  ])('%s is approved', async (number, status) => {
+    expect((await charge(number)).status).toBe(status);
+  });
+
+  it.each([
+    ['4222222222222220', 3001],
+    ['4000000000000069', 3002],
+    ['4444444444444448', 3003],
+    ['4000000000000119', 3004],
+    ['4000000000000044', 3005],
+  ])('%s is declined with %i', async (number, code) => {
+    await expect(charge(number)).rejects.toMatchObject({
+      errorCode: code,
+      httpCode: 402,
+      category: 'gateway',
+    });
+  });
+
+  it('with use_3d_secure a failing test card goes to the bank’s page, as in Openpay’s sandbox', async () => {
+    const pending = await charge('4000000000000044', true);
+    expect(pending.status).toBe('charge_pending');
+    expect(pending.redirectUrl).toMatch(/^\/api\/payments\/sandbox\/3ds\/tr[a-z0-9]{18}$/);
   });
 });

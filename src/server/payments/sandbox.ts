@@ -13,16 +13,28 @@ import {
 /**
  * The offline payment simulator (PAYMENT_GATEWAY=sandbox, the default): Openpay's shapes and
  * semantics without the network. Tokens and charges live in the database, so several instances
- * behind a load balancer agree. Test cards (README):
+ * behind a load balancer agree. Test cards (README), the numbers of Openpay's sandbox test-card page
+ * (openpay.mx/docs/testing.html) — what each one's source is, decision 024:
+ * - 4111111111111111, 4242424242424242, 5555555555554444 approve: Openpay's SDK integration tests charge them
+ *   against the sandbox and expect them approved (open-pay/openpay-java, MerchantCardChargesTest);
+ * - 4000000000000119 → 3004 'robada': named with that result from the testing page in open-pay/openpay-woocommerce#17;
+ * - 4222222222222220 (3001), 4000000000000069 (3002), 4444444444444448 (3003), 4000000000000044 (3005,
+ *   anti-fraud): the same page's other rows as the project's reference notes record them; the page itself is
+ *   not in the searchable copies, so these four are unconfirmed there (decision 024).
+ * With use_3d_secure every card goes to the bank's page (Openpay's sandbox sends failing test cards to its 3-D
+ * Secure simulator instead of declining them: open-pay/openpay-php#32), as below.
  */
 export const SANDBOX_CARDS: Record<string, { outcome: 'approve' | '3ds' | number; label: string }> = {
   '4111111111111111': { outcome: 'approve', label: 'Aprobada' },
+  '4242424242424242': { outcome: 'approve', label: 'Aprobada' },
   '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard de débito)' },
+  '4222222222222220': { outcome: 3001, label: 'Declinada' },
+  // Not on Openpay's page (it is Stripe's declined card); kept because earlier journeys and scripts use it.
   '4000000000000002': { outcome: 3001, label: 'Declinada' },
   '4000000000000069': { outcome: 3002, label: 'Expirada' },
   '4444444444444448': { outcome: 3003, label: 'Fondos insuficientes' },
   '4000000000000119': { outcome: 3004, label: 'Reportada como robada' },
-  // Openpay's documented anti-fraud card: 3005 first; the shop retries with 3-D Secure (the bank page).
+  // The anti-fraud card: 3005 first; the shop retries with 3-D Secure (the bank page).
   '4000000000000044': { outcome: 3005, label: 'Antifraude: requiere 3-D Secure' },
 };
 

@@ -15,6 +15,7 @@ import {
   usoAllowedForRegimen,
   usoRefusalFor,
 } from '../sat-catalogs.ts';
+import { orderNumberParamsSchema } from './common.ts';
 
 export const REQUIRED = 'No deje vacío este campo';
 export const GENERIC_RFC_MESSAGE = 'No es posible facturar a un RFC genérico';
@@ -171,8 +172,28 @@ export const invoiceStateSchema = z.object({
   correctionBlockedReason: z.string().nullable(),
   /** Last day to request the invoice (ISO date-time), when the order is paid. */
   deadline: z.string().nullable(),
+  /**
+   * The order's stamped credit notes (CFDI de egreso, relación 01 with the invoice they credit), newest first:
+   * the shopper downloads each one's XML and PDF beside the invoice.
+   */
+  creditNotes: z.array(
+    z.object({
+      uuid: z.string(),
+      serieFolio: z.string(),
+      /** The invoice it credits. */
+      invoiceUuid: z.string().nullable(),
+      totalCents: z.number().int(),
+      issuedAt: z.string().nullable(),
+      status: z.enum(['issued', 'cancelled']),
+    }),
+  ),
 });
 export type InvoiceState = z.infer<typeof invoiceStateSchema>;
+
+/** A credit note of an order, by its folio fiscal (downloads for the shopper and for staff). */
+export const creditNoteParamsSchema = orderNumberParamsSchema.extend({
+  uuid: z.string().regex(/^[0-9A-Fa-f-]{36}$/, 'Folio fiscal inválido'),
+});
 
 export const invoiceActionResponseSchema = z.object({
   message: z.string(),

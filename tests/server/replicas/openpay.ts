@@ -37,7 +37,9 @@ export type ReplicaRequest = {
   body: unknown;
 };
 
+/** The decline rows of Openpay's sandbox test-card page (decision 024), and 4000…0002 that older tests use. */
 const declines: Record<string, { code: number; description: string }> = {
+  '4222222222222220': { code: 3001, description: 'The card was declined' },
   '4000000000000002': { code: 3001, description: 'The card was declined' },
   '4000000000000069': { code: 3002, description: 'The card has expired' },
   '4444444444444448': { code: 3003, description: 'The card doesn’t have sufficient funds' },

@@ -19,3 +19,7 @@ export const useInvoiceState = (number: number) => useQuery(invoiceStateQueryOpt
 
 export const invoiceXmlUrl = (number: number) => `/api/orders/${number}/invoice.xml`;
 export const invoicePdfUrl = (number: number) => `/api/orders/${number}/invoice.pdf`;
+export const creditNoteXmlUrl = (number: number, uuid: string) =>
+  `/api/orders/${number}/credit-notes/${uuid}.xml`;
+export const creditNotePdfUrl = (number: number, uuid: string) =>
+  `/api/orders/${number}/credit-notes/${uuid}.pdf`;

@@ -5,7 +5,12 @@ import { showServerError } from '@/client/ui/server-errors.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { InvoiceState } from '@/shared/schemas/invoice.ts';
 import { useCancelInvoice } from '../api/cancel-invoice.ts';
-import { invoicePdfUrl, invoiceXmlUrl } from '../api/get-invoice-state.ts';
+import {
+  creditNotePdfUrl,
+  creditNoteXmlUrl,
+  invoicePdfUrl,
+  invoiceXmlUrl,
+} from '../api/get-invoice-state.ts';
 import { InvoiceForm } from './invoice-form.tsx';
 
 const dateTime = (iso: string | null) =>
@@ -59,6 +64,73 @@ export function DownloadLinks({
         Descargar XML{cancelled ? ' (cancelada)' : ''}
       </a>
     </div>
+  );
+}
+
+/**
+ * The order's credit notes (CFDI de egreso, relación 01): folio, amount, date and each one's PDF and XML, so a
+ * shopper who got a partial refund or a discount keeps them beside the invoice (they are also mailed).
+ */
+export function CreditNotes({
+  orderNumber,
+  notes,
+}: {
+  orderNumber: number;
+  notes: InvoiceState['creditNotes'];
+}) {
+  if (notes.length === 0) return null;
+  const link =
+    'inline-flex items-center justify-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50';
+  return (
+    <section aria-labelledby="notas-credito" className="mt-6 border-t border-slate-100 pt-5">
+      <h3 id="notas-credito" className="text-base font-semibold text-slate-900">
+        Notas de crédito
+      </h3>
+      <p className="mt-1 text-sm text-slate-600">
+        Comprobantes de egreso por devoluciones o descuentos relacionados con esta compra.
+      </p>
+      <ul aria-label="Notas de crédito" className="mt-3 grid gap-3">
+        {notes.map((note) => (
+          <li
+            key={note.uuid}
+            className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <div className="min-w-0 text-sm">
+              <p className="font-medium text-slate-900">
+                {note.serieFolio} · {formatMoney(note.totalCents)} MXN
+                {note.status === 'cancelled' ? (
+                  <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">
+                    Cancelada
+                  </span>
+                ) : null}
+              </p>
+              <p className="mt-0.5 text-slate-500">Emitida: {dateTime(note.issuedAt)}</p>
+              <p className="mt-0.5 break-all font-mono text-[12px] text-slate-500">{note.uuid}</p>
+            </div>
+            <div className="flex shrink-0 gap-2">
+              <a
+                href={creditNotePdfUrl(orderNumber, note.uuid)}
+                download
+                aria-label={`Descargar PDF de la nota de crédito ${note.serieFolio}`}
+                className={link}
+              >
+                <DownloadIcon />
+                PDF
+              </a>
+              <a
+                href={creditNoteXmlUrl(orderNumber, note.uuid)}
+                download
+                aria-label={`Descargar XML de la nota de crédito ${note.serieFolio}`}
+                className={link}
+              >
+                <DownloadIcon />
+                XML
+              </a>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -164,6 +236,7 @@ export function IssuedInvoice({ invoice }: { invoice: InvoiceState }) {
           </div>
         )}
       </div>
+      <CreditNotes orderNumber={invoice.orderNumber} notes={invoice.creditNotes} />
       {correcting && invoice.canCorrect ? (
         <section
           aria-labelledby="corregir-factura"

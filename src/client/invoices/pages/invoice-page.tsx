@@ -7,7 +7,7 @@ import { Spinner } from '@/client/ui/spinner.tsx';
 import { shop } from '@/shared/shop.ts';
 import { useInvoiceState } from '../api/get-invoice-state.ts';
 import { InvoiceForm } from '../components/invoice-form.tsx';
-import { DownloadLinks, IssuedInvoice } from '../components/invoice-summary.tsx';
+import { CreditNotes, DownloadLinks, IssuedInvoice } from '../components/invoice-summary.tsx';
 
 const deadlineText = (iso: string | null) =>
   iso
@@ -52,6 +52,7 @@ function InvoiceContent({ orderNumber }: { orderNumber: number }) {
           <div className="mt-3">
             <DownloadLinks orderNumber={orderNumber} cancelled />
           </div>
+          <CreditNotes orderNumber={orderNumber} notes={invoice.creditNotes} />
         </Alert>
       ) : null}
       {invoice.canRequest ? (

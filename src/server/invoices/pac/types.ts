@@ -23,6 +23,14 @@ export type Stamp = {
  */
 export type CancelMotivo = '01' | '02' | '03' | '04';
 
+/** The SAT's words for each motivo (Anexo 20, catálogo de motivos de cancelación): PDF banner and mails. */
+export const CANCEL_MOTIVO_TEXT: Record<CancelMotivo, string> = {
+  '01': 'comprobante emitido con errores con relación',
+  '02': 'comprobante emitido con errores sin relación',
+  '03': 'no se llevó a cabo la operación',
+  '04': 'operación nominativa relacionada en una factura global',
+};
+
 export type CancelRequest = {
   uuid: string;
   issuerRfc: string;
