@@ -33,7 +33,7 @@ export const capitalRegimeMessage = (suffix: string, without: string) =>
 const required = () => z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
 
 /** RFC: spec length 10–13, then SAT's shape with a real date; 12 = moral, 13 = física. */
-const rfcField = z
+export const rfcField = z
   .string({ error: REQUIRED })
   .trim()
   .toUpperCase()

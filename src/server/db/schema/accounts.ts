@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -14,6 +24,8 @@ export const users = pgTable(
     telefono: text('telefono').notNull(),
     /** 'customer' or 'staff'. */
     role: text('role').notNull().default('customer'),
+    /** Staff's flag: this buyer's institution needs a purchase-order number on every order (issue 20). */
+    requiresPurchaseOrder: boolean('requires_purchase_order').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -48,6 +48,8 @@ export type InvoiceSnapshot = {
   tipoDeComprobante?: 'I' | 'E';
   /** CfdiRelacionados: 01 (credit note → invoice) or 04 (replacement → replaced invoice). */
   cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
+  /** The buyer's purchase-order number (issue 20), printed on the PDF; not part of the CFDI itself. */
+  purchaseOrder?: string;
 };
 
 /**
