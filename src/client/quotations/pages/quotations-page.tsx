@@ -106,6 +106,7 @@ function Lines({ folio }: { folio: string }) {
 
 function QuotationCard({ q, highlighted }: { q: QuotationSummary; highlighted: boolean }) {
   const [open, setOpen] = useState(highlighted);
+  const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();
   const flight = useSingleFlight();
   const renew = useRenewQuotation();
@@ -208,17 +209,32 @@ function QuotationCard({ q, highlighted }: { q: QuotationSummary; highlighted: b
         <button type="button" className={secondary} onClick={() => setOpen((v) => !v)} aria-expanded={open}>
           {open ? 'Ocultar detalle' : 'Ver detalle'}
         </button>
-        {q.canCancel && (
+        {q.canCancel && !confirming && (
           <button
             type="button"
             className={`${button} border-red-300 bg-white text-red-700 hover:bg-red-50`}
-            onClick={act(cancel, `Cotización ${q.folio} cancelada`)}
-            disabled={flight.busy}
+            onClick={() => setConfirming(true)}
           >
-            Cancelar
+            Cancelar cotización
           </button>
         )}
       </div>
+      {q.canCancel && confirming && (
+        <div className="mt-3 flex flex-wrap items-center gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <span>¿Cancelar la cotización {q.folio}? Sus precios dejarán de estar apartados.</span>
+          <button
+            type="button"
+            className={`${button} border-red-600 bg-red-600 text-white hover:bg-red-700`}
+            onClick={act(cancel, `Cotización ${q.folio} cancelada`)}
+            disabled={flight.busy}
+          >
+            Sí, cancelar
+          </button>
+          <button type="button" className={secondary} onClick={() => setConfirming(false)}>
+            No
+          </button>
+        </div>
+      )}
     </li>
   );
 }
