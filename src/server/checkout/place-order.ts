@@ -1,10 +1,11 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
+import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import { getShippingAddress } from '../account/service.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
-import { orderLines, orders, payments, users } from '../db/schema.ts';
+import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
@@ -125,6 +126,9 @@ async function placePendingOrder(
     if (buyer?.requiresPurchaseOrder && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
     const quote = quoted ?? (await quoteCart(tx, body.items));
+    // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
+    const invoiceProfile =
+      body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
     const lines = quote.lines.map((l) => {
       if (l.name === null) throw conflict(`El producto ${l.code} no existe`, 'unavailable');
       return { ...l, name: l.name };
@@ -158,6 +162,12 @@ async function placePendingOrder(
       amountCents: quote.totalCents,
     });
     if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
+    if (invoiceProfile) {
+      const { id: _id, email, isDefault: _d, ...request } = invoiceProfile;
+      await tx
+        .insert(purchaseInvoiceRequests)
+        .values({ orderNumber: number, userId: user.id, request, email: email || user.email });
+    }
     await attachOrder(tx, user.id, key, number);
     return number;
   });

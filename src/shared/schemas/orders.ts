@@ -66,6 +66,13 @@ export const placeOrderSchema = z.object(
     purchaseOrder: purchaseOrderSchema.optional(),
     /** Converting a quotation: the server sells at its prices and lines (the items must be its lines). */
     quotation: quotationFolioSchema.optional(),
+    /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
+    invoiceProfileId: z
+      .number({ error: 'Seleccione sus datos fiscales' })
+      .int('Seleccione sus datos fiscales')
+      .min(1, 'Seleccione sus datos fiscales')
+      .max(2_147_483_647, 'Seleccione sus datos fiscales')
+      .optional(),
   },
   { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
 );
