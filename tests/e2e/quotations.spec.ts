@@ -47,6 +47,19 @@ test('cart → cotización → PDF → convert → pay with PO → order with PO
   });
   expect(saved.ok(), await saved.text()).toBe(true);
 
+  // Saved fiscal data, for 'Facturar esta compra'.
+  const fiscal = await page.request.post('/api/account/fiscal-profiles', {
+    data: {
+      rfc: 'UGU250908EF7',
+      nombreFiscal: 'Universidad de Guadalajara',
+      regimenFiscal: '603',
+      usoCfdi: 'G03',
+      cp: '44100',
+      email: `facturas.${Date.now()}@example.mx`,
+    },
+  });
+  expect(fiscal.status(), await fiscal.text()).toBe(201);
+
   const list = await page.request.get('/api/products?pageSize=60&page=2');
   const { items } = (await list.json()) as { items: { code: string; stock: number; priceCents: number }[] };
   const products = items.filter((p) => p.stock >= 5).slice(0, 3);
@@ -97,6 +110,8 @@ test('cart → cotización → PDF → convert → pay with PO → order with PO
   await expect(page.getByTestId('order-total')).toHaveText(
     `$${(quoted.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
   );
+  await page.getByLabel('Facturar esta compra').check();
+  await expect(page.getByLabel('Datos fiscales para la factura')).toContainText('UGU250908EF7');
   await shoot(page, 'orden-cotizacion');
   await page.getByLabel('Nombre del titular').fill('Laura Méndez Ochoa');
   await page.getByLabel('Número de tarjeta').fill('4111111111111111');
@@ -119,18 +134,16 @@ test('cart → cotización → PDF → convert → pay with PO → order with PO
   await expect(done.getByRole('link', { name: `#${order}` })).toBeVisible();
   await expect(done.getByRole('button', { name: 'Convertir en pedido' })).toHaveCount(0);
 
-  // The CFDI of the order prints the purchase-order number.
-  const invoice = await page.request.post(`/api/orders/${order}/invoice`, {
-    data: {
-      nombreFiscal: 'Universidad de Guadalajara',
-      rfc: 'UGU250908EF7',
-      regimenFiscal: '603',
-      usoCfdi: 'G03',
-      formaPago: '04',
-      cp: '44100',
-    },
-  });
-  expect(invoice.status(), await invoice.text()).toBe(201);
+  // 'Facturar esta compra': the CFDI is issued right after the payment, and it prints the purchase order.
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/orders/${order}/invoice`)).json()) as { state: string }).state,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe('issued');
   const cfdiPdf = await (await page.request.get(`/api/orders/${order}/invoice.pdf`)).body();
   expect(pdfText(cfdiPdf)).toContain('OC-UDG-2026-000123');
 });

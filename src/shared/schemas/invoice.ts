@@ -186,7 +186,10 @@ export type InvoiceActionResponse = z.infer<typeof invoiceActionResponseSchema>;
  */
 export const fiscalProfileSchema = invoiceRequestSchema.safeExtend({
   email: z
-    .union([z.literal(''), z.email('Escriba un correo electrónico válido').max(254, 'El correo es demasiado largo')])
+    .union([
+      z.literal(''),
+      z.email('Escriba un correo electrónico válido').max(254, 'El correo es demasiado largo'),
+    ])
     .optional(),
   isDefault: z.boolean({ error: 'Valor inválido' }).optional(),
 });

@@ -5,6 +5,7 @@ import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
 import { CardPayment, PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { InvoiceAtPurchase } from '@/client/checkout/components/invoice-at-purchase.tsx';
 import { PurchaseOrderField } from '@/client/checkout/components/purchase-order-field.tsx';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
@@ -54,6 +55,7 @@ function Checkout() {
     value: '',
     valid: true,
   });
+  const [invoiceProfileId, setInvoiceProfileId] = useState<number | null>(null);
   const onPurchaseOrder = useCallback(
     (value: string, valid: boolean) =>
       setPurchaseOrder((prev) => (prev.value === value && prev.valid === valid ? prev : { value, valid })),
@@ -242,9 +244,11 @@ function Checkout() {
                 Pago con tarjeta
               </h2>
               <PurchaseOrderField initial={quotation.data?.purchaseOrder ?? ''} onChange={onPurchaseOrder} />
+              <InvoiceAtPurchase onChange={setInvoiceProfileId} />
               <CardPayment
                 items={quoteItems}
                 extra={{
+                  ...(invoiceProfileId ? { invoiceProfileId } : {}),
                   ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
                   ...(folio ? { quotation: folio } : {}),
                 }}

@@ -49,7 +49,7 @@ export function CardPayment({
 }: {
   items: { code: string; quantity: number }[];
   /** More of the order: the purchase-order number, the quotation converted (issue 20). */
-  extra?: Pick<PlaceOrder, 'purchaseOrder' | 'quotation'>;
+  extra?: Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId'>;
   disabled: boolean;
   onPaid: (number: number) => void;
 }) {
