@@ -195,16 +195,17 @@ function totals(w: Writer, q: QuotationDetail) {
   w.ensure(110);
   const right = width - margin;
   const rows: [string, string, boolean][] = [
-    ['Importe de productos', formatMoney(q.subtotalCents), false],
     ...(q.discountCents > 0
-      ? [
+      ? ([
+          ['Importe a precio de lista', formatMoney(q.subtotalCents + q.discountCents), false],
           [
-            `Descuento aplicado${q.discountPercent > 0 ? ` (${q.discountPercent} %)` : ''}, ya incluido`,
+            `Descuento${q.discountPercent > 0 ? ` (${q.discountPercent} %)` : ''}`,
             `-${formatMoney(q.discountCents)}`,
             false,
-          ] as [string, string, boolean],
-        ]
+          ],
+        ] as [string, string, boolean][])
       : []),
+    ['Importe de productos', formatMoney(q.subtotalCents), false],
     ['Envío', formatMoney(q.shippingCents), false],
     ['Total', `${formatMoney(q.totalCents)} MXN`, true],
   ];

@@ -47,7 +47,7 @@ function Settings({ user }: { user: SessionUser }) {
         {user.nombre} {user.apellidoPat} · <span className="break-all">{user.email}</span>
       </p>
       <div className="mt-6 grid gap-6 md:grid-cols-[220px_1fr]">
-        <nav aria-label="Ajustes de la cuenta" className="md:sticky md:top-36 md:self-start">
+        <nav aria-label="Ajustes de la cuenta" className="min-w-0 md:sticky md:top-36 md:self-start">
           <ul className="flex gap-1 overflow-x-auto rounded-xl bg-white p-1.5 shadow-sm ring-1 ring-slate-200 md:flex-col">
             {menu.map((item) => (
               <li key={item.to} className="shrink-0">

@@ -27,6 +27,11 @@ import {
   th,
 } from '../components/admin-ui.tsx';
 
+const dateOnly = (iso: string) =>
+  new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'America/Mexico_City' }).format(
+    new Date(iso),
+  );
+
 const TONE = { vigente: 'issued', vencida: 'paid', convertida: 'delivered', cancelada: 'cancelled' } as const;
 const REASONS: Record<string, string> = {
   created: 'Solicitada por el cliente',
@@ -96,8 +101,8 @@ export function QuotationsScreen() {
                     {q.institution || q.email}
                   </span>
                 </td>
-                <td className={td}>{formatDateTime(q.createdAt)}</td>
-                <td className={td}>{formatDateTime(q.validUntil)}</td>
+                <td className={td}>{dateOnly(q.createdAt)}</td>
+                <td className={td}>{dateOnly(q.validUntil)}</td>
                 <td className={`${td} text-right tabular-nums`}>{formatMoney(q.totalCents)}</td>
                 <td className={td}>
                   <Badge tone={TONE[q.state]}>{q.stateLabel}</Badge>
