@@ -31,6 +31,7 @@ import { ordersRoutes } from './orders/routes.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { openpayCspOrigins } from './payments/service.ts';
+import { quotationRoutes } from './quotations/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 
@@ -169,6 +170,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(checkoutRoutes);
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
+  await app.register(quotationRoutes);
   await app.register(adminRoutes);
 
   if (config.clientDir) {

@@ -46,6 +46,8 @@ export const shopConfigSchema = z.object({
     extraKgCents: z.number().int().nonnegative(),
   }),
   invoicingWindowDays: z.number().int().positive(),
+  /** Quotations (issue 20): their prices hold this many days (spec §9: 'prices firm 30 days'). */
+  quotations: z.object({ validityDays: z.number().int().min(1).max(365) }),
   /** CFDI issuer (used with the shop's own CSD) and SAT keys for products without their own. */
   invoicing: z.object({
     issuer: z.object({

@@ -195,6 +195,15 @@ export const ROUTES: readonly RouteEntry[] = [
     private: true,
   },
   {
+    id: 'quotations',
+    path: 'cotizaciones',
+    page: 'quotations/pages/quotations-page.tsx',
+    render: 'client',
+    area: 'account',
+    title: 'Mis cotizaciones',
+    private: true,
+  },
+  {
     id: 'invoice',
     path: 'factura/:order',
     page: 'invoices/pages/invoice-page.tsx',

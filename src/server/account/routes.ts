@@ -8,7 +8,14 @@ import {
   shippingAddressSchema,
 } from '../../shared/schemas/account.ts';
 import { messageSchema } from '../../shared/schemas/common.ts';
+import {
+  fiscalProfileIdParamsSchema,
+  fiscalProfileListSchema,
+  fiscalProfileSchema,
+  fiscalProfileViewSchema,
+} from '../../shared/schemas/invoice.ts';
 import { requireUser, setSessionCookie } from '../auth/session.ts';
+import { deleteFiscalProfile, listFiscalProfiles, saveFiscalProfile } from './fiscal-profiles.ts';
 import {
   changePassword,
   getProfile,
@@ -98,6 +105,58 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireUser(request);
       const address = await saveShippingAddress(app.db, user.id, request.body);
       return { address, message: 'Información de domicilio correctamente actualizada' };
+    },
+  );
+
+  // Saved fiscal profiles (issue 20), checked with the invoice form's SAT rules.
+  app.get(
+    '/api/account/fiscal-profiles',
+    { schema: { tags, summary: 'Perfiles fiscales guardados', response: { 200: fiscalProfileListSchema } } },
+    async (request) => ({ profiles: await listFiscalProfiles(app.db, (await requireUser(request)).id) }),
+  );
+
+  app.post(
+    '/api/account/fiscal-profiles',
+    {
+      schema: {
+        tags,
+        summary: 'Guarda un perfil fiscal (mismas reglas del SAT que la solicitud de factura)',
+        body: fiscalProfileSchema,
+        response: { 201: fiscalProfileViewSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await saveFiscalProfile(app.db, (await requireUser(request)).id, request.body)),
+  );
+
+  app.put(
+    '/api/account/fiscal-profiles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Modifica un perfil fiscal propio',
+        params: fiscalProfileIdParamsSchema,
+        body: fiscalProfileSchema,
+        response: { 200: fiscalProfileViewSchema },
+      },
+    },
+    async (request) =>
+      saveFiscalProfile(app.db, (await requireUser(request)).id, request.body, request.params.id),
+  );
+
+  app.delete(
+    '/api/account/fiscal-profiles/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Elimina un perfil fiscal propio',
+        params: fiscalProfileIdParamsSchema,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      await deleteFiscalProfile(app.db, (await requireUser(request)).id, request.params.id);
+      return { message: 'Datos fiscales eliminados' };
     },
   );
 };

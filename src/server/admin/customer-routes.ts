@@ -4,12 +4,14 @@ import {
   adminCustomerListSchema,
   adminCustomersQuerySchema,
   customerIdParamsSchema,
+  customerPurchaseOrderSchema,
 } from '../../shared/schemas/admin.ts';
-import { getCustomer, listCustomers } from './customers-service.ts';
+import { staffActor } from './context.ts';
+import { getCustomer, listCustomers, setPurchaseOrderRequired } from './customers-service.ts';
 
 const tags = ['administración'];
 
-/** Customers are read-only in the back office. */
+/** Customers are read-only in the back office, but for whether they must give a purchase-order number. */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/customers',
@@ -35,5 +37,20 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getCustomer(app.db, request.params.id),
+  );
+
+  app.put(
+    '/api/admin/customers/:id/purchase-order',
+    {
+      schema: {
+        tags,
+        summary: 'Hace obligatoria (o no) la orden de compra en los pedidos del cliente',
+        params: customerIdParamsSchema,
+        body: customerPurchaseOrderSchema,
+        response: { 200: adminCustomerDetailSchema },
+      },
+    },
+    async (request) =>
+      setPurchaseOrderRequired(app.db, await staffActor(request), request.params.id, request.body.required),
   );
 };

@@ -1,6 +1,7 @@
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { AdminCustomerDetail, AdminCustomerRow } from '../../shared/schemas/admin.ts';
 import { getShippingAddress } from '../account/service.ts';
+import { type Actor, writeAudit } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
 import { orders, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
@@ -64,5 +65,39 @@ export async function getCustomer(db: Db, id: number): Promise<AdminCustomerDeta
   const spent = list
     .filter((o) => AFTER_PAYMENT.includes(o.status))
     .reduce((sum, o) => sum + o.totalCents, 0);
-  return { ...toRow(row), address, totalSpentCents: spent, orders: list };
+  const [flags] = await db
+    .select({ requiresPurchaseOrder: users.requiresPurchaseOrder })
+    .from(users)
+    .where(eq(users.id, id));
+  return {
+    ...toRow(row),
+    address,
+    requiresPurchaseOrder: flags?.requiresPurchaseOrder ?? false,
+    totalSpentCents: spent,
+    orders: list,
+  };
+}
+
+/** Staff sets whether this buyer's every order needs a purchase-order number (issue 20), audited. */
+export async function setPurchaseOrderRequired(db: Db, actor: Actor, id: number, required: boolean) {
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ requiresPurchaseOrder: users.requiresPurchaseOrder })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update');
+    if (!before) throw notFound('Cliente no encontrado');
+    await tx
+      .update(users)
+      .set({ requiresPurchaseOrder: required, updatedAt: new Date() })
+      .where(eq(users.id, id));
+    await writeAudit(tx, actor, {
+      action: 'customer.purchase-order',
+      entityType: 'user',
+      entityId: id,
+      before,
+      after: { requiresPurchaseOrder: required },
+    });
+  });
+  return getCustomer(db, id);
 }

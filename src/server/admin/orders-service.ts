@@ -5,7 +5,7 @@ import { auditOf } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { orderLineViews } from '../orders/history.ts';
+import { orderLineViews, quotationFolioOfOrder } from '../orders/history.ts';
 import { hasActiveInvoice } from '../orders/invoice-state.ts';
 import { paymentAlertsOf } from '../orders/payment-events.ts';
 import { guideOf, ORDER_NOT_FOUND, orderStatusLabel, staffActions } from '../orders/rules.ts';
@@ -120,7 +120,13 @@ export async function listAdminOrders(
 /** GET /api/admin/orders/:number: the order, its payments, what staff may do next and its history. */
 export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderDetail> {
   const [found] = await db
-    .select({ order: orders, summary: summaryFields, lada: users.lada, telefono: users.telefono })
+    .select({
+      order: orders,
+      summary: summaryFields,
+      lada: users.lada,
+      telefono: users.telefono,
+      quotationFolio: quotationFolioOfOrder,
+    })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.number, number));
@@ -142,6 +148,8 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     deliveryProvider: o.deliveryProvider,
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     address: o.address,
+    purchaseOrder: o.purchaseOrder,
+    quotationFolio: found.quotationFolio,
     lines: await orderLineViews(db, number),
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,

@@ -1,10 +1,11 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
+import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import { getShippingAddress } from '../account/service.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
-import { orderLines, orders, payments, users } from '../db/schema.ts';
+import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
@@ -27,6 +28,7 @@ import {
   GatewayUnavailableError,
   PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
+import { claimQuotationForOrder, markQuotationConverted } from '../quotations/convert.ts';
 import {
   attachOrder,
   type CheckoutAnswer,
@@ -46,6 +48,8 @@ import {
 } from './settle.ts';
 
 export const NO_ADDRESS = 'Ingrese su dirección para poder continuar';
+export const PURCHASE_ORDER_REQUIRED =
+  'Su cuenta requiere el número de orden de compra en cada pedido. Escríbalo para continuar.';
 export const TOO_MANY_PENDING =
   'Tiene pedidos esperando la confirmación de su pago. Termine o espere esos pagos antes de iniciar otro.';
 export const tooManyUnits = (max: number) =>
@@ -99,7 +103,11 @@ async function placePendingOrder(
   const hold = ctx.hold ?? DEFAULT_HOLD;
   await releaseEarlierAttempts(ctx, user);
   return ctx.db.transaction(async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    const [buyer] = await tx
+      .select({ id: users.id, requiresPurchaseOrder: users.requiresPurchaseOrder })
+      .from(users)
+      .where(eq(users.id, user.id))
+      .for('update');
     const [held] = await tx
       .select({
         orders: sql<number>`count(distinct ${orders.number})::int`,
@@ -110,7 +118,17 @@ async function placePendingOrder(
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
     const address = await getShippingAddress(tx, user.id);
     if (!address) throw conflict(NO_ADDRESS, 'address_required');
-    const quote = await quoteCart(tx, body.items);
+    // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
+    const quoted = body.quotation
+      ? await claimQuotationForOrder(tx, user.id, body.quotation, body.items)
+      : null;
+    const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
+    if (buyer?.requiresPurchaseOrder && !purchaseOrder)
+      throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
+    const quote = quoted ?? (await quoteCart(tx, body.items));
+    // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
+    const invoiceProfile =
+      body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
     const lines = quote.lines.map((l) => {
       if (l.name === null) throw conflict(`El producto ${l.code} no existe`, 'unavailable');
       return { ...l, name: l.name };
@@ -125,6 +143,8 @@ async function placePendingOrder(
     const number = await createPendingOrder(tx, {
       userId: user.id,
       address,
+      purchaseOrder,
+      quotationId: quoted?.quotationId ?? null,
       idempotencyKey: key,
       requestHash: hash,
       reservationMinutes: hold.minutes,
@@ -141,6 +161,13 @@ async function placePendingOrder(
       gateway: ctx.gateway.name,
       amountCents: quote.totalCents,
     });
+    if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
+    if (invoiceProfile) {
+      const { id: _id, email, isDefault: _d, ...request } = invoiceProfile;
+      await tx
+        .insert(purchaseInvoiceRequests)
+        .values({ orderNumber: number, userId: user.id, request, email: email || user.email });
+    }
     await attachOrder(tx, user.id, key, number);
     return number;
   });

@@ -1,8 +1,9 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
+import { BRAND, BRAND_LIGHT, INK, LINE, MUTED, PAGE, RED, Writer } from '../pdf/writer.ts';
 import { FORMA_PAGO_TEXT } from './forma-pago.ts';
 import { qrTotal } from './pac/sat-status.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
@@ -29,15 +30,6 @@ const RELATION_TEXT: Record<string, string> = {
   '01': '01 - Nota de crédito de los documentos relacionados',
   '04': '04 - Sustitución de los CFDI previos',
 };
-
-const BRAND = rgb(0x0b / 255, 0x4a / 255, 0x6f / 255);
-const BRAND_LIGHT = rgb(0xee / 255, 0xf7 / 255, 0xfc / 255);
-const INK = rgb(0.09, 0.11, 0.16);
-const MUTED = rgb(0.39, 0.45, 0.55);
-const LINE = rgb(0.82, 0.86, 0.9);
-const RED = rgb(0.75, 0.1, 0.12);
-
-const PAGE = { width: 612, height: 792, margin: 40 };
 
 export { qrTotal };
 
@@ -66,74 +58,6 @@ export function pesos(decimal: string): string {
   if (Number(digits[2]) >= 5) cents += 1n;
   const text = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${negative ? '-' : ''}$${text}.${(cents % 100n).toString().padStart(2, '0')}`;
-}
-
-class Writer {
-  page!: PDFPage;
-  y = 0;
-  pages: PDFPage[] = [];
-  private readonly charset: Set<number>;
-
-  constructor(
-    readonly doc: PDFDocument,
-    readonly font: PDFFont,
-    readonly bold: PDFFont,
-    readonly mono: PDFFont,
-  ) {
-    this.charset = new Set(font.getCharacterSet());
-    this.newPage();
-  }
-
-  newPage() {
-    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
-    this.pages.push(this.page);
-    this.y = PAGE.height - PAGE.margin;
-  }
-
-  /** Standard fonts speak WinAnsi; anything else (Ω, ≥, emoji) is replaced rather than crashing. */
-  safe(text: string): string {
-    return Array.from(text.normalize('NFC'))
-      .map((ch) => (this.charset.has(ch.codePointAt(0) ?? 0) ? ch : '?'))
-      .join('');
-  }
-
-  ensure(height: number) {
-    if (this.y - height < PAGE.margin + 24) this.newPage();
-  }
-
-  text(text: string, x: number, y: number, size: number, font = this.font, color = INK) {
-    this.page.drawText(this.safe(text), { x, y, size, font, color });
-  }
-
-  width(text: string, size: number, font = this.font) {
-    return font.widthOfTextAtSize(this.safe(text), size);
-  }
-
-  /** Greedy word wrap; long unbroken strings (seals) are cut by characters. */
-  wrap(text: string, maxWidth: number, size: number, font = this.font): string[] {
-    const lines: string[] = [];
-    let line = '';
-    const push = (word: string) => {
-      const candidate = line ? `${line} ${word}` : word;
-      if (this.width(candidate, size, font) <= maxWidth) {
-        line = candidate;
-        return;
-      }
-      if (line) lines.push(line);
-      line = '';
-      let rest = word;
-      while (this.width(rest, size, font) > maxWidth) {
-        let cut = rest.length;
-        while (cut > 1 && this.width(rest.slice(0, cut), size, font) > maxWidth) cut--;
-        lines.push(rest.slice(0, cut));
-        rest = rest.slice(cut);
-      }
-      line = rest;
-    };
-    for (const word of this.safe(text).split(/\s+/).filter(Boolean)) push(word);
-    if (line) lines.push(line);
-    return lines.length > 0 ? lines : [''];
-  }
 }
 
 const regimenText = (code: string) => `${code} - ${findRegimen(code)?.description ?? ''}`;
@@ -280,6 +204,11 @@ function parties(w: Writer, input: InvoicePdfInput) {
     fx += widths[i] ?? 100;
   });
   w.y -= 42;
+  if (s.purchaseOrder) {
+    w.text('ORDEN DE COMPRA DEL CLIENTE', margin, w.y - 4, 7.5, w.bold, BRAND);
+    w.text(s.purchaseOrder, margin + 132, w.y - 4, 9, w.bold);
+    w.y -= 16;
+  }
   const related = s.cfdiRelacionados;
   if (related && related.uuids.length > 0) {
     w.text('CFDI RELACIONADOS', margin, w.y - 8, 7.5, w.bold, BRAND);

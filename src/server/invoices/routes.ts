@@ -8,6 +8,7 @@ import {
   invoiceStateSchema,
 } from '../../shared/schemas/invoice.ts';
 import { requireUser } from '../auth/session.ts';
+import { issueWaitingAtPurchase } from './at-purchase.ts';
 import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
@@ -25,6 +26,9 @@ import {
 
 const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
+
+/** How often paid orders waiting for their 'Facturar esta compra' CFDI are looked at. */
+const AT_PURCHASE_MS = 3000;
 
 /** How often the cancellations 'en proceso' are asked about again. */
 const FOLLOW_UP_MS = 15 * 60 * 1000;
@@ -46,7 +50,22 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'));
   }, FOLLOW_UP_MS);
   followUp.unref();
-  app.addHook('onClose', async () => clearInterval(followUp));
+  // 'Facturar esta compra' (issue 20): paid orders waiting for their CFDI, every few seconds.
+  let sweeping = false;
+  const atPurchase = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    issueWaitingAtPurchase(ctx)
+      .catch((error: unknown) => app.log.error({ err: error }, 'facturas solicitadas al comprar'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, AT_PURCHASE_MS);
+  atPurchase.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(followUp);
+    clearInterval(atPurchase);
+  });
 
   app.get(
     '/api/orders/:number/invoice',

@@ -471,13 +471,16 @@ const staleBefore = (ctx: InvoicingContext) => new Date(ctx.now().getTime() - ct
 async function finishIssue(
   ctx: InvoicingContext,
   user: MailTo,
-  order: Pick<OrderRow, 'number'>,
+  order: Pick<OrderRow, 'number'> & { purchaseOrder?: string | null },
   id: number,
   comprobante: Comprobante,
   totals: Totals,
   stamp: Stamp,
 ): Promise<boolean> {
-  const snapshot = snapshotOf(comprobante, stamp);
+  const snapshot = {
+    ...snapshotOf(comprobante, stamp),
+    ...(order.purchaseOrder ? { purchaseOrder: order.purchaseOrder } : {}),
+  };
   const pdf = await renderInvoicePdf({
     orderNumber: order.number,
     uuid: stamp.uuid,
@@ -596,7 +599,7 @@ function failpoint(ctx: InvoicingContext, name: 'after-stamp') {
 async function recoverStale(
   ctx: InvoicingContext,
   user: MailTo,
-  order: Pick<OrderRow, 'number'>,
+  order: Pick<OrderRow, 'number'> & { purchaseOrder?: string | null },
   row: InvoiceRow,
 ): Promise<boolean> {
   // One recoverer at a time: taking the row over renews its lease.

@@ -11,6 +11,10 @@ export type NewOrder = {
   requestHash: string;
   /** How long the reservation holds while the order waits for its payment. */
   reservationMinutes: number;
+  /** The buyer's purchase-order number (issue 20), already validated; null when none. */
+  purchaseOrder?: string | null;
+  /** The quotation the order is converted from (issue 20). */
+  quotationId?: number | null;
   amounts: { subtotalCents: number; shippingCents: number; ivaCents: number; totalCents: number };
   lines: readonly {
     code: string;
@@ -35,6 +39,8 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     status: 'pending_payment',
     ...order.amounts,
     address: order.address,
+    purchaseOrder: order.purchaseOrder ?? null,
+    quotationId: order.quotationId ?? null,
     idempotencyKey: order.idempotencyKey,
     requestHash: order.requestHash,
     reservedUntil: sql`now() + make_interval(mins => ${order.reservationMinutes})`,

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, notInArray, sum } from 'drizzle-orm';
+import { and, asc, desc, eq, notInArray, sql, sum } from 'drizzle-orm';
 import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { orderLines, orders, payments, products, users } from '../db/schema.ts';
+import { orderLines, orders, payments, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import type { Order } from './lock.ts';
@@ -80,6 +80,11 @@ export async function orderLineViews(db: Db, number: number) {
   }));
 }
 
+/** The folio of the quotation an order was converted from (issue 20), or null. */
+export const quotationFolioOfOrder = sql<
+  string | null
+>`(select ${quotations.folio} from ${quotations} where ${quotations.id} = ${orders.quotationId})`;
+
 /** GET /api/orders/:number — only the owner's; anyone else gets the same 404 as a missing order. */
 export async function getOrder(db: Db, userId: number, number: number): Promise<OrderDetail> {
   const [found] = await db
@@ -90,6 +95,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
       apellidoMat: users.apellidoMat,
       lada: users.lada,
       telefono: users.telefono,
+      quotationFolio: quotationFolioOfOrder,
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
@@ -120,6 +126,8 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     ivaCents: o.ivaCents,
     totalCents: o.totalCents,
     refundedCents: refund?.refunded ?? 0,
+    purchaseOrder: o.purchaseOrder,
+    quotationFolio: found.quotationFolio,
     ...actions(o, invoiceState),
   };
 }

@@ -12,7 +12,7 @@ import type { Order } from './lock.ts';
 type MailOrder = Pick<
   Order,
   'number' | 'userId' | 'subtotalCents' | 'shippingCents' | 'ivaCents' | 'totalCents' | 'address'
->;
+> & { purchaseOrder?: string | null };
 
 const addressText = (a: Address) =>
   [
@@ -51,7 +51,7 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
   const { html, text } = renderMail(
     {
       title: 'Compra realizada con éxito',
-      preheader: `Pedido #${order.number} · ${formatMoney(order.totalCents)}`,
+      preheader: `Pedido #${order.number}${order.purchaseOrder ? ` · OC ${order.purchaseOrder}` : ''} · ${formatMoney(order.totalCents)}`,
       greeting: `Hola, ${to.nombre}:`,
       blocks: [
         {
@@ -68,7 +68,13 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
             ['Total', formatMoney(order.totalCents)],
           ],
         },
-        { kind: 'rows', rows: [['Envío a', addressText(order.address).replace(/\n/g, ', ')]] },
+        {
+          kind: 'rows',
+          rows: [
+            ...(order.purchaseOrder ? [['Orden de compra', order.purchaseOrder] as [string, string]] : []),
+            ['Envío a', addressText(order.address).replace(/\n/g, ', ')],
+          ],
+        },
         { kind: 'button', label: 'Ver mi pedido', url: `${publicUrl}/resumen/${order.number}` },
         {
           kind: 'note',

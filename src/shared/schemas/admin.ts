@@ -92,6 +92,9 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
   deliveryProvider: z.string().nullable(),
   deliveryDate: z.string().nullable(),
   address: addressSchema,
+  /** The buyer's purchase-order number and the quotation the order came from (issue 20). */
+  purchaseOrder: z.string().nullable(),
+  quotationFolio: z.string().nullable(),
   lines: z.array(
     z.object({
       code: z.string(),
@@ -489,6 +492,12 @@ export const adminCustomerListSchema = z.object({
   ...pageInfoSchema,
 });
 
+/** PUT /api/admin/customers/:id/purchase-order */
+export const customerPurchaseOrderSchema = z.object(
+  { required: z.boolean({ error: 'Indique si la orden de compra es obligatoria' }) },
+  { error: 'La solicitud debe ser un objeto JSON' },
+);
+
 export const customerIdParamsSchema = z.object({
   id: z.coerce
     .number({ error: 'Cliente no encontrado' })
@@ -499,6 +508,8 @@ export const customerIdParamsSchema = z.object({
 
 export const adminCustomerDetailSchema = adminCustomerRowSchema.extend({
   address: addressSchema.nullable(),
+  /** Every order of this buyer needs a purchase-order number (issue 20). */
+  requiresPurchaseOrder: z.boolean(),
   totalSpentCents: z.number().int(),
   orders: z.array(adminOrderSummarySchema),
 });
@@ -527,4 +538,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'invoice.cancel': 'Factura cancelada',
   'staff.create': 'Cuenta de personal creada',
   'staff.promote': 'Cuenta promovida a personal',
+  'quotation.revise': 'Cotización ajustada y reenviada',
+  'quotation.extend': 'Vigencia de cotización extendida',
+  'customer.purchase-order': 'Orden de compra obligatoria cambiada',
 };

@@ -34,7 +34,7 @@ export const capitalRegimeMessage = (suffix: string, without: string) =>
 const required = () => z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
 
 /** RFC: spec length 10–13, then SAT's shape with a real date; 12 = moral, 13 = física. */
-const rfcField = z
+export const rfcField = z
   .string({ error: REQUIRED })
   .trim()
   .toUpperCase()
@@ -200,3 +200,39 @@ export const invoiceActionResponseSchema = z.object({
   invoice: invoiceStateSchema,
 });
 export type InvoiceActionResponse = z.infer<typeof invoiceActionResponseSchema>;
+
+/**
+ * A saved fiscal profile (issue 20): the invoice form's fields under the invoice form's own SAT rules, plus
+ * where its invoices are mailed and whether it is the one offered first.
+ */
+export const fiscalProfileSchema = invoiceRequestSchema.safeExtend({
+  email: z
+    .union([
+      z.literal(''),
+      z.email('Escriba un correo electrónico válido').max(254, 'El correo es demasiado largo'),
+    ])
+    .optional(),
+  isDefault: z.boolean({ error: 'Valor inválido' }).optional(),
+});
+export type FiscalProfileInput = z.input<typeof fiscalProfileSchema>;
+
+export const fiscalProfileViewSchema = z.object({
+  id: z.number().int(),
+  rfc: z.string(),
+  nombreFiscal: z.string(),
+  regimenFiscal: z.string(),
+  cp: z.string(),
+  usoCfdi: z.string(),
+  email: z.string(),
+  rfcConfirmado: z.boolean(),
+  isDefault: z.boolean(),
+});
+export type FiscalProfile = z.infer<typeof fiscalProfileViewSchema>;
+export const fiscalProfileListSchema = z.object({ profiles: z.array(fiscalProfileViewSchema) });
+export const fiscalProfileIdParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'Datos fiscales no encontrados' })
+    .int('Datos fiscales no encontrados')
+    .min(1, 'Datos fiscales no encontrados')
+    .max(2_147_483_647, 'Datos fiscales no encontrados'),
+});

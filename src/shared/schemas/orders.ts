@@ -29,6 +29,28 @@ export const idempotencyKeySchema = z
   .string({ error: 'Falta el encabezado Idempotency-Key' })
   .regex(/^[A-Za-z0-9_:.-]{8,100}$/, 'El encabezado Idempotency-Key no es válido');
 
+/**
+ * The buyer's purchase-order number (orden de compra, issue 20): what their ERP or purchasing office gave them.
+ * At most 40 characters (SAP's EBELN is 10, Oracle's PO numbers 20–30; institutional ones such as
+ * 'OC-UDG-CUCEI-2026-000123/A' fit with room, and it prints on one line of the CFDI and quotation PDFs);
+ * printable characters only: no control characters (tabs, line breaks, NUL) nor invisible format ones
+ * (bidi overrides that could make it read differently on a printed document). Empty means none.
+ */
+export const PURCHASE_ORDER_MAX = 40;
+export const purchaseOrderSchema = z
+  .string({ error: 'El número de orden de compra debe ser texto' })
+  .max(200, `El número de orden de compra admite hasta ${PURCHASE_ORDER_MAX} caracteres`)
+  .refine((v) => !/\p{C}/u.test(v), 'El número de orden de compra contiene caracteres no válidos')
+  .transform((v) => v.trim().replace(/ {2,}/g, ' '))
+  .refine((v) => v.length <= PURCHASE_ORDER_MAX, {
+    message: `El número de orden de compra admite hasta ${PURCHASE_ORDER_MAX} caracteres`,
+  });
+
+/** A quotation's folio: COT-YYYY-NNNNNN (issue 20). */
+export const quotationFolioSchema = z
+  .string({ error: 'El folio de la cotización no es válido' })
+  .regex(/^COT-\d{4}-\d{6,}$/, 'El folio de la cotización no es válido');
+
 /** POST /api/orders */
 export const placeOrderSchema = z.object(
   {
@@ -40,6 +62,17 @@ export const placeOrderSchema = z.object(
       .string({ error: 'Falta el identificador del dispositivo' })
       .min(1, 'Falta el identificador del dispositivo')
       .max(255, 'El identificador del dispositivo no es válido'),
+    /** Optional; required when the account says so (issue 20). */
+    purchaseOrder: purchaseOrderSchema.optional(),
+    /** Converting a quotation: the server sells at its prices and lines (the items must be its lines). */
+    quotation: quotationFolioSchema.optional(),
+    /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
+    invoiceProfileId: z
+      .number({ error: 'Seleccione sus datos fiscales' })
+      .int('Seleccione sus datos fiscales')
+      .min(1, 'Seleccione sus datos fiscales')
+      .max(2_147_483_647, 'Seleccione sus datos fiscales')
+      .optional(),
   },
   { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
 );
@@ -116,6 +149,10 @@ export const orderDetailSchema = z.object({
   ivaCents: z.number().int(),
   totalCents: z.number().int(),
   refundedCents: z.number().int(),
+  /** The buyer's purchase-order number, if they gave one (issue 20). */
+  purchaseOrder: z.string().nullable(),
+  /** The folio of the quotation it was converted from. */
+  quotationFolio: z.string().nullable(),
   ...actionsShape,
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;

@@ -5,6 +5,7 @@ import type { SessionUser } from '@/client/lib/auth/session.ts';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
 import { AddressForm } from '../components/address-form.tsx';
+import { FiscalProfiles } from '../components/fiscal-profiles.tsx';
 import { PasswordForm } from '../components/password-form.tsx';
 import { ProfileForm } from '../components/profile-form.tsx';
 
@@ -12,6 +13,7 @@ const menu = [
   { to: '/cuenta', label: 'Perfil', end: true },
   { to: '/cuenta/password', label: 'Contraseña', end: false },
   { to: '/cuenta/domicilio', label: 'Datos de envío', end: false },
+  { to: '/cuenta/fiscales', label: 'Datos fiscales', end: false },
 ];
 
 function Panel({
@@ -45,7 +47,7 @@ function Settings({ user }: { user: SessionUser }) {
         {user.nombre} {user.apellidoPat} · <span className="break-all">{user.email}</span>
       </p>
       <div className="mt-6 grid gap-6 md:grid-cols-[220px_1fr]">
-        <nav aria-label="Ajustes de la cuenta" className="md:sticky md:top-36 md:self-start">
+        <nav aria-label="Ajustes de la cuenta" className="min-w-0 md:sticky md:top-36 md:self-start">
           <ul className="flex gap-1 overflow-x-auto rounded-xl bg-white p-1.5 shadow-sm ring-1 ring-slate-200 md:flex-col">
             {menu.map((item) => (
               <li key={item.to} className="shrink-0">
@@ -89,6 +91,17 @@ function Settings({ user }: { user: SessionUser }) {
                   description="A donde enviamos sus pedidos. Sólo enviamos dentro de México."
                 >
                   <AddressForm submitLabel="Guardar" backTo="/" />
+                </Panel>
+              }
+            />
+            <Route
+              path="fiscales"
+              element={
+                <Panel
+                  title="Datos fiscales"
+                  description="Para facturar sus compras sin escribirlos cada vez. Se revisan con las mismas reglas del SAT que la solicitud de factura."
+                >
+                  <FiscalProfiles />
                 </Panel>
               }
             />

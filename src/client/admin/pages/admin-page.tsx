@@ -19,12 +19,14 @@ import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
 import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
+import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
 
 const NAV = [
   { to: 'pedidos', label: 'Pedidos' },
   { to: 'productos', label: 'Productos' },
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'facturas', label: 'Facturas' },
+  { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
   { to: 'bitacora', label: 'Bitácora' },
 ];
@@ -165,6 +167,8 @@ function Shell({ email }: { email: string }) {
             <Route path="productos/:code" element={<ProductEditScreen />} />
             <Route path="importar" element={<ImportScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
+            <Route path="cotizaciones" element={<QuotationsScreen />} />
+            <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
             <Route path="clientes" element={<CustomersScreen />} />
             <Route path="clientes/:id" element={<CustomerDetailScreen />} />
             <Route path="bitacora" element={<AuditScreen />} />

@@ -4,7 +4,7 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
-import { useCustomer, useCustomers } from '../api/get-customers.ts';
+import { useCustomer, useCustomers, useSetPurchaseOrderRequired } from '../api/get-customers.ts';
 import {
   Badge,
   buttonClass,
@@ -96,6 +96,25 @@ export function CustomersScreen() {
   );
 }
 
+function PurchaseOrderToggle({ id, required }: { id: number; required: boolean }) {
+  const set = useSetPurchaseOrderRequired(id);
+  return (
+    <label className="mt-3 flex items-start gap-2 border-t border-slate-100 pt-3 text-sm text-slate-800">
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 accent-brand-700"
+        checked={required}
+        disabled={set.isPending}
+        onChange={(e) => set.mutate(e.target.checked)}
+      />
+      <span>
+        Orden de compra obligatoria
+        <span className="block text-xs text-slate-500">Sus pedidos requieren número de orden de compra.</span>
+      </span>
+    </label>
+  );
+}
+
 export function CustomerDetailScreen() {
   const id = Number(useParams().id);
   const { data: c, isPending, error } = useCustomer(id);
@@ -113,6 +132,7 @@ export function CustomerDetailScreen() {
         <Panel title="Contacto">
           <p className="break-words text-sm text-slate-800">{c.email}</p>
           <p className="text-sm text-slate-800">{c.phone}</p>
+          <PurchaseOrderToggle id={c.id} required={c.requiresPurchaseOrder} />
         </Panel>
         <Panel title="Dirección de envío">
           {a ? (

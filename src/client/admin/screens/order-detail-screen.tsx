@@ -330,6 +330,16 @@ export function OrderDetailScreen() {
                 <Row label="Guía">{order.trackingGuide}</Row>
                 <Row label="Paquetería">{order.deliveryProvider ?? '—'}</Row>
                 <Row label="Entrega estimada">{formatDay(order.deliveryDate)}</Row>
+                <Row label="Orden de compra">
+                  <span data-testid="admin-purchase-order">{order.purchaseOrder ?? '—'}</span>
+                </Row>
+                {order.quotationFolio ? (
+                  <Row label="Cotización">
+                    <Link to={`/admin/cotizaciones/${order.quotationFolio}`} className="text-brand-700">
+                      {order.quotationFolio}
+                    </Link>
+                  </Row>
+                ) : null}
               </dl>
             </Panel>
           </div>

@@ -1,12 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
 import { CardPayment, PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { InvoiceAtPurchase } from '@/client/checkout/components/invoice-at-purchase.tsx';
+import { PurchaseOrderField } from '@/client/checkout/components/purchase-order-field.tsx';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
+import { useQuotation } from '@/client/quotations/api/quotations.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
@@ -15,10 +18,72 @@ import { formatMoney } from '@/shared/money.ts';
 
 const REDIRECT_DELAY_MS = 2500;
 
+/** The lines and amounts checkout shows: the cart's quote, or a quotation's (issue 20), both from the server. */
+type Priced = {
+  lines: {
+    code: string;
+    name: string | null;
+    quantity: number;
+    unitPriceCents: number;
+    lineTotalCents: number;
+    imageUrl: string | null;
+    error: string | null;
+  }[];
+  subtotalCents: number;
+  shippingCents: number;
+  ivaCents: number;
+  totalCents: number;
+  ok: boolean;
+};
+
 function Checkout() {
-  const items = useCartItems();
+  const [params] = useSearchParams();
+  const folio = params.get('cotizacion');
+  const quotation = useQuotation(folio);
+  const cartItems = useCartItems();
+  const items = useMemo(
+    () =>
+      folio
+        ? (quotation.data?.lines.map((l) => ({ code: l.code, name: l.description, quantity: l.quantity })) ??
+          [])
+        : cartItems,
+    [folio, quotation.data, cartItems],
+  );
   const quoteItems = useMemo(() => items.map(({ code, quantity }) => ({ code, quantity })), [items]);
-  const quote = useCartQuote(quoteItems);
+  const cartQuote = useCartQuote(folio ? [] : quoteItems);
+  const [purchaseOrder, setPurchaseOrder] = useState<{ value: string; valid: boolean }>({
+    value: '',
+    valid: true,
+  });
+  const [invoiceProfileId, setInvoiceProfileId] = useState<number | null>(null);
+  const onPurchaseOrder = useCallback(
+    (value: string, valid: boolean) =>
+      setPurchaseOrder((prev) => (prev.value === value && prev.valid === valid ? prev : { value, valid })),
+    [],
+  );
+  const quote: { data: Priced | undefined; isPending: boolean; isFetching: boolean; isError: boolean } = folio
+    ? {
+        data: quotation.data && {
+          lines: quotation.data.lines.map((l) => ({
+            code: l.code,
+            name: l.description,
+            quantity: l.quantity,
+            unitPriceCents: l.unitPriceCents,
+            lineTotalCents: l.amountCents,
+            imageUrl: null,
+            error: null,
+          })),
+          subtotalCents: quotation.data.subtotalCents,
+          shippingCents: quotation.data.shippingCents,
+          ivaCents: quotation.data.ivaCents,
+          totalCents: quotation.data.totalCents,
+          ok: quotation.data.canConvert,
+        },
+        isPending: quotation.isPending,
+        isFetching: quotation.isFetching,
+        isError: quotation.isError,
+      }
+    : cartQuote;
   const address = useShippingAddress();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -41,6 +106,22 @@ function Checkout() {
     );
   // Signed in without an address (e.g. right after 'Finalizar compra' and the sign-in): the address comes first.
   if (items.length > 0 && address.isSuccess && !address.data) return <Navigate to="/envio" replace />;
+  if (folio && quotation.isPending) return <Spinner />;
+  if (folio && (quotation.isError || quotation.data?.canConvert === false)) {
+    return (
+      <>
+        {steps}
+        <Alert tone="danger">
+          {quotation.isError
+            ? quotation.error.message
+            : `La cotización ${folio} está ${quotation.data?.stateLabel.toLowerCase()}; no puede convertirse en pedido.`}{' '}
+          <Link to="/cotizaciones" className="font-semibold underline">
+            Ver mis cotizaciones
+          </Link>
+        </Alert>
+      </>
+    );
+  }
   if (items.length === 0) {
     return (
       <>
@@ -57,12 +138,14 @@ function Checkout() {
 
   const data = quote.data;
   const problems = data?.lines.filter((l) => l.error) ?? [];
-  const canPay = Boolean(data?.ok) && !quote.isFetching && Boolean(address.data);
+  const canPay = Boolean(data?.ok) && !quote.isFetching && Boolean(address.data) && purchaseOrder.valid;
   const lines = data?.lines ?? [];
 
   const onPaid = (number: number) => {
     setPaid(true);
-    setCartItems([]);
+    // Converting a quotation buys the quotation, not the cart: the cart stays as it was.
+    if (!folio) setCartItems([]);
+    void queryClient.invalidateQueries({ queryKey: ['quotations'] });
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
     setTimeout(() => navigate(`/resumen/${number}`, { replace: true }), REDIRECT_DELAY_MS);
   };
@@ -77,7 +160,7 @@ function Checkout() {
             className="rounded-xl border border-slate-200 bg-white shadow-sm"
           >
             <h2 id="productos" className="border-b border-slate-100 px-5 py-3 font-semibold text-slate-900">
-              Productos
+              {folio ? `Productos de la cotización ${folio}` : 'Productos'}
             </h2>
             {quote.isPending ? (
               <Spinner />
@@ -142,7 +225,10 @@ function Checkout() {
               No pudimos calcular el envío. Intente de nuevo en unos momentos para poder pagar.
             </Alert>
           )}
-          <Link to="/carrito" className="inline-block text-sm font-medium text-brand-700 hover:underline">
+          <Link
+            to={folio ? '/cotizaciones' : '/carrito'}
+            className="inline-block text-sm font-medium text-brand-700 hover:underline"
+          >
             ← Volver
           </Link>
         </div>
@@ -157,7 +243,18 @@ function Checkout() {
               <h2 id="pago" className="mb-4 font-semibold text-slate-900">
                 Pago con tarjeta
               </h2>
-              <CardPayment items={quoteItems} disabled={!canPay} onPaid={onPaid} />
+              <PurchaseOrderField initial={quotation.data?.purchaseOrder ?? ''} onChange={onPurchaseOrder} />
+              <InvoiceAtPurchase onChange={setInvoiceProfileId} />
+              <CardPayment
+                items={quoteItems}
+                extra={{
+                  ...(invoiceProfileId ? { invoiceProfileId } : {}),
+                  ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
+                  ...(folio ? { quotation: folio } : {}),
+                }}
+                disabled={!canPay}
+                onPaid={onPaid}
+              />
             </section>
           )}
         </div>

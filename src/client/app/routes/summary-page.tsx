@@ -108,6 +108,27 @@ function Summary({ order }: { order: OrderDetail }) {
             <h2 className="mb-3 font-semibold text-slate-900">Dirección de envío</h2>
             <AddressLines address={order.address} />
           </section>
+          {(order.purchaseOrder || order.quotationFolio) && (
+            <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+              <h2 className="mb-3 font-semibold text-slate-900">Referencias de compra</h2>
+              <dl className="space-y-2 text-sm">
+                {order.purchaseOrder && (
+                  <div>
+                    <dt className="text-xs uppercase tracking-wide text-slate-500">Orden de compra</dt>
+                    <dd className="font-medium text-slate-900" data-testid="summary-purchase-order">
+                      {order.purchaseOrder}
+                    </dd>
+                  </div>
+                )}
+                {order.quotationFolio && (
+                  <div>
+                    <dt className="text-xs uppercase tracking-wide text-slate-500">Cotización</dt>
+                    <dd className="font-medium text-slate-900">{order.quotationFolio}</dd>
+                  </div>
+                )}
+              </dl>
+            </section>
+          )}
           <div className="flex flex-col gap-3">
             <Link
               to="/historial"

@@ -22,6 +22,7 @@ import { cartQuoteQueryOptions, useCartQuote } from '../api/quote-cart.ts';
 import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
 import { CartLine } from '../components/cart-line.tsx';
 import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
+import { RequestQuotation } from '../components/request-quotation.tsx';
 
 const primaryButton =
   'inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
@@ -189,6 +190,9 @@ export function Component() {
             >
               Finalizar compra
             </button>
+            {session.data?.user && fresh?.lines.every((l) => l.name !== null) && (
+              <RequestQuotation items={quoteItems} />
+            )}
             <Link to="/" className={secondaryButton}>
               Seguir comprando
             </Link>

@@ -43,10 +43,13 @@ export function PaymentSuccess() {
  */
 export function CardPayment({
   items,
+  extra,
   disabled,
   onPaid,
 }: {
   items: { code: string; quantity: number }[];
+  /** More of the order: the purchase-order number, the quotation converted (issue 20). */
+  extra?: Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId'>;
   disabled: boolean;
   onPaid: (number: number) => void;
 }) {
@@ -86,7 +89,7 @@ export function CardPayment({
         const { token, deviceSessionId } = await createCardToken(config.data, FORM_ID, card);
         attempt.current = {
           key: crypto.randomUUID(),
-          body: { items, cardToken: token, deviceSessionId },
+          body: { items, ...extra, cardToken: token, deviceSessionId },
         };
       }
       const { key, body } = attempt.current;

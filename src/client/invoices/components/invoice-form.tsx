@@ -10,6 +10,7 @@ import {
   type InvoiceRequestInput,
   invoiceRequestSchema,
 } from '@/shared/schemas/invoice.ts';
+import { useSavedFiscalProfiles } from '../api/fiscal-profiles.ts';
 import { useReplaceInvoice } from '../api/replace-invoice.ts';
 import { useRequestInvoice } from '../api/request-invoice.ts';
 
@@ -47,12 +48,15 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
     handleSubmit,
     setError,
     watch,
+    reset,
     formState: { errors },
   } = useForm<InvoiceRequestInput, unknown, InvoiceRequest>({
     resolver: zodResolver(invoiceRequestSchema),
     defaultValues: correction ? { ...EMPTY, ...correction.initial } : EMPTY,
   });
 
+  const saved = useSavedFiscalProfiles();
+  const profiles = saved.data?.profiles ?? [];
   const generic = isGenericRfc((watch('rfc') ?? '').trim());
   const busy = issue.isPending;
   const disabled = generic || busy;
@@ -87,6 +91,26 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
       className="grid gap-5 sm:grid-cols-2"
       aria-label={correction ? 'Corrección de datos fiscales' : 'Datos de facturación'}
     >
+      {profiles.length > 0 ? (
+        <SelectField
+          label="Usar mis datos fiscales guardados"
+          placeholder="Escribirlos a mano"
+          className="sm:col-span-2"
+          options={profiles.map((p) => ({ value: String(p.id), label: `${p.rfc} · ${p.nombreFiscal}` }))}
+          onChange={(event) => {
+            const p = profiles.find((x) => String(x.id) === event.target.value);
+            if (p)
+              reset({
+                rfc: p.rfc,
+                nombreFiscal: p.nombreFiscal,
+                regimenFiscal: p.regimenFiscal,
+                usoCfdi: p.usoCfdi,
+                cp: p.cp,
+                rfcConfirmado: p.rfcConfirmado,
+              });
+          }}
+        />
+      ) : null}
       <TextField
         label="RFC"
         autoComplete="off"

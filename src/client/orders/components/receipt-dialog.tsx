@@ -50,6 +50,8 @@ function Receipt({ order }: { order: OrderDetail }) {
           order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
         )}
         {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
+        {order.purchaseOrder && field('Orden de compra', order.purchaseOrder, 'receipt-purchase-order')}
+        {order.quotationFolio && field('Cotización', order.quotationFolio, 'receipt-quotation')}
       </dl>
       <div className="overflow-x-auto">
         <table className="w-full text-sm">

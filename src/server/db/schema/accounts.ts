@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -14,6 +24,8 @@ export const users = pgTable(
     telefono: text('telefono').notNull(),
     /** 'customer' or 'staff'. */
     role: text('role').notNull().default('customer'),
+    /** Staff's flag: this buyer's institution needs a purchase-order number on every order (issue 20). */
+    requiresPurchaseOrder: boolean('requires_purchase_order').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -116,3 +128,30 @@ export const carts = pgTable('carts', {
   items: jsonb('items').$type<{ code: string; quantity: number }[]>().notNull().default([]),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A buyer's saved fiscal data (issue 20): what the invoice form asks, kept so it is not typed again, offered in
+ * the invoice form and used by 'Facturar esta compra'. Checked with the invoice form's own SAT rules.
+ */
+export const fiscalProfiles = pgTable(
+  'fiscal_profiles',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rfc: text('rfc').notNull(),
+    nombreFiscal: text('nombre_fiscal').notNull(),
+    regimenFiscal: text('regimen_fiscal').notNull(),
+    cp: text('cp').notNull(),
+    usoCfdi: text('uso_cfdi').notNull(),
+    /** Where this profile's invoices are mailed; empty: the account's e-mail. */
+    email: text('email').notNull().default(''),
+    /** The buyer confirmed an RFC whose check digit does not match (as the invoice form allows). */
+    rfcConfirmado: boolean('rfc_confirmado').notNull().default(false),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('fiscal_profiles_user_idx').on(t.userId)],
+);

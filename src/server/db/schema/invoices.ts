@@ -48,6 +48,8 @@ export type InvoiceSnapshot = {
   tipoDeComprobante?: 'I' | 'E';
   /** CfdiRelacionados: 01 (credit note → invoice) or 04 (replacement → replaced invoice). */
   cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
+  /** The buyer's purchase-order number (issue 20), printed on the PDF; not part of the CFDI itself. */
+  purchaseOrder?: string;
 };
 
 /**
@@ -131,4 +133,34 @@ export const sandboxCfdiStamps = pgTable('sandbox_cfdi_stamps', {
     }>()
     .notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * 'Facturar esta compra' (issue 20): the fiscal data chosen at checkout, written in the order's transaction and
+ * turned into the CFDI by the invoicing service once the order is paid (src/server/invoices/at-purchase.ts).
+ * status: 'waiting' (until paid and issued), 'issued', 'failed' (refused for good: error says why; the buyer can
+ * still request the invoice from their history).
+ */
+export const purchaseInvoiceRequests = pgTable('purchase_invoice_requests', {
+  orderNumber: integer('order_number')
+    .primaryKey()
+    .references(() => orders.number, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull(),
+  request: jsonb('request')
+    .$type<{
+      rfc: string;
+      nombreFiscal: string;
+      regimenFiscal: string;
+      cp: string;
+      usoCfdi: string;
+      rfcConfirmado: boolean;
+    }>()
+    .notNull(),
+  /** Where the CFDI is mailed (the profile's invoice e-mail, or the account's). */
+  email: text('email').notNull(),
+  status: text('status').$type<'waiting' | 'issued' | 'failed'>().notNull().default('waiting'),
+  error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

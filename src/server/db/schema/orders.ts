@@ -75,6 +75,10 @@ export const orders = pgTable(
      * (chargeback accepted). A refunded or lost order can no longer be invoiced.
      */
     paymentState: text('payment_state').$type<PaymentState>(),
+    /** The buyer's purchase-order number (orden de compra), printed on everything about the order (issue 20). */
+    purchaseOrder: text('purchase_order'),
+    /** The quotation it was converted from (issue 20), whose prices it was sold at. */
+    quotationId: integer('quotation_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -82,6 +86,7 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_idx').on(t.userId, t.idempotencyKey),
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_status_idx').on(t.status, t.reservedUntil),
+    index('orders_quotation_idx').on(t.quotationId).where(sql`${t.quotationId} is not null`),
     index('orders_cancel_lease_idx').on(t.cancelLeaseUntil).where(sql`${t.cancelLeaseUntil} is not null`),
   ],
 );

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  adminQuotationDetailSchema,
+  adminQuotationListSchema,
+  extendQuotationSchema,
+  quotationFolioParamsSchema,
+  reviseQuotationSchema,
+} from '../../shared/schemas/quotations.ts';
+import { quotationFileName, renderQuotationPdf } from '../quotations/pdf.ts';
+import { extendQuotation, type QuotationContext, reviseQuotation } from '../quotations/service.ts';
+import { staffActor } from './context.ts';
+import { getAdminQuotation, listAdminQuotations } from './quotations-service.ts';
+
+const tags = ['administración'];
+
+/** Quotations in the back office (issue 20): list with the conversion rate, detail, adjust and re-send, extend. */
+export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ctx: QuotationContext = { db: app.db, publicUrl: app.config.publicUrl };
+
+  app.get(
+    '/api/admin/quotations',
+    {
+      schema: {
+        tags,
+        summary: 'Cotizaciones recientes y tasa de conversión',
+        response: { 200: adminQuotationListSchema },
+      },
+    },
+    async () => listAdminQuotations(app.db),
+  );
+
+  app.get(
+    '/api/admin/quotations/:folio',
+    {
+      schema: {
+        tags,
+        summary: 'Una cotización con sus revisiones',
+        params: quotationFolioParamsSchema,
+        response: { 200: adminQuotationDetailSchema },
+      },
+    },
+    async (request) => getAdminQuotation(app.db, request.params.folio),
+  );
+
+  app.post(
+    '/api/admin/quotations/:folio/revise',
+    {
+      schema: {
+        tags,
+        summary:
+          'Ajusta precios, descuento y nota: nueva revisión enviada al cliente (la anterior se conserva)',
+        params: quotationFolioParamsSchema,
+        body: reviseQuotationSchema,
+        response: { 200: adminQuotationDetailSchema },
+      },
+    },
+    async (request) => {
+      await reviseQuotation(ctx, await staffActor(request), request.params.folio, request.body);
+      return getAdminQuotation(app.db, request.params.folio);
+    },
+  );
+
+  app.post(
+    '/api/admin/quotations/:folio/extend',
+    {
+      schema: {
+        tags,
+        summary: 'Extiende la vigencia: nueva revisión enviada al cliente',
+        params: quotationFolioParamsSchema,
+        body: extendQuotationSchema,
+        response: { 200: adminQuotationDetailSchema },
+      },
+    },
+    async (request) => {
+      await extendQuotation(ctx, await staffActor(request), request.params.folio, request.body.days);
+      return getAdminQuotation(app.db, request.params.folio);
+    },
+  );
+
+  app.get(
+    '/api/admin/quotations/:folio/pdf',
+    {
+      schema: {
+        tags,
+        summary: 'La cotización en PDF, como la recibió el cliente',
+        params: quotationFolioParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const detail = await getAdminQuotation(app.db, request.params.folio);
+      const pdf = await renderQuotationPdf(detail, detail.email);
+      return reply
+        .type('application/pdf')
+        .header(
+          'Content-Disposition',
+          `attachment; filename="${quotationFileName(detail.folio, detail.revision)}"`,
+        )
+        .send(Buffer.from(pdf));
+    },
+  );
+};
