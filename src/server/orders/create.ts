@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
 import { orderLines, orderNumberSeq, orders } from '../db/schema.ts';
@@ -11,6 +12,12 @@ export type NewOrder = {
   requestHash: string;
   /** How long the reservation holds while the order waits for its payment. */
   reservationMinutes: number;
+  /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
+  paymentMethod?: PaymentMethod;
+  /** SPEI or cash: the payment's deadline, which is also the end of the reservation. */
+  paymentDueAt?: Date;
+  /** Card on meses sin intereses. */
+  msiMonths?: number | null;
   amounts: { subtotalCents: number; shippingCents: number; ivaCents: number; totalCents: number };
   lines: readonly {
     code: string;
@@ -37,7 +44,10 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     address: order.address,
     idempotencyKey: order.idempotencyKey,
     requestHash: order.requestHash,
-    reservedUntil: sql`now() + make_interval(mins => ${order.reservationMinutes})`,
+    reservedUntil: order.paymentDueAt ?? sql`now() + make_interval(mins => ${order.reservationMinutes})`,
+    paymentMethod: order.paymentMethod ?? 'card',
+    paymentDueAt: order.paymentDueAt ?? null,
+    msiMonths: order.msiMonths ?? null,
   });
   await tx.insert(orderLines).values(
     order.lines.map((line, i) => ({

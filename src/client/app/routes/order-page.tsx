@@ -4,7 +4,8 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
-import { CardPayment, PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { PaymentChoice } from '@/client/checkout/components/payment-choice.tsx';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import { Alert } from '@/client/ui/alert.tsx';
@@ -65,6 +66,12 @@ function Checkout() {
     setCartItems([]);
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
     setTimeout(() => navigate(`/resumen/${number}`, { replace: true }), REDIRECT_DELAY_MS);
+  };
+  // SPEI or cash: the order holds the products; its page shows how to pay.
+  const onAwaiting = (number: number) => {
+    setCartItems([]);
+    void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    navigate(`/resumen/${number}`, { replace: true });
   };
 
   return (
@@ -155,9 +162,15 @@ function Checkout() {
               className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
             >
               <h2 id="pago" className="mb-4 font-semibold text-slate-900">
-                Pago con tarjeta
+                Forma de pago
               </h2>
-              <CardPayment items={quoteItems} disabled={!canPay} onPaid={onPaid} />
+              <PaymentChoice
+                items={quoteItems}
+                totalCents={data?.totalCents ?? 0}
+                disabled={!canPay}
+                onPaid={onPaid}
+                onAwaiting={onAwaiting}
+              />
             </section>
           )}
         </div>

@@ -45,10 +45,13 @@ export function CardPayment({
   items,
   disabled,
   onPaid,
+  msiMonths,
 }: {
   items: { code: string; quantity: number }[];
   disabled: boolean;
   onPaid: (number: number) => void;
+  /** Meses sin intereses chosen beside the form (issue 21); undefined: one payment. */
+  msiMonths?: 3 | 6 | 9 | 12 | undefined;
 }) {
   const config = usePaymentsConfig();
   const attempt = useRef<Attempt | null>(null);
@@ -86,7 +89,7 @@ export function CardPayment({
         const { token, deviceSessionId } = await createCardToken(config.data, FORM_ID, card);
         attempt.current = {
           key: crypto.randomUUID(),
-          body: { items, cardToken: token, deviceSessionId },
+          body: { items, cardToken: token, deviceSessionId, ...(msiMonths ? { msiMonths } : {}) },
         };
       }
       const { key, body } = attempt.current;
