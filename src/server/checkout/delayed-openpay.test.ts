@@ -242,6 +242,32 @@ describe('meses sin intereses: payment_plan.payments on card charges above the c
       await t.app.inject({ url: `/api/orders/${number}`, headers: { cookie: shopper.cookie } })
     ).json() as { payment: { method: string; msiMonths: number | null } };
     expect(detail.payment).toMatchObject({ method: 'card', msiMonths: 6 });
+    const [mail] = (
+      await t.db.execute<{ text: string }>(
+        sql`select text from mail_outbox where dedupe_key = ${`order-paid:${number}`}`,
+      )
+    ).rows;
+    expect(mail!.text).toContain('6 meses sin intereses');
+    // The CFDI of a purchase on meses sin intereses is still paid in one go for the shop: PUE, 04 (credit card).
+    const invoice = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/invoice`,
+      headers: { cookie: shopper.cookie },
+      payload: {
+        nombreFiscal: 'Laboratorios Químicos del Bajío',
+        rfc: 'LQB150101AB3',
+        regimenFiscal: '601',
+        usoCfdi: 'G03',
+        formaPago: '04',
+        cp: '44100',
+      },
+    });
+    expect(invoice.statusCode, invoice.body).toBe(201);
+    const xml = (
+      await t.app.inject({ url: `/api/orders/${number}/invoice.xml`, headers: { cookie: shopper.cookie } })
+    ).body;
+    expect(xml).toContain('FormaPago="04"');
+    expect(xml).toContain('MetodoPago="PUE"');
 
     // One piece of the cheapest product is below the minimum: refused before anything is charged.
     const small = await productWithStock(t, 5, 6);

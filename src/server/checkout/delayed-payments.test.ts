@@ -254,7 +254,9 @@ describe('the payment is confirmed once: webhook, replays, reconciliation', () =
       method: 'spei',
       charge_id: chargeId,
     });
-    expect(await mails('order-paid', number)).toHaveLength(1);
+    const paidMails = await mails('order-paid', number);
+    expect(paidMails).toHaveLength(1);
+    expect(paidMails[0]!.text).toContain('Transferencia SPEI');
     expect(await movements(number)).toEqual([{ reason: 'order_reserve', delta: -2 }]);
     expect(await stockOf(t, p.code)).toEqual({ stock: 6, ledger: 6 });
     // Paying twice is impossible at the gateway too.
@@ -313,6 +315,51 @@ describe('the payment is confirmed once: webhook, replays, reconciliation', () =
     await reconcileAwaiting(ctx(), { everyMs: 0, batch: 500 });
     expect(await mails('order-paid', number)).toHaveLength(1);
   });
+});
+
+describe('the CFDI of an order paid later: FormaPago from the payment, MetodoPago PUE', () => {
+  const form = {
+    nombreFiscal: 'Laboratorios Químicos del Bajío',
+    rfc: 'LQB150101AB3',
+    regimenFiscal: '601',
+    usoCfdi: 'G03',
+    formaPago: '04',
+    cp: '44100',
+  };
+  for (const [method, formaPago] of [
+    ['spei', '03'],
+    ['cash', '01'],
+  ] as const) {
+    it(`${method}: invoiced after the payment with FormaPago ${formaPago} (whatever the form says), PUE`, async () => {
+      const shopper = await createShopper(t);
+      const p = await productWithStock(t, 3, method === 'spei' ? 0 : 1);
+      const number = await placeDelayed(shopper, p.code, 1, method);
+      const early = await t.app.inject({
+        method: 'POST',
+        url: `/api/orders/${number}/invoice`,
+        headers: { cookie: shopper.cookie },
+        payload: form,
+      });
+      expect(early.statusCode).toBe(409);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/payments/sandbox/charges/${await chargeOf(number)}/pay`,
+        headers: { accept: 'application/json' },
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/orders/${number}/invoice`,
+        headers: { cookie: shopper.cookie },
+        payload: form,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const xml = (
+        await t.app.inject({ url: `/api/orders/${number}/invoice.xml`, headers: { cookie: shopper.cookie } })
+      ).body;
+      expect(xml).toContain(`FormaPago="${formaPago}"`);
+      expect(xml).toContain('MetodoPago="PUE"');
+    });
+  }
 });
 
 describe('expiry and payments after it', () => {
