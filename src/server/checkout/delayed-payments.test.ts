@@ -10,6 +10,7 @@ import {
   sandboxToken,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
+import { createStaff } from '../../../tests/server/support/staff.ts';
 import { shop } from '../../shared/shop.ts';
 import type { OrderContext } from '../orders/context.ts';
 import { clabeControlDigit, type SandboxGateway } from '../payments/sandbox.ts';
@@ -440,6 +441,37 @@ describe('expiry and payments after it', () => {
     expect(late[0]!.message).toMatch(/fuera de plazo/);
     expect(await stockOf(t, p.code)).toEqual({ stock: 0, ledger: 0 });
     expect(await mails('order-paid', number)).toHaveLength(0);
+  });
+
+  it('the back office lists the payments awaited (deadline) and the late-payment queue; shoppers get 403', async () => {
+    const staff = await createStaff(t);
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 3, 2);
+    const awaiting = await placeDelayed(shopper, p.code, 1, 'cash');
+    const res = await t.app.inject({ url: '/api/admin/payments/delayed', headers: { cookie: staff.cookie } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as {
+      awaiting: { number: number; methodLabel: string; deadline: string }[];
+      late: { number: number; latePaymentAt: string; chargeId: string | null }[];
+    };
+    const row = body.awaiting.find((r) => r.number === awaiting)!;
+    expect(row.methodLabel).toBe('Efectivo en tienda');
+    expect(new Date(row.deadline).getTime()).toBe(
+      new Date((await orderRow(awaiting)).payment_due_at!).getTime(),
+    );
+    const deadlines = body.awaiting.map((r) => r.deadline);
+    expect(deadlines).toEqual([...deadlines].sort());
+    const lateNumbers = (
+      await t.db.execute<{ number: number }>(sql`select number from orders where late_payment_at is not null`)
+    ).rows.map((r) => r.number);
+    expect(lateNumbers.length).toBeGreaterThan(0);
+    expect(body.late.map((r) => r.number).sort()).toEqual(lateNumbers.sort());
+    expect(body.late.every((r) => r.chargeId)).toBe(true);
+    const shopperRes = await t.app.inject({
+      url: '/api/admin/payments/delayed',
+      headers: { cookie: shopper.cookie },
+    });
+    expect(shopperRes.statusCode).toBe(403);
   });
 
   it('race ×50: the payment’s webhook and the sweeper’s expiry in parallel → exactly one outcome, ledger balanced', async () => {
