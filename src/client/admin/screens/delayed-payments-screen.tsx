@@ -77,8 +77,8 @@ export function DelayedPaymentsScreen() {
                   <th className={th}>Cliente</th>
                   <th className={th}>Forma de pago</th>
                   <th className={`${th} text-right`}>Importe</th>
-                  <th className={th}>Pedido el</th>
                   <th className={th}>Fecha límite</th>
+                  <th className={th}>Pedido el</th>
                 </tr>
               }
             >
@@ -91,8 +91,8 @@ export function DelayedPaymentsScreen() {
                   </td>
                   <td className={td}>{r.methodLabel}</td>
                   <td className={`${td} text-right`}>{formatMoney(r.totalCents)}</td>
-                  <td className={td}>{formatDateTime(r.date)}</td>
                   <td className={`${td} font-medium text-amber-800`}>{formatDateTime(r.deadline)}</td>
+                  <td className={td}>{formatDateTime(r.date)}</td>
                 </tr>
               ))}
             </DataTable>
