@@ -74,6 +74,19 @@ export const shopConfigSchema = z.object({
     maxChargeSource: z.string().min(1),
     maxLineQuantity: z.number().int().positive().max(1_000_000),
   }),
+  /**
+   * Delayed payments (issue 21): how long an order paid by SPEI transfer or cash at a store keeps its stock —
+   * the Openpay charge's due_date is the end of that hold — and meses sin intereses on cards: the least total
+   * that offers them and the plans offered (each must be enabled on the merchant's Openpay contract).
+   */
+  paymentMethods: z.object({
+    speiHours: z.number().int().min(1).max(720),
+    storeHours: z.number().int().min(1).max(720),
+    msi: z.object({
+      minCents: z.number().int().positive(),
+      months: z.array(z.union([z.literal(3), z.literal(6), z.literal(9), z.literal(12)])),
+    }),
+  }),
 });
 
 export type ShopConfig = z.infer<typeof shopConfigSchema>;

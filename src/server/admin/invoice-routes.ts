@@ -5,6 +5,13 @@ import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/s
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
 import { writeAudit } from '../audit/log.ts';
+import { notFound } from '../http/errors.ts';
+import {
+  globalInvoiceJob,
+  globalInvoiceXml,
+  issueGlobalInvoice,
+  listGlobalInvoices,
+} from '../invoices/global.ts';
 import {
   CREDIT_NOTE_RECOVERED,
   cancelInvoice,
@@ -60,6 +67,91 @@ const staffCancelSchema = z.strictObject({
 /** Invoices: the list, downloads and cancellation, through the invoices service acting for the order's owner. */
 export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = createInvoicingContext(app.config, app.db, { log: app.log });
+
+  // The monthly CFDI global (decision 023): every hour, the previous month's is issued within the 72 hours after
+  // it closes, if it does not exist yet (one per period, whichever instance gets there first).
+  let globalTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    globalTimer = setInterval(() => {
+      globalInvoiceJob(ctx)
+        .then((done) => {
+          if (done === 'issued') app.log.info('factura global del mes anterior emitida');
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'factura global mensual'));
+    }, 3_600_000);
+    globalTimer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(globalTimer));
+
+  const globalSchema = z.object({
+    id: z.number().int(),
+    year: z.number().int(),
+    month: z.number().int(),
+    period: z.string(),
+    status: z.string(),
+    uuid: z.string().nullable(),
+    test: z.boolean(),
+    formaPago: z.string(),
+    totalCents: z.number().int(),
+    orders: z.array(z.number().int()),
+    issuedAt: z.string().nullable(),
+  });
+
+  app.get(
+    '/api/admin/invoices/global',
+    {
+      schema: {
+        tags,
+        summary: 'Facturas globales al público en general, por mes',
+        response: { 200: z.object({ items: z.array(globalSchema) }) },
+      },
+    },
+    async () => ({ items: await listGlobalInvoices(app.db) }),
+  );
+
+  app.post(
+    '/api/admin/invoices/global',
+    {
+      schema: {
+        tags,
+        summary:
+          'Emite la factura global (CFDI al público en general) de un mes terminado con las ventas pagadas sin factura',
+        body: z.strictObject({
+          year: z
+            .number({ error: 'Indique el año' })
+            .int('Indique el año')
+            .min(2022, 'Año inválido')
+            .max(2100, 'Año inválido'),
+          month: z
+            .number({ error: 'Indique el mes' })
+            .int('Indique el mes')
+            .min(1, 'Mes inválido')
+            .max(12, 'Mes inválido'),
+        }),
+        response: { 201: globalSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await issueGlobalInvoice(ctx, request.body, 'staff')),
+  );
+
+  app.get(
+    '/api/admin/invoices/global/:id/xml',
+    {
+      schema: {
+        tags,
+        summary: 'XML timbrado de una factura global',
+        params: z.object({ id: z.coerce.number().int().positive('Factura inválida') }),
+      },
+    },
+    async (request, reply) => {
+      const file = await globalInvoiceXml(app.db, request.params.id);
+      if (!file) throw notFound('Factura global no encontrada');
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${file.name}"`)
+        .send(file.xml);
+    },
+  );
 
   app.get(
     '/api/admin/invoices',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { formatMoney } from '../../shared/money.ts';
 import {
   adminCancelOrderSchema,
+  adminDelayedPaymentsSchema,
   adminOrderActionResponseSchema,
   adminOrderDetailSchema,
   adminOrderListSchema,
@@ -13,7 +14,7 @@ import { cancelOrder } from '../orders/cancellation.ts';
 import { orderContext } from '../orders/context.ts';
 import { advanceOrder } from '../orders/fulfilment.ts';
 import { staffRequest } from './context.ts';
-import { getAdminOrder, listAdminOrders } from './orders-service.ts';
+import { delayedPayments, getAdminOrder, listAdminOrders } from './orders-service.ts';
 
 const tags = ['administración'];
 
@@ -29,6 +30,18 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listAdminOrders(app.db, request.query),
+  );
+
+  app.get(
+    '/api/admin/payments/delayed',
+    {
+      schema: {
+        tags,
+        summary: 'Pagos SPEI y en tienda: pendientes con su fecha límite, y pagos recibidos fuera de plazo',
+        response: { 200: adminDelayedPaymentsSchema },
+      },
+    },
+    async () => delayedPayments(app.db),
   );
 
   app.get(

@@ -1,5 +1,11 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { AdminOrderDetail, AdminOrderList, AdminOrderSummary } from '../../shared/schemas/admin.ts';
+import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
+import type {
+  AdminDelayedPayments,
+  AdminOrderDetail,
+  AdminOrderList,
+  AdminOrderSummary,
+} from '../../shared/schemas/admin.ts';
 import type { OrderStatus } from '../../shared/schemas/orders.ts';
 import { auditOf } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
@@ -171,5 +177,57 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     })),
     actions: staffActions(o, await hasActiveInvoice(db, number)),
     history: await auditOf(db, 'order', String(number)),
+  };
+}
+
+/**
+ * The back office's delayed payments (issue 21): SPEI and store orders still awaiting payment, soonest deadline
+ * first, and the payments that arrived after their order expired (newest first) — staff refund them or, when the
+ * stock allows, contact the buyer to sell again.
+ */
+export async function delayedPayments(db: Db): Promise<AdminDelayedPayments> {
+  const fields = {
+    number: orders.number,
+    createdAt: orders.createdAt,
+    customerName: summaryFields.customerName,
+    email: users.email,
+    paymentMethod: orders.paymentMethod,
+    totalCents: orders.totalCents,
+    paymentDueAt: orders.paymentDueAt,
+    latePaymentAt: orders.latePaymentAt,
+    cancelledAt: orders.cancelledAt,
+    chargeId: sql<string | null>`(select ${payments.chargeId} from ${payments}
+      where ${payments.orderNumber} = ${orders.number} order by ${payments.id} desc limit 1)`,
+  };
+  const awaiting = await db
+    .select(fields)
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(and(eq(orders.status, 'pending_payment'), sql`${orders.paymentMethod} <> 'card'`))
+    .orderBy(asc(orders.paymentDueAt))
+    .limit(200);
+  const late = await db
+    .select(fields)
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(sql`${orders.latePaymentAt} is not null`)
+    .orderBy(desc(orders.latePaymentAt))
+    .limit(200);
+  const base = (r: (typeof awaiting)[number]) => ({
+    number: r.number,
+    date: r.createdAt.toISOString(),
+    customerName: r.customerName,
+    email: r.email,
+    methodLabel: PAYMENT_METHOD_LABELS[r.paymentMethod] ?? r.paymentMethod,
+    totalCents: r.totalCents,
+  });
+  return {
+    awaiting: awaiting.map((r) => ({ ...base(r), deadline: (r.paymentDueAt ?? r.createdAt).toISOString() })),
+    late: late.map((r) => ({
+      ...base(r),
+      latePaymentAt: r.latePaymentAt!.toISOString(),
+      chargeId: r.chargeId,
+      cancelledAt: r.cancelledAt?.toISOString() ?? null,
+    })),
   };
 }

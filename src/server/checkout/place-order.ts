@@ -1,4 +1,5 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { type DelayedMethod, delayedHoldHours, isDelayed, msiOptions } from '../../shared/payment-methods.ts';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { getFiscalProfile } from '../account/fiscal-profiles.ts';
@@ -9,6 +10,7 @@ import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '..
 import { AppError, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
+import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
 import { markPaymentError, markPaymentFailed } from '../orders/payment.ts';
 import {
   latestPayment,
@@ -52,6 +54,10 @@ export const PURCHASE_ORDER_REQUIRED =
   'Su cuenta requiere el número de orden de compra en cada pedido. Escríbalo para continuar.';
 export const TOO_MANY_PENDING =
   'Tiene pedidos esperando la confirmación de su pago. Termine o espere esos pagos antes de iniciar otro.';
+export const MSI_UNAVAILABLE =
+  'Los meses sin intereses no están disponibles para este importe o plazo. Elija otro plazo o pague en una sola exhibición.';
+export const DELAYED_CHARGE_ERROR =
+  'No pudimos generar la referencia de pago en este momento. Su pedido no se registró y no se hizo ningún cargo; intente de nuevo en unos minutos o pague con tarjeta.';
 export const tooManyUnits = (max: number) =>
   `Mientras se confirma el pago se pueden apartar hasta ${max} piezas por cliente. Para pedidos mayores, contáctenos.`;
 
@@ -75,7 +81,15 @@ async function releaseEarlierAttempts(ctx: OrderContext, user: SessionUser): Pro
   const pending = await ctx.db
     .select({ number: orders.number })
     .from(orders)
-    .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
+    .where(
+      and(
+        eq(orders.userId, user.id),
+        eq(orders.status, 'pending_payment'),
+        // A SPEI or store order waits on a payment the buyer may be making right now (issue 21): it keeps its
+        // stock until its own deadline, whatever the buyer does next.
+        eq(orders.paymentMethod, 'card'),
+      ),
+    );
   for (const { number } of pending) {
     try {
       await releaseUnpaid(ctx, number, 'Se inició un nuevo intento de pago', {
@@ -140,6 +154,10 @@ async function placePendingOrder(
     if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
       throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
     }
+    const method = body.paymentMethod ?? 'card';
+    if (body.msiMonths !== undefined && !msiOptions(quote.totalCents).includes(body.msiMonths)) {
+      throw conflict(MSI_UNAVAILABLE, 'msi_unavailable');
+    }
     const number = await createPendingOrder(tx, {
       userId: user.id,
       address,
@@ -148,6 +166,11 @@ async function placePendingOrder(
       idempotencyKey: key,
       requestHash: hash,
       reservationMinutes: hold.minutes,
+      paymentMethod: method,
+      ...(isDelayed(method)
+        ? { paymentDueAt: new Date(Date.now() + delayedHoldHours(method) * 3_600_000) }
+        : {}),
+      msiMonths: body.msiMonths ?? null,
       amounts: {
         subtotalCents: quote.subtotalCents,
         shippingCents: quote.shippingCents,
@@ -235,6 +258,8 @@ async function chargeOrder(
   if (order.status === 'payment_failed') return storedFailure(ctx, number);
   if (order.status === 'cancelled' && !order.paidAt) return storedError(ctx, number);
   if (order.status !== 'pending_payment') return { kind: 'paid', number };
+  const method = body.paymentMethod ?? 'card';
+  if (isDelayed(method)) return chargeDelayed(ctx, user, number, method);
 
   let attempt = await latestPayment(ctx.db, number);
   if (!attempt) return { kind: 'unknown', number };
@@ -251,8 +276,10 @@ async function chargeOrder(
     }
     try {
       const charge = await ctx.gateway.createCharge({
-        token: body.cardToken,
-        deviceSessionId: body.deviceSessionId,
+        // The schema requires both for a card purchase.
+        token: body.cardToken ?? '',
+        deviceSessionId: body.deviceSessionId ?? '',
+        msiMonths: body.msiMonths,
         amountCents: attempt.amountCents,
         orderId: attempt.orderRef ?? String(number),
         description: `Pedido ${number} — ${shop.tradeName}`,
@@ -317,6 +344,70 @@ async function chargeOrder(
   const payment = await latestPayment(ctx.db, number);
   if (payment?.status === 'in_progress') await updatePayment(ctx.db, payment.id, { status: 'unknown' });
   return { kind: 'unknown', number };
+}
+
+/**
+ * SPEI or cash at a store (issue 21): the charge is created with our reference as order_id and the order's
+ * deadline as due_date; the gateway answers it in_progress with the CLABE or the Paynet reference, which are
+ * stored and mailed — the order keeps its stock until the deadline. If the gateway cannot be reached, or refuses,
+ * the order is released at once and the buyer told: nobody has the reference, so nothing can be paid or charged.
+ */
+async function chargeDelayed(
+  ctx: OrderContext,
+  user: SessionUser,
+  number: number,
+  method: DelayedMethod,
+): Promise<Outcome> {
+  const attempt = await latestPayment(ctx.db, number);
+  const [order] = await ctx.db
+    .select({ dueAt: orders.paymentDueAt })
+    .from(orders)
+    .where(eq(orders.number, number));
+  if (!attempt || !order?.dueAt) return { kind: 'unknown', number };
+  let charge: Charge | null = null;
+  try {
+    // A resumed request asks first: the charge may exist from the request that died.
+    const found = await lookUpCharge(ctx, attempt);
+    if (found === 'foreign') return foreign(ctx, number, attempt);
+    charge =
+      found && found !== 'unavailable'
+        ? found
+        : await ctx.gateway.createDelayedCharge({
+            method,
+            amountCents: attempt.amountCents,
+            orderId: attempt.orderRef ?? String(number),
+            description: `Pedido ${number} — ${shop.tradeName}`,
+            customer: {
+              name: user.nombre,
+              lastName: `${user.apellidoPat} ${user.apellidoMat}`.trim(),
+              email: user.email,
+              phoneNumber: user.telefono,
+            },
+            dueDate: order.dueAt,
+          });
+  } catch (error) {
+    if (!(error instanceof GatewayError) && !(error instanceof GatewayUnavailableError)) throw error;
+    const detail =
+      error instanceof GatewayError
+        ? `Openpay ${error.httpCode}/${error.errorCode ?? '-'}: ${error.description ?? ''}`
+        : `Openpay no respondió: ${error.message}`;
+    ctx.log.warn({ order: number, err: error }, 'no se pudo crear el cargo SPEI/tienda; se libera el pedido');
+    await markPaymentError(ctx, number, { chargeId: null, errorCode: null, message: detail }, GATEWAY);
+    return { kind: 'error', number, message: DELAYED_CHARGE_ERROR };
+  }
+  if (charge.status === 'in_progress') {
+    const instructions = instructionsOf(charge, attempt.amountCents, order.dueAt);
+    if (!instructions) {
+      return ourError(ctx, number, {
+        chargeId: charge.id,
+        errorCode: null,
+        description: `Openpay no devolvió las instrucciones de pago del cargo ${charge.id}`,
+      });
+    }
+    if (await markAwaitingPayment(ctx, number, charge, instructions)) return { kind: 'awaiting', number };
+  }
+  // Paid already (an early webhook), or the answer says otherwise: the charge's word decides.
+  return applyCharge(ctx, number, charge, GATEWAY);
 }
 
 async function previousAttempt(ctx: OrderContext, number: number, beforeId: number) {

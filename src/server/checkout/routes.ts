@@ -18,6 +18,8 @@ function reply(result: PlaceOrderResult) {
   switch (result.kind) {
     case 'paid':
       return { status: 201, body: { number: result.number } } as const;
+    case 'awaiting':
+      return { status: 202, body: { number: result.number, awaitingPayment: true } } as const;
     case 'redirect':
       return { status: 200, body: { number: result.number, redirectUrl: result.redirectUrl } } as const;
     case 'failed':
@@ -71,12 +73,14 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['pedidos'],
-        summary: 'Compra: reserva existencias, calcula el total en el servidor y cobra la tarjeta',
+        summary:
+          'Compra: reserva existencias, calcula el total en el servidor y cobra la tarjeta (o da la referencia SPEI / de tienda)',
         headers: z.object({ 'idempotency-key': idempotencyKeySchema }),
         body: placeOrderSchema,
         response: {
           200: placeOrderResponseSchema,
           201: placeOrderResponseSchema,
+          202: placeOrderResponseSchema,
           402: errorEnvelopeSchema,
           409: errorEnvelopeSchema,
           503: errorEnvelopeSchema,

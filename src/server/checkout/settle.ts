@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { isDelayed } from '../../shared/payment-methods.ts';
 import { orders, payments } from '../db/schema.ts';
 import { DEFAULT_HOLD, type OrderContext, orderContext } from '../orders/context.ts';
+import { EXPIRED_REASON, expireAwaitingPayment, recordLatePayment } from '../orders/delayed-payment.ts';
 import { markPaid, markPaymentError, markPaymentFailed, shortenHold } from '../orders/payment.ts';
 import { raisePaymentAlert, recordChargeChange } from '../orders/payment-events.ts';
 import {
@@ -14,6 +16,7 @@ import {
   GATEWAY,
   type GatewayRequest,
   type ShopperRequest,
+  SWEEPER,
   type SweeperRequest,
 } from '../orders/requester.ts';
 import type { ChargeReports } from '../payments/charge-reports.ts';
@@ -30,6 +33,7 @@ import { keyInFlight } from './idempotency.ts';
 /** Where an order stands after talking to the gateway. */
 export type Outcome =
   | { kind: 'paid'; number: number }
+  | { kind: 'awaiting'; number: number }
   | { kind: 'redirect'; number: number; redirectUrl: string }
   | { kind: 'failed'; number: number; message: string; errorCode: number | null }
   | { kind: 'error'; number: number; message: string }
@@ -106,6 +110,11 @@ export async function applyCharge(
   who: GatewayRequest | SweeperRequest,
 ): Promise<Outcome> {
   const { attempt, latest } = await attemptOf(ctx, number, charge);
+  const [meta] = await ctx.db
+    .select({ paymentMethod: orders.paymentMethod })
+    .from(orders)
+    .where(eq(orders.number, number));
+  if (isDelayed(meta?.paymentMethod)) return applyDelayedCharge(ctx, number, charge, attempt, who);
   // An earlier attempt's failure (the anti-fraud decline before the 3-D Secure attempt) decides nothing.
   if (!latest && (charge.status === 'failed' || charge.status === 'cancelled')) {
     const status = await currentStatus(ctx, number);
@@ -194,6 +203,106 @@ export async function applyCharge(
 }
 
 /**
+ * applyCharge for an order paid by SPEI or at a store (issue 21; decision 023). Whatever event brought the
+ * charge (webhook of any type, in any order, any number of times; the reconciliation; the sweeper), its state as
+ * the gateway answers it now decides, through the orders state functions that each happen once under the order's
+ * lock: completed → paid, or — the order expired meanwhile — a late payment for staff; cancelled/failed (Openpay
+ * expired it) → the order expires; in_progress → still awaited. A charge that is not ours (another amount,
+ * currency or reference) never pays: staff are alerted and the order keeps waiting for its real payment.
+ */
+async function applyDelayedCharge(
+  ctx: OrderContext,
+  number: number,
+  charge: Charge,
+  attempt: PaymentRecord | undefined,
+  who: GatewayRequest | SweeperRequest,
+): Promise<Outcome> {
+  const outcomeNow = async (): Promise<Outcome> => {
+    const [row] = await ctx.db
+      .select({ status: orders.status, paidAt: orders.paidAt })
+      .from(orders)
+      .where(eq(orders.number, number));
+    if (row?.status === 'pending_payment') return { kind: 'awaiting', number };
+    if (row?.paidAt) return { kind: 'paid', number };
+    return { kind: 'error', number, message: EXPIRED_REASON };
+  };
+  if (!attempt || !chargeMatches(charge, { orderRef: attempt.orderRef, amountCents: attempt.amountCents })) {
+    const description = `El cargo ${charge.id} (${(charge.amountCents / 100).toFixed(2)} ${charge.currency}, referencia ${charge.orderId ?? '-'}) no corresponde al pedido ${number} (importe, moneda o referencia distintos); no cuenta como pago`;
+    ctx.log.error({ order: number, charge: charge.id }, description);
+    await alertStaff(ctx, number, { chargeId: charge.id, errorCode: null, description });
+    return outcomeNow();
+  }
+  const [order] = await ctx.db
+    .select({ paymentState: orders.paymentState })
+    .from(orders)
+    .where(eq(orders.number, number));
+  if (order?.paymentState) {
+    await recordChargeChange(ctx, number, charge, who);
+    return { kind: 'paid', number };
+  }
+  switch (charge.status) {
+    case 'completed':
+      if (await markPaid(ctx, number, charge, who)) return { kind: 'paid', number };
+      await recordLatePayment(ctx, number, charge, who);
+      return outcomeNow();
+    case 'failed':
+    case 'cancelled':
+      await expireAwaitingPayment(ctx, number, who);
+      return outcomeNow();
+    default:
+      return outcomeNow();
+  }
+}
+
+/**
+ * The reconciliation of delayed payments (issue 21): a webhook can be late or lost, so the sweeper asks the
+ * gateway about each SPEI or store order still awaiting its payment, at most every `everyMs` per order (the
+ * order's updated_at is the mark, taken with SKIP LOCKED so instances share the work). Answers how many orders
+ * the round found paid.
+ */
+export async function reconcileAwaiting(
+  ctx: OrderContext,
+  options: { everyMs?: number; batch?: number } = {},
+): Promise<number> {
+  const everyMs = options.everyMs ?? 5 * 60_000;
+  const due = ctx.db
+    .select({ number: orders.number })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'pending_payment'),
+        inArray(orders.paymentMethod, ['spei', 'cash']),
+        sql`${orders.updatedAt} <= now() - make_interval(secs => ${everyMs / 1000})`,
+      ),
+    )
+    .orderBy(asc(orders.updatedAt))
+    .limit(options.batch ?? 20)
+    .for('update', { skipLocked: true });
+  const taken = await ctx.db
+    .update(orders)
+    .set({ updatedAt: sql`now()` })
+    .where(inArray(orders.number, due))
+    .returning({ number: orders.number });
+  let paid = 0;
+  for (const { number } of taken) {
+    try {
+      const attempt = await latestPayment(ctx.db, number);
+      if (!attempt) continue;
+      const charge = attempt.chargeId
+        ? await ctx.gateway.getCharge(attempt.chargeId)
+        : await ctx.gateway.findChargeByOrderId(attempt.orderRef ?? String(number));
+      if (!charge) continue;
+      if ((await applyCharge(ctx, number, charge, SWEEPER)).kind === 'paid') paid += 1;
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) {
+        ctx.log.error({ err: error, order: number }, 'conciliación de pagos diferidos');
+      }
+    }
+  }
+  return paid;
+}
+
+/**
  * What the payments feature's 3-D Secure return and webhook do with a charge the gateway reports: find its
  * order and settle it (app.ts hands this to the payments plugin).
  */
@@ -262,6 +371,22 @@ export async function releaseUnpaid(
   if (await keyInFlight(ctx.db, number)) return 'kept';
   const attempt = await latestPayment(ctx.db, number);
   const charge = await ctx.gateway.findChargeByOrderId(attempt?.orderRef ?? String(number));
+  const [meta] = await ctx.db
+    .select({ paymentMethod: orders.paymentMethod })
+    .from(orders)
+    .where(eq(orders.number, number));
+  if (isDelayed(meta?.paymentMethod)) {
+    // SPEI or store at its deadline: a completed charge pays it; otherwise it expires (once). Openpay's API has
+    // no cancellation for bank_account/store charges: the due_date sent with the charge (= this deadline) is what
+    // stops the reference from being paid (decision 023).
+    if (charge?.status === 'completed') {
+      const outcome = await applyCharge(ctx, number, charge, who.kind === 'sweeper' ? who : GATEWAY);
+      if (outcome.kind === 'paid') return 'paid';
+    }
+    return (await expireAwaitingPayment(ctx, number, who.kind === 'sweeper' ? who : GATEWAY))
+      ? 'released'
+      : 'kept';
+  }
   if (
     charge &&
     (charge.status === 'completed' || charge.status === 'failed' || charge.status === 'cancelled')

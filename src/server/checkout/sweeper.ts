@@ -4,7 +4,7 @@ import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
-import { releaseUnpaid, settleReleasedAttempts } from './settle.ts';
+import { reconcileAwaiting, releaseUnpaid, settleReleasedAttempts } from './settle.ts';
 
 const BATCH = 20;
 
@@ -46,6 +46,8 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
 
   // Orders released earlier whose attempt's outcome is still unknown (a late charge not yet refunded).
   await settleReleasedAttempts(ctx);
+  // SPEI and store orders still awaiting payment: the gateway is asked in case a webhook is late or lost.
+  paid += await reconcileAwaiting(ctx);
   await finishInterruptedCancellations(ctx, SWEEPER);
   return { released, paid };
 }

@@ -36,7 +36,12 @@ export type Concepto = {
 /** CfdiRelacionados: '04' substitution of earlier CFDIs (motivo 01), '01' credit note of an invoice. */
 export type Relacionados = { tipoRelacion: '01' | '04'; uuids: string[] };
 
+/** InformacionGlobal of a CFDI global to the público en general: c_Periodicidad, c_Meses, the year. */
+export type InformacionGlobal = { periodicidad: '04'; meses: string; anio: string };
+
 export type Comprobante = {
+  /** Only on the CFDI global (decision 023). */
+  informacionGlobal?: InformacionGlobal | undefined;
   /** 'I' ingreso (default), 'E' egreso (credit note). */
   tipoDeComprobante?: 'I' | 'E' | undefined;
   cfdiRelacionados?: Relacionados | undefined;
@@ -96,11 +101,13 @@ export type BuildInput = {
   csd: Pick<Csd, 'certificateNumber' | 'certificateBase64'>;
   tipoDeComprobante?: 'I' | 'E';
   cfdiRelacionados?: Relacionados;
+  informacionGlobal?: InformacionGlobal;
 };
 
 export function buildComprobante(input: BuildInput): Comprobante {
   const { amounts } = input;
   return {
+    ...(input.informacionGlobal ? { informacionGlobal: input.informacionGlobal } : {}),
     ...(input.tipoDeComprobante === 'E' ? { tipoDeComprobante: 'E' as const } : {}),
     ...(input.cfdiRelacionados ? { cfdiRelacionados: input.cfdiRelacionados } : {}),
     ...(input.serie ? { serie: cfdiText(input.serie, 25) } : {}),
@@ -153,6 +160,12 @@ export function cadenaOriginal(c: Comprobante): string {
   req('01');
   opt('PUE');
   req(c.lugarExpedicion);
+  // cadenaoriginal_4_0.xslt: InformacionGlobal (Periodicidad, Meses, Año) right after the Comprobante's attributes.
+  if (c.informacionGlobal) {
+    req(c.informacionGlobal.periodicidad);
+    req(c.informacionGlobal.meses);
+    req(c.informacionGlobal.anio);
+  }
   if (c.cfdiRelacionados) {
     req(c.cfdiRelacionados.tipoRelacion);
     for (const uuid of c.cfdiRelacionados.uuids) req(uuid);
@@ -248,6 +261,13 @@ export function comprobanteXml(c: Comprobante, complemento?: string): string {
       ['MetodoPago', 'PUE'],
       ['LugarExpedicion', c.lugarExpedicion],
     ])}>` +
+    (c.informacionGlobal
+      ? `<cfdi:InformacionGlobal${attrs([
+          ['Periodicidad', c.informacionGlobal.periodicidad],
+          ['Meses', c.informacionGlobal.meses],
+          ['Año', c.informacionGlobal.anio],
+        ])}/>`
+      : '') +
     (c.cfdiRelacionados
       ? `<cfdi:CfdiRelacionados${attrs([['TipoRelacion', c.cfdiRelacionados.tipoRelacion]])}>${c.cfdiRelacionados.uuids
           .map((uuid) => `<cfdi:CfdiRelacionado${attrs([['UUID', uuid]])}/>`)

@@ -29,6 +29,7 @@ import {
 } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
+import { globalInvoiceOf, inGlobalMessage } from './global-membership.ts';
 import { creditNoteIssuedMail, invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
@@ -421,6 +422,9 @@ async function claimPending(
       if (!locked) throw notFound(ORDER_NOT_FOUND);
       const reason = blockedReason(locked, undefined, ctx.now());
       if (reason) throw conflict(reason, 'invoice_not_allowed');
+      // In a global CFDI already (decision 023): staff cancel and re-issue the global first (motivo 04).
+      const global = await globalInvoiceOf(tx, order.number);
+      if (global) throw conflict(inGlobalMessage(global), 'in_global_invoice');
       // A pending row left by a request that died (crash, timeout) must not block the order forever.
       await tx.delete(invoices).where(
         and(

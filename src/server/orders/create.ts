@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
 import { orderLines, orderNumberSeq, orders } from '../db/schema.ts';
@@ -15,6 +16,12 @@ export type NewOrder = {
   purchaseOrder?: string | null;
   /** The quotation the order is converted from (issue 20). */
   quotationId?: number | null;
+  /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
+  paymentMethod?: PaymentMethod;
+  /** SPEI or cash: the payment's deadline, which is also the end of the reservation. */
+  paymentDueAt?: Date;
+  /** Card on meses sin intereses. */
+  msiMonths?: number | null;
   amounts: { subtotalCents: number; shippingCents: number; ivaCents: number; totalCents: number };
   lines: readonly {
     code: string;
@@ -43,7 +50,10 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     quotationId: order.quotationId ?? null,
     idempotencyKey: order.idempotencyKey,
     requestHash: order.requestHash,
-    reservedUntil: sql`now() + make_interval(mins => ${order.reservationMinutes})`,
+    reservedUntil: order.paymentDueAt ?? sql`now() + make_interval(mins => ${order.reservationMinutes})`,
+    paymentMethod: order.paymentMethod ?? 'card',
+    paymentDueAt: order.paymentDueAt ?? null,
+    msiMonths: order.msiMonths ?? null,
   });
   await tx.insert(orderLines).values(
     order.lines.map((line, i) => ({

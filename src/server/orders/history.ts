@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, notInArray, sql, sum } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, notInArray, or, sql, sum } from 'drizzle-orm';
+import { isDelayed, PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
@@ -7,6 +8,7 @@ import { orderLines, orders, payments, products, quotations, users } from '../db
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import type { Order } from './lock.ts';
+import { latestPayment } from './payment-records.ts';
 import { guideOf, invoiceBlock, ORDER_NOT_FOUND, orderStatusLabel, shopperMayCancel } from './rules.ts';
 
 /** The shopper's history and receipt (spec §3–4): only their own orders. */
@@ -39,7 +41,16 @@ export async function listOrders(
   const list = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.userId, userId), notInArray(orders.status, [...NEVER_PAID])))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        or(
+          notInArray(orders.status, [...NEVER_PAID]),
+          // A SPEI or store order awaiting its payment is a purchase the buyer is paying (issue 21).
+          and(eq(orders.status, 'pending_payment'), ne(orders.paymentMethod, 'card')),
+        ),
+      ),
+    )
     .orderBy(desc(orders.createdAt), desc(orders.number));
   const invoices = await invoiceStates(
     db,
@@ -53,9 +64,28 @@ export async function listOrders(
       statusLabel: orderStatusLabel(o),
       trackingGuide: guideOf(o.trackingGuide),
       totalCents: o.totalCents,
+      paymentDeadline: awaitingDeadline(o),
       ...actions(o, invoices.get(o.number) ?? 'none'),
     })),
     message: list.length === 0 ? NO_ORDERS : null,
+  };
+}
+
+/** The deadline of a SPEI or store payment still awaited, else null. */
+const awaitingDeadline = (o: Order) =>
+  o.status === 'pending_payment' && isDelayed(o.paymentMethod) && o.paymentDueAt
+    ? o.paymentDueAt.toISOString()
+    : null;
+
+/** How the order is paid, as its page shows it (instructions only while the payment is awaited). */
+async function paymentView(db: Db, o: Order): Promise<OrderDetail['payment']> {
+  const attempt = isDelayed(o.paymentMethod) ? await latestPayment(db, o.number) : undefined;
+  return {
+    method: o.paymentMethod,
+    methodLabel: PAYMENT_METHOD_LABELS[o.paymentMethod] ?? o.paymentMethod,
+    deadline: awaitingDeadline(o),
+    instructions: o.status === 'pending_payment' ? (attempt?.instructions ?? null) : null,
+    msiMonths: o.msiMonths,
   };
 }
 
@@ -128,6 +158,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     refundedCents: refund?.refunded ?? 0,
     purchaseOrder: o.purchaseOrder,
     quotationFolio: found.quotationFolio,
+    payment: await paymentView(db, o),
     ...actions(o, invoiceState),
   };
 }

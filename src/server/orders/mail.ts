@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
+import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Db } from '../db/client.ts';
 import { orderLines, users } from '../db/schema.ts';
@@ -12,7 +13,12 @@ import type { Order } from './lock.ts';
 type MailOrder = Pick<
   Order,
   'number' | 'userId' | 'subtotalCents' | 'shippingCents' | 'ivaCents' | 'totalCents' | 'address'
-> & { purchaseOrder?: string | null };
+> &
+  Partial<Pick<Order, 'paymentMethod' | 'msiMonths'>> & { purchaseOrder?: string | null };
+
+/** 'Transferencia SPEI', or 'Tarjeta de crédito o débito · 6 meses sin intereses' (issue 21). */
+const paidWithText = (order: MailOrder) =>
+  `${PAYMENT_METHOD_LABELS[order.paymentMethod ?? 'card']}${order.msiMonths ? ` · ${order.msiMonths} meses sin intereses` : ''}`;
 
 const addressText = (a: Address) =>
   [
@@ -66,6 +72,7 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
             ['Envío', formatMoney(order.shippingCents)],
             ['IVA incluido', formatMoney(order.ivaCents)],
             ['Total', formatMoney(order.totalCents)],
+            ['Forma de pago', paidWithText(order)],
           ],
         },
         {

@@ -46,6 +46,7 @@ export async function updatePayment(
       | 'orderRef'
       | 'method'
       | 'cardType'
+      | 'instructions'
     >
   >,
 ): Promise<void> {

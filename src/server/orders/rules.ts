@@ -1,3 +1,4 @@
+import { AWAITING_PAYMENT_LABEL, isDelayed } from '../../shared/payment-methods.ts';
 import { NO_GUIDE, ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
 import type { CancelRequest } from '../db/schema.ts';
 import { type AppError, conflict } from '../http/errors.ts';
@@ -102,9 +103,18 @@ export const CANCELLING_LABEL = 'Cancelación en proceso';
 export const isCancelling = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
   order.cancelledAt !== null && CANCELLABLE.includes(order.status);
 
-/** The status as shopper and staff read it: 'Cancelación en proceso' while a cancellation is claimed. */
-export const orderStatusLabel = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
-  isCancelling(order) ? CANCELLING_LABEL : statusLabel(order.status);
+/**
+ * The status as shopper and staff read it: 'Cancelación en proceso' while a cancellation is claimed; 'Pendiente
+ * de pago' while a SPEI or store payment is awaited (issue 21).
+ */
+export const orderStatusLabel = (
+  order: Pick<Order, 'status' | 'cancelledAt'> & { paymentMethod?: string | null },
+) =>
+  isCancelling(order)
+    ? CANCELLING_LABEL
+    : order.status === 'pending_payment' && isDelayed(order.paymentMethod)
+      ? AWAITING_PAYMENT_LABEL
+      : statusLabel(order.status);
 
 /**
  * Why the order's own state forbids an invoice now (the invoices feature words it), or null. Invoice issuance

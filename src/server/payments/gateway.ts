@@ -33,7 +33,19 @@ export type Charge = {
   errorMessage: string | null;
   /** 3-D Secure: where the shopper must go to authenticate (status charge_pending). */
   redirectUrl: string | null;
+  /**
+   * SPEI (bank_account) and store charges: how to pay them, from Openpay's payment_method — `bank_transfer`
+   * with bank, CLABE and name (the reference the transfer must carry), or `store` with the Paynet reference and
+   * the barcode's URL. Null for cards.
+   */
+  payTo?: PayTo | null;
+  /** SPEI and store: until when Openpay accepts the payment (its due_date), ISO 8601; null when none. */
+  dueDate?: string | null;
 };
+
+export type PayTo =
+  | { type: 'bank_transfer'; bank: string; clabe: string; name: string }
+  | { type: 'store'; reference: string; barcodeUrl: string | null };
 
 export type ChargeCustomer = { name: string; lastName: string; email: string; phoneNumber: string };
 
@@ -52,6 +64,22 @@ export type CreateChargeInput = {
   use3dSecure: boolean;
   /** Where the gateway sends the shopper back after 3-D Secure (with ?id={chargeId}); sent only with use3dSecure. */
   redirectUrl: string;
+  /** Meses sin intereses: Openpay's payment_plan.payments (3, 6, 9, 12); omitted for a single payment. */
+  msiMonths?: number | undefined;
+};
+
+/**
+ * A charge paid later by the buyer (issue 21): SPEI transfer (Openpay method 'bank_account') or cash at a store
+ * ('store'). No card token; Openpay answers status in_progress with the payment_method to pay it, and refuses
+ * the payment after due_date.
+ */
+export type DelayedChargeInput = {
+  method: 'spei' | 'cash';
+  amountCents: number;
+  orderId: string;
+  description: string;
+  customer: ChargeCustomer;
+  dueDate: Date;
 };
 
 /** An error object from the gateway: `{ category, error_code, description, http_code, request_id }`. */
@@ -98,6 +126,8 @@ export class GatewayUnavailableError extends Error {}
 export interface PaymentGateway {
   readonly name: 'sandbox' | 'openpay';
   createCharge(input: CreateChargeInput): Promise<Charge>;
+  /** A SPEI or store charge: answers it in_progress with `payTo` and `dueDate`. */
+  createDelayedCharge(input: DelayedChargeInput): Promise<Charge>;
   getCharge(chargeId: string): Promise<Charge>;
   /** The charge made with this order_id, if any (Openpay: GET /charges?order_id=…). */
   findChargeByOrderId(orderId: string): Promise<Charge | null>;

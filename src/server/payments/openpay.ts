@@ -2,6 +2,7 @@ import {
   type Charge,
   type ChargeStatus,
   type CreateChargeInput,
+  type DelayedChargeInput,
   GatewayError,
   GatewayUnavailableError,
   type PaymentGateway,
@@ -28,7 +29,16 @@ type OpenpayTransaction = {
   order_id?: string | null;
   error_code?: number | null;
   error_message?: string | null;
-  payment_method?: { type?: string; url?: string } | null;
+  payment_method?: {
+    type?: string;
+    url?: string;
+    bank?: string;
+    clabe?: string;
+    name?: string;
+    reference?: string;
+    barcode_url?: string;
+  } | null;
+  due_date?: string | null;
   refund?: { amount?: number } | null;
 };
 
@@ -64,8 +74,27 @@ export function chargeFromOpenpay(t: OpenpayTransaction): Charge {
     errorCode: t.error_code ?? null,
     errorMessage: t.error_message ?? null,
     redirectUrl: t.payment_method?.type === 'redirect' ? (t.payment_method.url ?? null) : null,
+    payTo: payToOf(t.payment_method),
+    dueDate: t.due_date ?? null,
   };
 }
+
+/**
+ * Openpay's payment_method of a bank_account charge (`type: bank_transfer`, `bank`, `clabe`, `name` — the
+ * reference of the transfer) or of a store charge (`type: store`, `reference`, `barcode_url`).
+ */
+function payToOf(pm: OpenpayTransaction['payment_method']): Charge['payTo'] {
+  if (pm?.type === 'bank_transfer' && pm.clabe) {
+    return { type: 'bank_transfer', bank: pm.bank ?? '', clabe: pm.clabe, name: pm.name ?? '' };
+  }
+  if (pm?.type === 'store' && pm.reference) {
+    return { type: 'store', reference: pm.reference, barcodeUrl: pm.barcode_url ?? null };
+  }
+  return null;
+}
+
+/** ISO 8601 in UTC without milliseconds, as Openpay's examples write due_date (2014-08-01T00:50:00Z). */
+export const openpayDate = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
 
 /** Openpay's REST API over fetch (the npm SDK is callback-only and unmaintained). */
 export class OpenpayGateway implements PaymentGateway {
@@ -140,6 +169,31 @@ export class OpenpayGateway implements PaymentGateway {
       },
       // 3-D Secure only when asked for (after an anti-fraud decline); redirect_url goes only with it.
       ...(input.use3dSecure ? { use_3d_secure: true, redirect_url: input.redirectUrl } : {}),
+      // Meses sin intereses: payment_plan.payments, only when more than one payment.
+      ...(input.msiMonths && input.msiMonths > 1 ? { payment_plan: { payments: input.msiMonths } } : {}),
+    });
+    return chargeFromOpenpay(t);
+  }
+
+  /**
+   * POST /charges with method bank_account (SPEI) or store (Paynet): amount, currency, description, order_id,
+   * due_date (ISO 8601) and the customer (required for store charges at merchant level). No source_id, no
+   * device_session_id: there is no card.
+   */
+  async createDelayedCharge(input: DelayedChargeInput): Promise<Charge> {
+    const t = await this.call<OpenpayTransaction>('POST', '/charges', {
+      method: input.method === 'spei' ? 'bank_account' : 'store',
+      amount: toPesos(input.amountCents),
+      currency: 'MXN',
+      description: input.description.slice(0, 250),
+      order_id: input.orderId,
+      due_date: openpayDate(input.dueDate),
+      customer: {
+        name: input.customer.name,
+        last_name: input.customer.lastName,
+        phone_number: input.customer.phoneNumber,
+        email: input.customer.email,
+      },
     });
     return chargeFromOpenpay(t);
   }

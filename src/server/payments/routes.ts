@@ -1,3 +1,4 @@
+import bwipjs from 'bwip-js/node';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import {
   sandboxTokenResponseSchema,
 } from '../../shared/schemas/payments.ts';
 import { shop } from '../../shared/shop.ts';
-import { AppError, notFound, unauthorized } from '../http/errors.ts';
+import { AppError, conflict, notFound, unauthorized } from '../http/errors.ts';
 import type { ChargeReports } from './charge-reports.ts';
 import { GatewayError, type PaymentGateway } from './gateway.ts';
 import { SandboxGateway } from './sandbox.ts';
@@ -55,8 +56,44 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:14px;margi
 <p class="note">Simulador de pagos: ninguna tarjeta real se cobra.</p></main></body></html>`;
 }
 
+/** The development page 'Pagos pendientes (simulador)': each awaited SPEI/store charge with its two buttons. */
+function awaitingPage(
+  charges: {
+    id: string;
+    amountCents: number;
+    method: string | null;
+    orderId: string | null;
+    dueDate?: string | null | undefined;
+  }[],
+) {
+  const rows = charges
+    .map((c) => {
+      const id = escapeHtml(c.id);
+      const label = c.method === 'spei' ? 'Transferencia SPEI' : 'Efectivo en tienda';
+      return `<tr><td>${escapeHtml(c.orderId ?? '-')}</td><td>${label}</td><td>${escapeHtml(formatMoney(c.amountCents))}</td><td>${escapeHtml(c.dueDate ?? '-')}</td>
+<td><form method="post" action="/api/payments/sandbox/charges/${id}/pay"><button class="ok" type="submit">Simular pago recibido</button></form></td>
+<td><form method="post" action="/api/payments/sandbox/charges/${id}/pay-late"><button type="submit">Simular pago fuera de plazo</button></form></td>
+<td><form method="post" action="/api/payments/sandbox/charges/${id}/expire"><button class="no" type="submit">Simular vencimiento</button></form></td></tr>`;
+    })
+    .join('');
+  return `<!doctype html><html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Pagos pendientes — simulador</title>
+<style>body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;background:#f1f5f9;color:#0f172a}
+main{max-width:1100px;margin:32px auto;background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:24px}
+h1{font-size:20px;margin:0 0 8px}p{color:#475569;font-size:14px}table{width:100%;border-collapse:collapse;font-size:14px}
+td,th{padding:8px;border-bottom:1px solid #e2e8f0;text-align:left}button{padding:8px 10px;border-radius:8px;border:1px solid #0b4a6f;background:#fff;cursor:pointer}
+.ok{background:#0b4a6f;color:#fff}.no{color:#b91c1c;border-color:#fca5a5}</style></head>
+<body><main><h1>Pagos SPEI y en tienda pendientes (simulador)</h1>
+<p>Solo en desarrollo: cada botón cambia el cargo en el simulador y envía a la tienda el mismo webhook que enviaría Openpay.</p>
+<table><thead><tr><th>Referencia</th><th>Forma</th><th>Importe</th><th>Vence</th><th></th><th></th><th></th></tr></thead><tbody>${rows || '<tr><td colspan="7">No hay pagos pendientes.</td></tr>'}</tbody></table></main></body></html>`;
+}
+
 /** The offline simulator's own endpoints: tokenization and the 3-D Secure page. */
-const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async (app, { gateway }) => {
+const sandboxRoutes: FastifyPluginAsyncZod<{
+  gateway: SandboxGateway;
+  reports: ChargeReports;
+  devTools: boolean;
+}> = async (app, { gateway, reports, devTools }) => {
   // The 3-D Secure page posts plain forms without fields; their (empty) body is not read.
   app.addContentTypeParser('application/x-www-form-urlencoded', (_request, _payload, done) => done(null, {}));
 
@@ -140,6 +177,73 @@ const sandboxRoutes: FastifyPluginAsyncZod<{ gateway: SandboxGateway }> = async 
       return reply.redirect(back, 303);
     },
   );
+
+  // The Paynet barcode of a store reference (Code 128, as Openpay's barcode_url).
+  app.get(
+    '/api/payments/sandbox/barcode/:reference',
+    {
+      schema: {
+        hide: true,
+        params: z.object({ reference: z.string().regex(/^[A-Z0-9]{6,60}$/, 'Referencia inválida') }),
+      },
+    },
+    async (request, reply) => {
+      const svg = bwipjs.toSVG({
+        bcid: 'code128',
+        text: request.params.reference,
+        height: 12,
+        includetext: false,
+      });
+      return reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(svg);
+    },
+  );
+
+  // Development only (never with NODE_ENV=production): the page and buttons that pay or expire a SPEI/store
+  // charge in the simulator and deliver the same webhook Openpay would (charge.succeeded / charge.cancelled).
+  if (!devTools) return;
+
+  app.get('/api/payments/sandbox/pagos', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8');
+    return awaitingPage(await gateway.awaitingCharges());
+  });
+
+  app.post(
+    '/api/payments/sandbox/charges/:chargeId/:action',
+    {
+      config: { csrfExempt: true },
+      schema: {
+        tags: ['pagos'],
+        summary:
+          'Simulador (solo desarrollo): pago recibido, pago fuera de plazo o vencimiento de un cargo SPEI/tienda',
+        params: chargeParams.extend({ action: z.enum(['pay', 'pay-late', 'expire']) }),
+      },
+    },
+    async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+        throw new AppError(403, 'forbidden_origin', 'Solicitud rechazada: el origen no está permitido');
+      }
+      const { chargeId, action } = request.params;
+      const charge =
+        action === 'expire'
+          ? await gateway.simulateExpiry(chargeId)
+          : await gateway.simulatePayment(chargeId, { late: action === 'pay-late' });
+      if (!charge) throw conflict('El cargo no existe o ya no está pendiente de pago', 'not_pending');
+      const event = {
+        type: action === 'expire' ? 'charge.cancelled' : 'charge.succeeded',
+        event_date: new Date().toISOString(),
+        transaction: { id: charge.id, order_id: charge.orderId },
+      };
+      if (!(await handleWebhook(gateway, reports, request, event))) {
+        throw new AppError(503, 'gateway_unavailable', 'La pasarela no respondió; reintente');
+      }
+      const number = await reports.orderOf(charge.id, charge.orderId);
+      if (request.headers.accept?.includes('application/json')) {
+        return { chargeId: charge.id, status: charge.status, orderNumber: number };
+      }
+      return reply.redirect(number ? `/resumen/${number}` : '/api/payments/sandbox/pagos', 303);
+    },
+  );
 };
 
 const webhookBody = z
@@ -221,7 +325,13 @@ export const paymentsPlugin = fp<{ gateway?: PaymentGateway | undefined; reports
         },
       );
 
-      if (gateway instanceof SandboxGateway) await r.register(sandboxRoutes, { gateway });
+      if (gateway instanceof SandboxGateway) {
+        await r.register(sandboxRoutes, {
+          gateway,
+          reports: opts.reports,
+          devTools: app.config.env !== 'production',
+        });
+      }
     });
   },
 );

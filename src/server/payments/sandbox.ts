@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sandboxCharges, sandboxTokens } from '../db/schema.ts';
 import {
   type Charge,
   type ChargeStatus,
   type CreateChargeInput,
+  type DelayedChargeInput,
   GatewayError,
   type PaymentGateway,
+  type PayTo,
 } from './gateway.ts';
 
 /**
@@ -113,21 +115,47 @@ export function checkCard(input: TokenInput, now = new Date()): void {
 
 type ChargeRow = typeof sandboxCharges.$inferSelect;
 
+function payToOf(pm: Record<string, string> | null): PayTo | null {
+  if (pm?.type === 'bank_transfer') {
+    return { type: 'bank_transfer', bank: pm.bank ?? '', clabe: pm.clabe ?? '', name: pm.name ?? '' };
+  }
+  if (pm?.type === 'store')
+    return { type: 'store', reference: pm.reference ?? '', barcodeUrl: pm.barcode_url ?? null };
+  return null;
+}
+
 function toCharge(row: ChargeRow): Charge {
+  const card = row.method === 'card';
   return {
     id: row.id,
     status: row.status as ChargeStatus,
     amountCents: row.amountCents,
     currency: 'MXN',
     refundedCents: row.refundedCents,
-    method: 'card',
+    method: card ? 'card' : row.method === 'bank_account' ? 'spei' : 'cash',
     // The simulator's Mastercard test card stands for a debit card, the Visa ones for credit cards.
-    cardType: row.maskedNumber.startsWith('5') ? 'debit' : 'credit',
+    cardType: card ? (row.maskedNumber.startsWith('5') ? 'debit' : 'credit') : null,
     orderId: row.orderId,
     errorCode: row.errorCode,
     errorMessage: row.errorMessage,
     redirectUrl: row.status === 'charge_pending' ? `/api/payments/sandbox/3ds/${row.id}` : null,
+    payTo: payToOf(row.paymentMethod),
+    dueDate: row.dueDate?.toISOString() ?? null,
   };
+}
+
+/** The control digit of a CLABE's first 17 digits (weights 3, 7, 1 repeated; Banxico's CLABE rule). */
+export function clabeControlDigit(first17: string): number {
+  const weights = [3, 7, 1];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += ((first17.charCodeAt(i) - 48) * weights[i % 3]!) % 10;
+  return (10 - (sum % 10)) % 10;
+}
+
+/** A CLABE of STP (bank 646, plaza 180), as Openpay gives for SPEI charges, with a valid control digit. */
+export function sandboxClabe(): string {
+  const digits = `646180${Array.from(randomBytes(11), (b) => String(b % 10)).join('')}`;
+  return `${digits}${clabeControlDigit(digits)}`;
 }
 
 export class SandboxGateway implements PaymentGateway {
@@ -210,6 +238,104 @@ export class SandboxGateway implements PaymentGateway {
       );
     }
     return toCharge(row);
+  }
+
+  /**
+   * What Openpay answers a bank_account or store charge: status in_progress with the payment_method — for SPEI
+   * a CLABE of STP and the reference ('name') the transfer carries; for a store a Paynet reference and the
+   * barcode's URL (here the simulator's own Code 128 image).
+   */
+  async createDelayedCharge(input: DelayedChargeInput): Promise<Charge> {
+    if (!(input.amountCents > 0)) throw requestError(400, 1001, 'amount must be greater than 0');
+    if (!(input.dueDate.getTime() > Date.now()))
+      throw requestError(400, 1001, 'due_date must be in the future');
+    const id = openpayId('tr', 18);
+    const paymentMethod: Record<string, string> =
+      input.method === 'spei'
+        ? {
+            type: 'bank_transfer',
+            bank: 'STP',
+            clabe: sandboxClabe(),
+            name: Array.from(randomBytes(7), (b) => String(b % 10)).join(''),
+          }
+        : (() => {
+            const reference = `000020${id.toUpperCase()}${Array.from(randomBytes(7), (b) => String(b % 10)).join('')}`;
+            return {
+              type: 'store',
+              reference,
+              barcode_url: `/api/payments/sandbox/barcode/${reference}`,
+            };
+          })();
+    const [row] = await this.db
+      .insert(sandboxCharges)
+      .values({
+        id,
+        orderId: input.orderId,
+        tokenId: '',
+        amountCents: input.amountCents,
+        status: 'in_progress',
+        description: input.description.slice(0, 250),
+        maskedNumber: '',
+        method: input.method === 'spei' ? 'bank_account' : 'store',
+        dueDate: input.dueDate,
+        paymentMethod,
+      })
+      .onConflictDoNothing({ target: sandboxCharges.orderId })
+      .returning();
+    if (!row) throw requestError(409, 1006, 'The orderId already exists');
+    return toCharge(row);
+  }
+
+  /**
+   * 'Simular pago recibido' (development only): the buyer paid the SPEI transfer or at the store. As at Openpay,
+   * a charge past its due_date can no longer be paid unless `late` (the simulator's way to test a payment that
+   * arrives after the shop released the order). Answers the charge, or null when there is nothing to pay.
+   */
+  async simulatePayment(chargeId: string, options: { late?: boolean } = {}): Promise<Charge | null> {
+    const [row] = await this.db
+      .update(sandboxCharges)
+      .set({ status: 'completed', updatedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxCharges.id, chargeId),
+          options.late
+            ? inArray(sandboxCharges.status, ['in_progress', 'cancelled'])
+            : eq(sandboxCharges.status, 'in_progress'),
+          sql`${sandboxCharges.method} <> 'card'`,
+          options.late
+            ? undefined
+            : or(isNull(sandboxCharges.dueDate), gt(sandboxCharges.dueDate, new Date())),
+        ),
+      )
+      .returning();
+    return row ? toCharge(row) : null;
+  }
+
+  /** 'Simular vencimiento': the due date passes unpaid; Openpay cancels the charge. */
+  async simulateExpiry(chargeId: string): Promise<Charge | null> {
+    const [row] = await this.db
+      .update(sandboxCharges)
+      .set({ status: 'cancelled', dueDate: new Date(), updatedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxCharges.id, chargeId),
+          eq(sandboxCharges.status, 'in_progress'),
+          sql`${sandboxCharges.method} <> 'card'`,
+        ),
+      )
+      .returning();
+    return row ? toCharge(row) : null;
+  }
+
+  /** The simulator's delayed charges still awaiting payment (the development page). */
+  async awaitingCharges(): Promise<Charge[]> {
+    const rows = await this.db
+      .select()
+      .from(sandboxCharges)
+      .where(and(eq(sandboxCharges.status, 'in_progress'), sql`${sandboxCharges.method} <> 'card'`))
+      .orderBy(sql`${sandboxCharges.createdAt} desc`)
+      .limit(50);
+    return rows.map(toCharge);
   }
 
   async getCharge(chargeId: string): Promise<Charge> {

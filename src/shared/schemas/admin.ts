@@ -542,3 +542,27 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'quotation.extend': 'Vigencia de cotización extendida',
   'customer.purchase-order': 'Orden de compra obligatoria cambiada',
 };
+
+/**
+ * GET /api/admin/payments/delayed (issue 21): SPEI and store orders awaiting payment with their deadlines, and the
+ * queue 'Pago recibido fuera de plazo' (paid after the order expired and its stock was released).
+ */
+const delayedRow = z.object({
+  number: z.number().int(),
+  date: z.string(),
+  customerName: z.string(),
+  email: z.string(),
+  methodLabel: z.string(),
+  totalCents: z.number().int(),
+});
+export const adminDelayedPaymentsSchema = z.object({
+  awaiting: z.array(delayedRow.extend({ deadline: z.string() })),
+  late: z.array(
+    delayedRow.extend({
+      latePaymentAt: z.string(),
+      chargeId: z.string().nullable(),
+      cancelledAt: z.string().nullable(),
+    }),
+  ),
+});
+export type AdminDelayedPayments = z.infer<typeof adminDelayedPaymentsSchema>;

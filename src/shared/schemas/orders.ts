@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
 import { addressSchema } from './common.ts';
 
@@ -51,38 +52,110 @@ export const quotationFolioSchema = z
   .string({ error: 'El folio de la cotización no es válido' })
   .regex(/^COT-\d{4}-\d{6,}$/, 'El folio de la cotización no es válido');
 
-/** POST /api/orders */
-export const placeOrderSchema = z.object(
-  {
-    items: cartLinesSchema.refine((items) => items.length > 0, 'El carrito está vacío'),
-    cardToken: z
-      .string({ error: 'Faltan los datos de la tarjeta' })
-      .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Los datos de la tarjeta no son válidos'),
-    deviceSessionId: z
-      .string({ error: 'Falta el identificador del dispositivo' })
-      .min(1, 'Falta el identificador del dispositivo')
-      .max(255, 'El identificador del dispositivo no es válido'),
-    /** Optional; required when the account says so (issue 20). */
-    purchaseOrder: purchaseOrderSchema.optional(),
-    /** Converting a quotation: the server sells at its prices and lines (the items must be its lines). */
-    quotation: quotationFolioSchema.optional(),
-    /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
-    invoiceProfileId: z
-      .number({ error: 'Seleccione sus datos fiscales' })
-      .int('Seleccione sus datos fiscales')
-      .min(1, 'Seleccione sus datos fiscales')
-      .max(2_147_483_647, 'Seleccione sus datos fiscales')
-      .optional(),
-  },
-  { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
-);
+export const paymentMethodSchema = z.enum(PAYMENT_METHODS, {
+  error: 'La forma de pago no es válida',
+});
+
+/**
+ * POST /api/orders. A card purchase sends the card token and device id (and optionally `msiMonths`); SPEI and
+ * cash at a store send neither (the reference comes from the gateway once the order exists).
+ */
+export const placeOrderSchema = z
+  .object(
+    {
+      items: cartLinesSchema.refine((items) => items.length > 0, 'El carrito está vacío'),
+      paymentMethod: paymentMethodSchema.optional(),
+      cardToken: z
+        .string({ error: 'Faltan los datos de la tarjeta' })
+        .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Los datos de la tarjeta no son válidos')
+        .optional(),
+      deviceSessionId: z
+        .string({ error: 'Falta el identificador del dispositivo' })
+        .min(1, 'Falta el identificador del dispositivo')
+        .max(255, 'El identificador del dispositivo no es válido')
+        .optional(),
+      msiMonths: z
+        .union([z.literal(3), z.literal(6), z.literal(9), z.literal(12)], {
+          error: 'Los meses sin intereses deben ser 3, 6, 9 o 12',
+        })
+        .optional(),
+      /** Optional; required when the account says so (issue 20). */
+      purchaseOrder: purchaseOrderSchema.optional(),
+      /** Converting a quotation: the server sells at its prices and lines (the items must be its lines). */
+      quotation: quotationFolioSchema.optional(),
+      /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
+      invoiceProfileId: z
+        .number({ error: 'Seleccione sus datos fiscales' })
+        .int('Seleccione sus datos fiscales')
+        .min(1, 'Seleccione sus datos fiscales')
+        .max(2_147_483_647, 'Seleccione sus datos fiscales')
+        .optional(),
+    },
+    { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
+  )
+  .superRefine((body, ctx) => {
+    if ((body.paymentMethod ?? 'card') === 'card') {
+      if (body.cardToken === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['cardToken'], message: 'Faltan los datos de la tarjeta' });
+      }
+      if (body.deviceSessionId === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['deviceSessionId'],
+          message: 'Falta el identificador del dispositivo',
+        });
+      }
+    } else if (body.msiMonths !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['msiMonths'],
+        message: 'Los meses sin intereses solo aplican a pagos con tarjeta',
+      });
+    }
+  });
 export type PlaceOrder = z.infer<typeof placeOrderSchema>;
 
-/** Paid: `{ number }`. 3-D Secure: also `redirectUrl`, where the browser must go to authenticate. */
+/**
+ * Paid: `{ number }`. 3-D Secure: also `redirectUrl`, where the browser must go to authenticate. SPEI or
+ * cash: `awaitingPayment: true` (status 201 → 202), the instructions are on the order's page.
+ */
 export const placeOrderResponseSchema = z.object({
   number: z.number().int(),
   redirectUrl: z.string().optional(),
+  awaitingPayment: z.boolean().optional(),
 });
+
+/** What the buyer needs to pay a SPEI or store order (Openpay's payment_method of the charge). */
+export const paymentInstructionsSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('spei'),
+    bank: z.string(),
+    clabe: z.string(),
+    /** The reference ('concepto') the transfer must carry. */
+    reference: z.string(),
+    amountCents: z.number().int(),
+    dueAt: z.string(),
+  }),
+  z.object({
+    type: z.literal('cash'),
+    reference: z.string(),
+    barcodeUrl: z.string().nullable(),
+    amountCents: z.number().int(),
+    dueAt: z.string(),
+  }),
+]);
+export type PaymentInstructions = z.infer<typeof paymentInstructionsSchema>;
+
+/** How the order is (being) paid, its deadline while awaiting a delayed payment, and the instructions. */
+export const orderPaymentSchema = z.object({
+  method: paymentMethodSchema,
+  methodLabel: z.string(),
+  /** ISO date-time until which a SPEI or store payment is accepted (null once paid, or for cards). */
+  deadline: z.string().nullable(),
+  instructions: paymentInstructionsSchema.nullable(),
+  msiMonths: z.number().int().nullable(),
+});
+export type OrderPayment = z.infer<typeof orderPaymentSchema>;
 export type PlaceOrderResponse = z.infer<typeof placeOrderResponseSchema>;
 
 export const invoiceStateSchema = z.enum(['none', 'issued', 'cancelled']);
@@ -107,6 +180,8 @@ export const orderSummarySchema = z.object({
   statusLabel: z.string(),
   trackingGuide: z.string(),
   totalCents: z.number().int(),
+  /** ISO date-time: the deadline of a SPEI or store payment still awaited (issue 21), else absent. */
+  paymentDeadline: z.string().nullable().optional(),
   ...actionsShape,
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
@@ -153,6 +228,7 @@ export const orderDetailSchema = z.object({
   purchaseOrder: z.string().nullable(),
   /** The folio of the quotation it was converted from. */
   quotationFolio: z.string().nullable(),
+  payment: orderPaymentSchema.optional(),
   ...actionsShape,
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;

@@ -11,7 +11,7 @@ type Txn = {
   id: string;
   authorization: string | null;
   operation_type: 'in';
-  method: 'card';
+  method: 'card' | 'bank_account' | 'store';
   transaction_type: 'charge';
   status: string;
   conciliated: boolean;
@@ -24,8 +24,13 @@ type Txn = {
   amount: number;
   currency: string;
   customer: unknown;
-  card: { card_number: string; holder_name: string; brand: string; type: string };
-  payment_method?: { type: 'redirect'; url: string };
+  card?: { card_number: string; holder_name: string; brand: string; type: string };
+  payment_method?:
+    | { type: 'redirect'; url: string }
+    | { type: 'bank_transfer'; bank: string; clabe: string; name: string }
+    | { type: 'store'; reference: string; barcode_url: string };
+  due_date?: string;
+  payment_plan?: { payments: number };
   refund?: { id: string; amount: number; status: string; transaction_type: 'refund' };
   redirect_url?: string;
 };
@@ -187,6 +192,31 @@ export class OpenpayReplica {
     return { type: event, event_date: new Date().toISOString(), transaction: { ...t } };
   }
 
+  /**
+   * The buyer pays a SPEI (bank_account) or store charge: Openpay marks it completed and sends charge.succeeded.
+   * Refused after its due_date unless `evenIfDue` (a transfer the bank let through late). Answers the webhook.
+   */
+  payDelayed(chargeId: string, evenIfDue = false): { type: string; event_date: string; transaction: Txn } {
+    const t = this.charges.get(chargeId);
+    if (!t || t.method === 'card' || !['in_progress', 'cancelled'].includes(t.status)) {
+      throw new Error('no delayed charge to pay');
+    }
+    if (!evenIfDue && (t.status !== 'in_progress' || (t.due_date && Date.parse(t.due_date) < Date.now()))) {
+      throw new Error('the charge is past its due date');
+    }
+    t.status = 'completed';
+    t.operation_date = new Date().toISOString();
+    return { type: 'charge.succeeded', event_date: t.operation_date, transaction: { ...t } };
+  }
+
+  /** A SPEI or store charge reaches its due_date unpaid: Openpay cancels it (charge.cancelled). */
+  expireDelayed(chargeId: string): { type: string; event_date: string; transaction: Txn } {
+    const t = this.charges.get(chargeId);
+    if (t?.status !== 'in_progress' || t.method === 'card') throw new Error('no delayed charge to expire');
+    t.status = 'cancelled';
+    return { type: 'charge.cancelled', event_date: new Date().toISOString(), transaction: { ...t } };
+  }
+
   /** What the bank's 3-D Secure page does: approve or reject a pending charge. */
   complete3ds(chargeId: string, approve: boolean): void {
     const t = this.charges.get(chargeId);
@@ -278,7 +308,82 @@ export class OpenpayReplica {
     return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
   }
 
+  /**
+   * Openpay's 'Cargo en banco' (method bank_account) and 'Cargo en tienda' (method store): amount, description,
+   * optional order_id (unique) and due_date (ISO 8601), and the customer (required for store at merchant level).
+   * No source_id nor device_session_id. Answers in_progress with payment_method: bank_transfer (bank STP, clabe,
+   * name) or store (reference, barcode_url).
+   */
+  private createDelayedCharge(body: Record<string, unknown>, res: ServerResponse) {
+    if (typeof body.amount !== 'number' || body.amount <= 0) {
+      return this.error(res, 400, 1001, 'amount must be greater than 0');
+    }
+    if (typeof body.description !== 'string' || body.description === '' || body.description.length > 250) {
+      return this.error(res, 400, 1001, 'description is required');
+    }
+    for (const forbidden of ['source_id', 'device_session_id', 'use_3d_secure', 'payment_plan']) {
+      if (body[forbidden] !== undefined) {
+        return this.error(res, 400, 1001, `${forbidden} is not allowed for method ${String(body.method)}`);
+      }
+    }
+    const customer = body.customer as Record<string, unknown> | undefined;
+    if (
+      body.method === 'store' &&
+      (!customer || typeof customer.name !== 'string' || typeof customer.email !== 'string')
+    ) {
+      return this.error(res, 400, 1001, 'customer is required');
+    }
+    if (
+      body.due_date !== undefined &&
+      (typeof body.due_date !== 'string' || Number.isNaN(Date.parse(body.due_date)))
+    ) {
+      return this.error(res, 400, 1001, 'due_date is not a valid ISO 8601 date');
+    }
+    if (typeof body.due_date === 'string' && Date.parse(body.due_date) <= Date.now()) {
+      return this.error(res, 400, 1001, 'due_date must be in the future');
+    }
+    const forced = this.nextChargeErrors.shift();
+    if (forced) return this.error(res, forced.http, forced.code, forced.description, forced.category);
+    const orderId = typeof body.order_id === 'string' ? body.order_id : null;
+    if (orderId && [...this.charges.values()].some((t) => t.order_id === orderId)) {
+      return this.error(res, 409, 1006, 'The orderId already exists');
+    }
+    const now = new Date().toISOString();
+    const id = `tr${randomBytes(9).toString('hex')}`;
+    const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
+    const reference = `000020${id.toUpperCase()}${digits(7)}`;
+    const t: Txn = {
+      id,
+      authorization: null,
+      operation_type: 'in',
+      method: body.method as 'bank_account' | 'store',
+      transaction_type: 'charge',
+      status: 'in_progress',
+      conciliated: false,
+      creation_date: now,
+      operation_date: now,
+      description: body.description,
+      error_message: null,
+      order_id: orderId,
+      amount: body.amount,
+      currency: String(body.currency ?? 'MXN'),
+      customer: customer ?? null,
+      ...(typeof body.due_date === 'string' ? { due_date: body.due_date } : {}),
+      payment_method:
+        body.method === 'bank_account'
+          ? { type: 'bank_transfer', bank: 'STP', clabe: `646180${digits(12)}`, name: digits(7) }
+          : {
+              type: 'store',
+              reference,
+              barcode_url: `${this.url}/barcode/${reference}?width=1&height=45&text=false`,
+            },
+    };
+    this.charges.set(id, t);
+    return this.send(res, 200, t);
+  }
+
   private async createCharge(body: Record<string, unknown>, res: ServerResponse) {
+    if (body.method === 'bank_account' || body.method === 'store') return this.createDelayedCharge(body, res);
     for (const field of ['method', 'source_id', 'amount', 'description', 'device_session_id'] as const) {
       if (body[field] === undefined || body[field] === '') {
         return this.error(res, 400, 1001, `${field} is required`);
@@ -286,6 +391,13 @@ export class OpenpayReplica {
     }
     if (body.method !== 'card' || typeof body.amount !== 'number' || body.amount <= 0) {
       return this.error(res, 400, 1001, 'amount must be greater than 0');
+    }
+    // Meses sin intereses (payment_plan.payments): 3, 6, 9, 12 or 18, and only on credit cards.
+    if (body.payment_plan !== undefined) {
+      const payments = (body.payment_plan as { payments?: unknown } | null)?.payments;
+      if (![3, 6, 9, 12, 18].includes(Number(payments))) {
+        return this.error(res, 400, 1001, 'payment_plan.payments must be 3, 6, 9, 12 or 18');
+      }
     }
     const forced = this.nextChargeErrors.shift();
     if (forced) return this.error(res, forced.http, forced.code, forced.description, forced.category);
@@ -327,6 +439,7 @@ export class OpenpayReplica {
       amount: body.amount,
       currency: String(body.currency ?? 'MXN'),
       customer: body.customer ?? null,
+      ...(body.payment_plan !== undefined ? { payment_plan: body.payment_plan as { payments: number } } : {}),
       card: {
         card_number: `${token.cardNumber.slice(0, 6)}XXXXXX${token.cardNumber.slice(-4)}`,
         holder_name: token.holderName,

@@ -13,6 +13,7 @@ import { shop } from '@/shared/shop.ts';
 import { buttonClass } from '../components/admin-ui.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
+import { DelayedPaymentsScreen } from '../screens/delayed-payments-screen.tsx';
 import { ImportScreen } from '../screens/import-screen.tsx';
 import { InvoicesScreen } from '../screens/invoices-screen.tsx';
 import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
@@ -25,6 +26,7 @@ const NAV = [
   { to: 'pedidos', label: 'Pedidos' },
   { to: 'productos', label: 'Productos' },
   { to: 'importar', label: 'Importar catálogo' },
+  { to: 'pagos-diferidos', label: 'Pagos diferidos' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
@@ -166,6 +168,7 @@ function Shell({ email }: { email: string }) {
             <Route path="productos/nuevo" element={<ProductEditScreen />} />
             <Route path="productos/:code" element={<ProductEditScreen />} />
             <Route path="importar" element={<ImportScreen />} />
+            <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />

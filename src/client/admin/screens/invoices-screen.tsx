@@ -16,6 +16,7 @@ import {
   td,
   th,
 } from '../components/admin-ui.tsx';
+import { GlobalInvoicePanel } from './global-invoice-panel.tsx';
 
 export function InvoicesScreen() {
   useDocumentTitle('Facturas — Administración');
@@ -72,6 +73,7 @@ export function InvoicesScreen() {
           Buscar
         </button>
       </form>
+      <GlobalInvoicePanel />
       {error ? <Alert tone="danger">{error.message}</Alert> : null}
       {isPending ? (
         <Spinner />

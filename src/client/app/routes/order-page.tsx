@@ -4,8 +4,9 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
-import { CardPayment, PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
 import { InvoiceAtPurchase } from '@/client/checkout/components/invoice-at-purchase.tsx';
+import { PaymentChoice } from '@/client/checkout/components/payment-choice.tsx';
 import { PurchaseOrderField } from '@/client/checkout/components/purchase-order-field.tsx';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
@@ -149,6 +150,12 @@ function Checkout() {
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
     setTimeout(() => navigate(`/resumen/${number}`, { replace: true }), REDIRECT_DELAY_MS);
   };
+  // SPEI or cash: the order holds the products; its page shows how to pay.
+  const onAwaiting = (number: number) => {
+    setCartItems([]);
+    void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    navigate(`/resumen/${number}`, { replace: true });
+  };
 
   return (
     <>
@@ -241,12 +248,13 @@ function Checkout() {
               className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
             >
               <h2 id="pago" className="mb-4 font-semibold text-slate-900">
-                Pago con tarjeta
+                Forma de pago
               </h2>
               <PurchaseOrderField initial={quotation.data?.purchaseOrder ?? ''} onChange={onPurchaseOrder} />
               <InvoiceAtPurchase onChange={setInvoiceProfileId} />
-              <CardPayment
+              <PaymentChoice
                 items={quoteItems}
+                totalCents={data?.totalCents ?? 0}
                 extra={{
                   ...(invoiceProfileId ? { invoiceProfileId } : {}),
                   ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
@@ -254,6 +262,7 @@ function Checkout() {
                 }}
                 disabled={!canPay}
                 onPaid={onPaid}
+                onAwaiting={onAwaiting}
               />
             </section>
           )}

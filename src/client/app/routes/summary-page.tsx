@@ -13,6 +13,7 @@ import {
   outcomeOf,
   outcomeText,
 } from '@/client/orders/components/order-outcome.tsx';
+import { PaymentInstructions } from '@/client/orders/components/payment-instructions.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
@@ -29,7 +30,8 @@ function Summary({ order }: { order: OrderDetail }) {
 
   const outcome = outcomeOf(order.status);
   const style = OUTCOME_STYLES[outcome];
-  const heading = OUTCOME_HEADINGS[outcome];
+  const awaiting = order.status === 'pending_payment' && Boolean(order.payment?.instructions);
+  const heading = awaiting ? 'Pedido apartado: pendiente de pago' : OUTCOME_HEADINGS[outcome];
   useDocumentTitle(shopTitle(heading));
   const row = 'flex justify-between gap-4';
   return (
@@ -52,6 +54,8 @@ function Summary({ order }: { order: OrderDetail }) {
           </Link>
         )}
       </div>
+
+      {awaiting && order.payment && <PaymentInstructions payment={order.payment} />}
 
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_320px]">
         <section
@@ -101,6 +105,15 @@ function Summary({ order }: { order: OrderDetail }) {
               <dt>Total</dt>
               <dd data-testid="summary-total">{formatMoney(order.totalCents)}</dd>
             </div>
+            {order.payment && (
+              <div className={row}>
+                <dt className="text-slate-600">Forma de pago</dt>
+                <dd data-testid="summary-payment-method">
+                  {order.payment.methodLabel}
+                  {order.payment.msiMonths ? ` · ${order.payment.msiMonths} meses sin intereses` : ''}
+                </dd>
+              </div>
+            )}
           </dl>
         </section>
         <aside className="space-y-6">

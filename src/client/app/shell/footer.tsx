@@ -76,7 +76,10 @@ export function Footer() {
                   Formas de pago
                 </a>
               ) : (
-                <span>Formas de pago: tarjeta de crédito y débito</span>
+                <span>
+                  Formas de pago: tarjeta (también a meses sin intereses), transferencia SPEI y efectivo en
+                  tienda
+                </span>
               )}
             </li>
           </ul>

@@ -46,12 +46,15 @@ export function CardPayment({
   extra,
   disabled,
   onPaid,
+  msiMonths,
 }: {
   items: { code: string; quantity: number }[];
   /** More of the order: the purchase-order number, the quotation converted (issue 20). */
   extra?: Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId'>;
   disabled: boolean;
   onPaid: (number: number) => void;
+  /** Meses sin intereses chosen beside the form (issue 21); undefined: one payment. */
+  msiMonths?: 3 | 6 | 9 | 12 | undefined;
 }) {
   const config = usePaymentsConfig();
   const attempt = useRef<Attempt | null>(null);
@@ -89,7 +92,7 @@ export function CardPayment({
         const { token, deviceSessionId } = await createCardToken(config.data, FORM_ID, card);
         attempt.current = {
           key: crypto.randomUUID(),
-          body: { items, ...extra, cardToken: token, deviceSessionId },
+          body: { items, ...extra, cardToken: token, deviceSessionId, ...(msiMonths ? { msiMonths } : {}) },
         };
       }
       const { key, body } = attempt.current;

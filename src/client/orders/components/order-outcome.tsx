@@ -23,7 +23,10 @@ export const OUTCOME_HEADINGS: Record<Outcome, string> = {
 };
 
 /** The line under the heading on /resumen. */
-export function outcomeText(order: Pick<OrderDetail, 'status' | 'refundedCents'>): string {
+export function outcomeText(order: Pick<OrderDetail, 'status' | 'refundedCents' | 'payment'>): string {
+  if (order.status === 'pending_payment' && order.payment?.instructions) {
+    return 'Sus productos están apartados. Realice el pago con las instrucciones de abajo antes de la fecha límite.';
+  }
   switch (outcomeOf(order.status)) {
     case 'bought':
       return 'Le enviamos la confirmación a su correo electrónico.';

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
+import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
 import { useOrder } from '../api/get-order.ts';
 import { Modal } from './modal.tsx';
@@ -52,6 +53,13 @@ function Receipt({ order }: { order: OrderDetail }) {
         {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
         {order.purchaseOrder && field('Orden de compra', order.purchaseOrder, 'receipt-purchase-order')}
         {order.quotationFolio && field('Cotización', order.quotationFolio, 'receipt-quotation')}
+        {order.payment &&
+          field(
+            'Forma de pago',
+            `${order.payment.methodLabel}${order.payment.msiMonths ? ` · ${order.payment.msiMonths} meses sin intereses` : ''}`,
+            'receipt-payment-method',
+          )}
+        {order.payment?.deadline && field('Pagar antes de', formatDeadline(order.payment.deadline))}
       </dl>
       <div className="overflow-x-auto">
         <table className="w-full text-sm">

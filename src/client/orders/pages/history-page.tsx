@@ -8,6 +8,7 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
+import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useOrders } from '../api/get-orders.ts';
@@ -103,7 +104,23 @@ function OrderCard({
           <dt className="text-xs uppercase tracking-wide text-slate-500">Total</dt>
           <dd className="font-semibold text-slate-900">{formatMoney(order.totalCents)}</dd>
         </div>
+        {order.paymentDeadline && (
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Pagar antes de</dt>
+            <dd className="font-medium text-amber-800" data-testid="order-payment-deadline">
+              {formatDeadline(order.paymentDeadline)}
+            </dd>
+          </div>
+        )}
       </dl>
+      {order.paymentDeadline && (
+        <Link
+          to={`/resumen/${order.number}`}
+          className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
+        >
+          Ver instrucciones de pago
+        </Link>
+      )}
       <div className="mt-4 flex flex-wrap gap-2">
         {order.canInvoice && (
           <Link

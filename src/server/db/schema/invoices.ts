@@ -164,3 +164,44 @@ export const purchaseInvoiceRequests = pgTable('purchase_invoice_requests', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The CFDI global to the público en general of one month (issue 21, decision 023): the month's paid sales that were
+ * not invoiced individually, one Concepto per order. One per period (unique year + month): 'pending' while it is
+ * being stamped, then 'issued' with the stamped XML.
+ */
+export const globalInvoices = pgTable(
+  'global_invoices',
+  {
+    id: serial('id').primaryKey(),
+    year: integer('year').notNull(),
+    month: integer('month').notNull(),
+    status: text('status').$type<'pending' | 'issued'>().notNull().default('pending'),
+    test: boolean('test').notNull().default(false),
+    uuid: text('uuid'),
+    formaPago: text('forma_pago').notNull(),
+    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
+    ivaCents: bigint('iva_cents', { mode: 'number' }).notNull(),
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
+    xml: text('xml'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    /** 'staff' (the back office's action) or 'job' (the monthly job). */
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('global_invoices_period_idx').on(t.year, t.month)],
+);
+
+/** The orders a global CFDI covers: an order is in at most one (unique order_number). */
+export const globalInvoiceOrders = pgTable(
+  'global_invoice_orders',
+  {
+    globalInvoiceId: integer('global_invoice_id')
+      .notNull()
+      .references(() => globalInvoices.id, { onDelete: 'cascade' }),
+    orderNumber: integer('order_number')
+      .notNull()
+      .references(() => orders.number),
+  },
+  (t) => [uniqueIndex('global_invoice_orders_order_idx').on(t.orderNumber)],
+);

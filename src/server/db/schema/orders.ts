@@ -14,8 +14,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { PaymentMethod } from '../../../shared/payment-methods.ts';
 import type { Address } from '../../../shared/schemas/common.ts';
-import type { OrderStatus } from '../../../shared/schemas/orders.ts';
+import type { OrderStatus, PaymentInstructions } from '../../../shared/schemas/orders.ts';
 import { users } from './accounts.ts';
 
 /**
@@ -79,6 +80,20 @@ export const orders = pgTable(
     purchaseOrder: text('purchase_order'),
     /** The quotation it was converted from (issue 20), whose prices it was sold at. */
     quotationId: integer('quotation_id'),
+    /** How the buyer chose to pay (issue 21): 'card', 'spei' (transfer) or 'cash' (at a store). */
+    paymentMethod: text('payment_method').$type<PaymentMethod>().notNull().default('card'),
+    /**
+     * SPEI or store: until when the payment is accepted (the Openpay charge's due_date, the hold's end). Unlike
+     * reserved_until it is never moved by the sweeper's lease.
+     */
+    paymentDueAt: timestamp('payment_due_at', { withTimezone: true }),
+    /** Card on meses sin intereses: the months of Openpay's payment_plan; null when paid in one go. */
+    msiMonths: integer('msi_months'),
+    /**
+     * A SPEI or store payment that arrived after the order had expired and its stock was released: recorded,
+     * never re-reserving stock silently; staff decide (back office 'Pago recibido fuera de plazo').
+     */
+    latePaymentAt: timestamp('late_payment_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -133,6 +148,8 @@ export const payments = pgTable(
     method: text('method').$type<'card' | 'spei' | 'cash'>(),
     /** For cards, once paid: 'credit' or 'debit' (Openpay's card.type; CFDI FormaPago 04 / 28). */
     cardType: text('card_type').$type<'credit' | 'debit'>(),
+    /** SPEI or store: the instructions the gateway gave (CLABE, bank, reference; or the Paynet reference). */
+    instructions: jsonb('instructions').$type<PaymentInstructions>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -171,6 +188,8 @@ export const paymentAlerts = pgTable(
 /** What POST /api/orders answered for a key: the checkout's result, replayed to a retry with the same key. */
 export type CheckoutAnswer =
   | { kind: 'paid'; number: number }
+  /** SPEI or cash: the order holds its stock until the deadline; the instructions are on its page. */
+  | { kind: 'awaiting'; number: number }
   | { kind: 'redirect'; number: number; redirectUrl: string }
   | { kind: 'failed'; number: number; message: string; errorCode: number | null }
   /** The payment failed on our side (nothing charged, order released): 503, never a decline. */
@@ -229,6 +248,11 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   description: text('description').notNull(),
   redirectUrl: text('redirect_url'),
   maskedNumber: text('masked_number').notNull(),
+  /** Openpay's method: 'card', 'bank_account' (SPEI) or 'store' (issue 21). */
+  method: text('method').notNull().default('card'),
+  dueDate: timestamp('due_date', { withTimezone: true }),
+  /** Openpay's payment_method object of a bank_account or store charge. */
+  paymentMethod: jsonb('payment_method').$type<Record<string, string>>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
