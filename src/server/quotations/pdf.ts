@@ -1,5 +1,6 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { formatMoney } from '../../shared/money.ts';
+import { QUOTATION_TERMS } from '../../shared/sales-terms.ts';
 import type { QuotationDetail } from '../../shared/schemas/quotations.ts';
 import { shop } from '../../shared/shop.ts';
 import { BRAND, BRAND_LIGHT, INK, LINE, MUTED, PAGE, RED, Writer } from '../pdf/writer.ts';
@@ -10,17 +11,6 @@ import { amountInWords } from './words.ts';
  * shop's identity and RFC, folio and validity, the buyer, the lines, totals with the IVA they include, the
  * amount in words, the sales terms of spec §9 and who to contact. Drawn with pdf-lib like the CFDI's PDF.
  */
-
-/** Spec §9's sales terms as the quotation prints them (the full text is the page /condiciones_de_venta). */
-export const QUOTATION_TERMS = [
-  `Precios firmes por ${shop.quotations.validityDays} días naturales a partir de la fecha de esta cotización, en pesos mexicanos (MXN) con IVA incluido.`,
-  'Existencias sujetas a disponibilidad al momento de confirmar el pedido.',
-  'Facturación mínima de contado: $300.00 más IVA; a crédito: $2,000.00 más IVA, con línea de crédito autorizada.',
-  'Entrega local en la zona metropolitana de Guadalajara con pedido mínimo de $5,000.00 (no aplica a distribuidores). Fletes por cuenta del cliente, LAB Guadalajara.',
-  'Devoluciones solo de mercancía de línea dentro de los 10 días siguientes a la entrega; no se aceptan devoluciones de reactivos químicos ni biológicos.',
-  'Garantía de 1 año en equipos contra defectos de fabricación; las fallas se reportan dentro de los 10 días siguientes a la recepción. Sin garantía en lámparas, electrodos, resistencias y otras partes de desgaste.',
-  'No se aceptan pedidos por teléfono ni cancelaciones de pedidos ya procesados.',
-];
 
 const longDate = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(

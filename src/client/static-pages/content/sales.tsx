@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { Callout } from '@/client/ui/prose.tsx';
+import { formatMoney } from '@/shared/money.ts';
+import { SALES_TERMS as T } from '@/shared/sales-terms.ts';
 import { shop } from '@/shared/shop.ts';
 import { Mail, POLICIES_UPDATED } from './shop-text.tsx';
 
@@ -10,21 +12,21 @@ function SaleConditions() {
       <h2 id="condiciones">Condiciones generales de venta</h2>
       <ul>
         <li>
-          <strong>Vigencia de precios:</strong> los precios cotizados se respetan durante 30 días. Los precios
-          de la tienda en línea están en pesos mexicanos e incluyen IVA; el precio que se cobra es el vigente
-          al confirmar el pedido.
+          <strong>Vigencia de precios:</strong> los precios cotizados se respetan durante{' '}
+          {T.priceValidityDays} días. Los precios de la tienda en línea están en pesos mexicanos e incluyen
+          IVA; el precio que se cobra es el vigente al confirmar el pedido.
         </li>
         <li>
-          <strong>Facturación mínima de contado:</strong> $300.00 más IVA.
+          <strong>Facturación mínima de contado:</strong> {formatMoney(T.minCashInvoiceCents)} más IVA.
         </li>
         <li>
-          <strong>Facturación mínima a crédito:</strong> $2,000.00 más IVA, para clientes con línea de crédito
-          autorizada.
+          <strong>Facturación mínima a crédito:</strong> {formatMoney(T.minCreditInvoiceCents)} más IVA, para
+          clientes con línea de crédito autorizada.
         </li>
         <li>
           <strong>Entrega local en la zona metropolitana de Guadalajara</strong> con nuestro propio vehículo:
-          pedido mínimo de $5,000.00. No aplica para distribuidores. Los pedidos de la tienda en línea se
-          envían por paquetería con el costo que se muestra en su carrito.
+          pedido mínimo de {formatMoney(T.localDeliveryMinCents)}. No aplica para distribuidores. Los pedidos
+          de la tienda en línea se envían por paquetería con el costo que se muestra en su carrito.
         </li>
         <li>
           <strong>Fletes:</strong> el flete corre por cuenta del cliente; la mercancía viaja LAB (libre a
@@ -53,8 +55,8 @@ function ReturnsAndWarranty() {
       <ul>
         <li>
           Solo se aceptan devoluciones de <strong>mercancía de línea (en existencia)</strong>, dentro de los{' '}
-          <strong>10 días</strong> siguientes a la entrega, en su empaque original, sin uso y con su factura o
-          número de pedido.
+          <strong>{T.returnDays} días</strong> siguientes a la entrega, en su empaque original, sin uso y con
+          su factura o número de pedido.
         </li>
         <li>
           <strong>No se aceptan devoluciones de reactivos químicos ni biológicos</strong>, por seguridad y
@@ -70,12 +72,12 @@ function ReturnsAndWarranty() {
       <h2 id="garantia">Garantía limitada</h2>
       <ul>
         <li>
-          Los equipos tienen <strong>garantía de 1 año</strong> contra defectos de fabricación a partir de la
-          fecha de entrega.
+          Los equipos tienen <strong>garantía de {T.warrantyYears} año</strong> contra defectos de fabricación
+          a partir de la fecha de entrega.
         </li>
         <li>
-          Las fallas deben reportarse dentro de los <strong>10 días</strong> siguientes a la recepción de la
-          mercancía.
+          Las fallas deben reportarse dentro de los <strong>{T.faultReportDays} días</strong> siguientes a la
+          recepción de la mercancía.
         </li>
         <li>
           <strong>No tienen garantía</strong> las partes de desgaste o consumibles de los equipos, como
@@ -113,9 +115,15 @@ export function SalesPolicy() {
       </p>
       <Callout title="En resumen">
         <ul className="mt-2! space-y-1!">
-          <li>Precios firmes por 30 días, en MXN con IVA incluido.</li>
-          <li>Devoluciones de mercancía de línea dentro de 10 días; ningún reactivo químico ni biológico.</li>
-          <li>Garantía de 1 año en equipos; fallas reportadas dentro de 10 días de recibidos.</li>
+          <li>Precios firmes por {T.priceValidityDays} días, en MXN con IVA incluido.</li>
+          <li>
+            Devoluciones de mercancía de línea dentro de {T.returnDays} días; ningún reactivo químico ni
+            biológico.
+          </li>
+          <li>
+            Garantía de {T.warrantyYears} año en equipos; fallas reportadas dentro de {T.faultReportDays} días
+            de recibidos.
+          </li>
         </ul>
       </Callout>
       <SaleConditions />

@@ -1,0 +1,30 @@
+import { formatMoney } from './money.ts';
+import { shop } from './shop.ts';
+
+/**
+ * The figures of the general conditions of sale (spec §9), defined once: the page /condiciones_de_venta and the
+ * quotation PDF both read them, so a change of policy is one edit here (and a review of the page's prose).
+ */
+export const SALES_TERMS = {
+  /** Quoted prices are firm this many calendar days (config/shop.json → quotations.validityDays). */
+  priceValidityDays: shop.quotations.validityDays,
+  minCashInvoiceCents: 300_00,
+  minCreditInvoiceCents: 2_000_00,
+  localDeliveryMinCents: 5_000_00,
+  returnDays: 10,
+  warrantyYears: 1,
+  faultReportDays: 10,
+} as const;
+
+const t = SALES_TERMS;
+
+/** The conditions as one-line sentences, as the quotation prints them (the page says the same at length). */
+export const QUOTATION_TERMS: readonly string[] = [
+  `Precios firmes por ${t.priceValidityDays} días naturales a partir de la fecha de esta cotización, en pesos mexicanos (MXN) con IVA incluido.`,
+  'Existencias sujetas a disponibilidad al momento de confirmar el pedido.',
+  `Facturación mínima de contado: ${formatMoney(t.minCashInvoiceCents)} más IVA; a crédito: ${formatMoney(t.minCreditInvoiceCents)} más IVA, con línea de crédito autorizada.`,
+  `Entrega local en la zona metropolitana de Guadalajara con pedido mínimo de ${formatMoney(t.localDeliveryMinCents)} (no aplica a distribuidores). Fletes por cuenta del cliente, LAB Guadalajara.`,
+  `Devoluciones solo de mercancía de línea dentro de los ${t.returnDays} días siguientes a la entrega; no se aceptan devoluciones de reactivos químicos ni biológicos.`,
+  `Garantía de ${t.warrantyYears} año en equipos contra defectos de fabricación; las fallas se reportan dentro de los ${t.faultReportDays} días siguientes a la recepción. Sin garantía en lámparas, electrodos, resistencias y otras partes de desgaste.`,
+  'No se aceptan pedidos por teléfono ni cancelaciones de pedidos ya procesados.',
+];
