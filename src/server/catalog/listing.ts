@@ -65,10 +65,11 @@ export const toCard = (r: CardRow, family?: FamilyStats): ProductCard => ({
   type: r.type,
   groupClas: r.groupClas,
   priceCents: r.priceCents,
-  stock: family && family.count > 1 ? family.stock : r.stock,
+  stock: r.stock,
   imageUrl: productImageUrl(r.code, r.imageHash),
   presentationCount: family?.count ?? 1,
   fromPriceCents: family && family.minCents !== family.maxCents ? family.minCents : null,
+  familyStock: family?.stock ?? r.stock,
 });
 
 /**

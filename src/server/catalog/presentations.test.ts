@@ -121,7 +121,7 @@ describe('the product page of a presentation', () => {
 });
 
 describe('listings and search: one card per family', () => {
-  it('shows the family once, “desde” its lowest price, with the stock of all its presentations', async () => {
+  it('shows the family once, “desde” its lowest price, with its base’s stock and the family’s', async () => {
     const res = await t.app.inject({ url: '/api/products?group=REA-SOL&pageSize=60' });
     const body = res.json<ProductsResponse>();
     const cards = body.items.filter((c) => c.code.startsWith('ACE-'));
@@ -131,7 +131,8 @@ describe('listings and search: one card per family', () => {
       priceCents: 33_000,
       fromPriceCents: 33_000,
       presentationCount: 3,
-      stock: 43,
+      stock: 40,
+      familyStock: 43,
     });
     // The facet counts count families too.
     expect(body.total).toBe(body.items.length);

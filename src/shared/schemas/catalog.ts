@@ -73,10 +73,12 @@ export const productCardSchema = z.object({
   imageUrl: z.string().nullable(),
   /**
    * A family's card (decision 021): how many active presentations it has, and the lowest of their prices when
-   * they differ ('desde $…'; null when all cost the same). With more than one presentation, `stock` counts them all.
+   * they differ ('desde $…'; null when all cost the same). `stock` and `priceCents` stay the card's own code's;
+   * `familyStock` counts the units of all the family's presentations.
    */
   presentationCount: z.number().int(),
   fromPriceCents: z.number().int().nullable(),
+  familyStock: z.number().int(),
 });
 export type ProductCard = z.infer<typeof productCardSchema>;
 

@@ -1,7 +1,10 @@
 import { Link } from 'react-router';
-import { formatPriceDetail } from '@/shared/money.ts';
+import { formatMoney } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
-import { stockText } from '../lib/stock-text.ts';
+
+/** Short, so the choice reads apart from the page's own stock line: 'En existencia: 40' or 'Agotado'. */
+const availability = (stock: number) =>
+  stock < 1 ? 'Agotado' : `En existencia: ${stock.toLocaleString('en-US')}`;
 
 /**
  * The family's presentations (decision 021): one choice per presentation with its price and availability; each
@@ -36,9 +39,9 @@ export function PresentationPicker({ product: p }: { product: ProductDetail }) {
                 }`}
               >
                 <span className="font-semibold text-slate-900">{o.label ?? o.code}</span>
-                <span className="text-slate-800">{formatPriceDetail(o.priceCents)}</span>
+                <span className="text-slate-800">{formatMoney(o.priceCents)}</span>
                 <span className={o.stock < 1 ? 'text-amber-800' : 'text-green-800'}>
-                  {stockText(o.stock)}
+                  {availability(o.stock)}
                 </span>
                 <span className="font-mono text-xs text-slate-500">{o.code}</span>
               </Link>

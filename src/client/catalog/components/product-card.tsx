@@ -43,7 +43,7 @@ export function ProductCard({ product, lazy }: { product: Card; lazy: boolean })
         {product.presentationCount > 1 && (
           <p className="text-xs text-slate-600">{product.presentationCount} presentaciones</p>
         )}
-        {product.stock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
+        {product.familyStock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
       </div>
     </li>
   );

@@ -1,4 +1,4 @@
-import { formatPriceDetail } from '@/shared/money.ts';
+import { formatMoney } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { priceTable } from '@/shared/volume-prices.ts';
 
@@ -25,7 +25,7 @@ export function VolumePrices({ product: p }: { product: ProductDetail }) {
             <tr key={r.range}>
               <td className="border border-slate-200 px-3 py-1.5 text-slate-800">{r.range}</td>
               <td className="border border-slate-200 px-3 py-1.5 font-medium text-slate-900">
-                {formatPriceDetail(r.priceCents)}
+                {formatMoney(r.priceCents)}
               </td>
             </tr>
           ))}

@@ -152,7 +152,7 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         ? family.name + suffix
         : item.template.name.replaceAll('{v}', item.variant) + suffix;
       const codeOf = (k: number) => `${brandOf(k).prefix}-${String(10000 + k).padStart(5, '0')}`;
-      const code = codeOf(n);
+      const code = `${brand.prefix}-${String(10000 + n).padStart(5, '0')}`;
       const stockRoll = rand.next();
       const stock = stockRoll < 0.1 ? 0 : stockRoll < 0.15 ? 1 : rand.int(2, stockRoll < 0.5 ? 25 : 250);
       const [wMin, wMax] = item.template.weight;
