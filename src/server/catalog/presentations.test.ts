@@ -13,6 +13,7 @@ import type { CartQuote } from '../../shared/schemas/cart.ts';
 import type { ProductDetail, ProductsResponse } from '../../shared/schemas/catalog.ts';
 import { orderLines, priceBreaks, products, stockMovements } from '../db/schema.ts';
 import { readAttribute } from '../invoices/pac/tfd.ts';
+import { renderSitemap } from '../seo/sitemap.ts';
 
 /**
  * Presentations and volume prices (decision 021), through the API: a family of three presentations of acetone,
@@ -117,6 +118,13 @@ describe('the product page of a presentation', () => {
     expect(ld.inProductGroupWithID).toBe('ACE-1L');
     expect(ld.identifier).toEqual({ '@type': 'PropertyValue', propertyID: 'CAS', value: '67-64-1' });
     expect(ld.offers.price).toBe('1290.00');
+  });
+});
+
+describe('the sitemap', () => {
+  it('lists every presentation’s own page', async () => {
+    const xml = await renderSitemap(t.db, 'https://tienda.example.mx');
+    for (const p of FAMILY) expect(xml).toContain(`<loc>https://tienda.example.mx/productos/${p.code}</loc>`);
   });
 });
 

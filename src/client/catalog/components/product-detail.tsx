@@ -94,6 +94,18 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
                 <dd className="text-slate-800">{p.type}</dd>
               </div>
             )}
+            {p.casNumber && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Número CAS:</dt>
+                <dd className="font-mono text-slate-800">{p.casNumber}</dd>
+              </div>
+            )}
+            {p.formula && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Fórmula:</dt>
+                <dd className="text-slate-800">{p.formula}</dd>
+              </div>
+            )}
           </dl>
 
           {p.shortDesc && <p className="mt-6 leading-relaxed text-slate-700">{p.shortDesc}</p>}
