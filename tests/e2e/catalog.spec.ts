@@ -213,9 +213,8 @@ test('unknown brand, group and product say so; a page past the last goes to the 
   await expect(cards(page).first()).toBeVisible();
   // The cards shown are the ones the range says, and the range ends at the total (a last page of one card is
   // 'Mostrando 41–41 de 41' with its card, not the range over nothing).
-  const range = /Mostrando (\d+)–(\d+) de (\d+)/.exec(
-    await page.getByText(/Mostrando \d+–\d+ de \d+/).innerText(),
-  );
+  const text = (await page.getByText(/Mostrando \d+–\d+ de \d+/).textContent()) ?? '';
+  const range = /Mostrando (\d+)–(\d+) de (\d+)/.exec(text);
   const [from, to, total] = range!.slice(1).map(Number);
   expect(to).toBe(total);
   await expect(cards(page)).toHaveCount(to! - from! + 1);

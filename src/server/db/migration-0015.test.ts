@@ -118,7 +118,7 @@ afterAll(() => t.close());
 describe('migration 0015 on a catalogue with orders and invoices', () => {
   it('runs on the old database; products become families of one; orders, invoices and ledger read as before', async () => {
     const before = await readable();
-    expect((before['order ' + numbers[0]] as { status: number }).status).toBe(200);
+    expect((before[`order ${numbers[0]}`] as { status: number }).status).toBe(200);
     expect((before['invoice xml'] as { body: string }).body).toContain('cfdi:Comprobante');
 
     await backToBefore0015();
