@@ -99,6 +99,7 @@ async function ensureDatabase() {
   const { inserted } = await seedDemoCatalogue(database.db, {
     products: PRODUCTS,
     onProgress: createProgress('Catálogo'),
+    presentations: true,
   });
   if (inserted > 0)
     console.log(`${inserted} productos nuevos en ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -18,6 +18,7 @@ const started = Date.now();
 const { inserted } = await seedDemoCatalogue(database.db, {
   products: count,
   onProgress: createProgress('Catálogo demo'),
+  presentations: true,
 });
 console.log(
   `${inserted} productos nuevos (${count - inserted} ya existían) en ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -102,7 +102,7 @@ async function seedIfEmpty(
   const [row] = await db.select({ n: count() }).from(products);
   if (seedDemo && (row?.n ?? 0) === 0) {
     log.info({}, 'catálogo vacío: cargando el catálogo demo');
-    const { inserted } = await seedDemoCatalogue(db);
+    const { inserted } = await seedDemoCatalogue(db, { presentations: true });
     log.info({ inserted }, 'catálogo demo cargado');
   }
 }

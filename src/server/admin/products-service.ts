@@ -8,11 +8,17 @@ import {
   STOCK_REASON_LABELS,
   type StockMovement,
 } from '../../shared/schemas/admin.ts';
+import {
+  formatPriceBreaks,
+  type PriceBreak,
+  parsePriceBreaks,
+  priceBreaksProblem,
+} from '../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../audit/log.ts';
 import { sanitizeLongDescription } from '../catalog/sanitize.ts';
 import { datasheetUrl, productImageUrl } from '../catalog/service.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { brands, groups, products, stockMovements, users } from '../db/schema.ts';
+import { brands, groups, priceBreaks, products, stockMovements, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { datasheetProblem, imageProblem } from './media-checks.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
@@ -42,6 +48,8 @@ const productFields = {
   imageHash: products.imageHash,
   datasheetHash: products.datasheetHash,
   updatedAt: products.updatedAt,
+  familyCode: products.familyCode,
+  presentationLabel: products.presentationLabel,
 };
 
 const selectProducts = (db: Db) =>
@@ -49,8 +57,12 @@ const selectProducts = (db: Db) =>
 
 type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['execute']>>[number];
 
-const toProduct = ({ imageHash, datasheetHash, updatedAt, ...r }: ProductRow): AdminProduct => ({
+const toProduct = (
+  { imageHash, datasheetHash, updatedAt, ...r }: ProductRow,
+  breaks: readonly PriceBreak[] = [],
+): AdminProduct => ({
   ...r,
+  priceBreaks: formatPriceBreaks(breaks),
   imageUrl: productImageUrl(r.code, imageHash),
   datasheetUrl: datasheetUrl(r.code, datasheetHash),
   updatedAt: updatedAt.toISOString(),
@@ -117,6 +129,63 @@ async function findProduct(db: Db, code: string): Promise<ProductRow | undefined
   return row;
 }
 
+async function breaksOf(db: Db, code: string): Promise<PriceBreak[]> {
+  return db
+    .select({ minQuantity: priceBreaks.minQuantity, priceCents: priceBreaks.priceCents })
+    .from(priceBreaks)
+    .where(eq(priceBreaks.productCode, code))
+    .orderBy(asc(priceBreaks.minQuantity));
+}
+
+/** The product with its volume prices, as the form shows it. */
+async function readProduct(db: Db, code: string): Promise<AdminProduct | null> {
+  const row = await findProduct(db, code);
+  return row ? toProduct(row, await breaksOf(db, code)) : null;
+}
+
+/**
+ * A product's family and volume prices (decision 021), checked before writing: the family is another, existing
+ * product that is no presentation itself, and this product has no presentations of its own; the breaks parse and
+ * hold against the price. Refused with the field named (400).
+ */
+async function checkPresentation(tx: Db, code: string, fields: ProductFields): Promise<PriceBreak[]> {
+  const family = fields.familyCode;
+  if (family !== null) {
+    const refuse = (message: string) => badRequest(message, { familyCode: message });
+    if (family === code)
+      throw refuse('Un producto no puede ser presentación de sí mismo; deje la familia vacía');
+    const [base] = await tx
+      .select({ familyCode: products.familyCode })
+      .from(products)
+      .where(eq(products.code, family));
+    if (!base) throw refuse(`El producto ${family} no existe`);
+    if (base.familyCode !== null)
+      throw refuse(
+        `${family} es una presentación de ${base.familyCode}; indique la familia ${base.familyCode}`,
+      );
+    const [member] = await tx
+      .select({ code: products.code })
+      .from(products)
+      .where(eq(products.familyCode, code))
+      .limit(1);
+    if (member)
+      throw refuse(`${code} tiene presentaciones propias (${member.code}) y no puede pasar a otra familia`);
+  }
+  const breaks = fields.priceBreaks === '' ? [] : parsePriceBreaks(fields.priceBreaks);
+  const problem =
+    breaks === null
+      ? 'Escriba cantidad:precio separados por ; (p. ej. 10:145.00;50:130.00)'
+      : priceBreaksProblem(fields.price, breaks);
+  if (problem) throw badRequest(`Precios por volumen: ${problem}`, { priceBreaks: problem });
+  return breaks ?? [];
+}
+
+async function writeBreaks(tx: Db, code: string, breaks: readonly PriceBreak[]) {
+  await tx.delete(priceBreaks).where(eq(priceBreaks.productCode, code));
+  if (breaks.length > 0)
+    await tx.insert(priceBreaks).values(breaks.map((b) => ({ productCode: code, ...b })));
+}
+
 /** Locks the product's row for the rest of the transaction; false when it does not exist. */
 async function lockProduct(tx: Tx, code: string) {
   const [row] = await tx
@@ -128,9 +197,9 @@ async function lockProduct(tx: Tx, code: string) {
 }
 
 export async function getAdminProduct(db: Db, code: string): Promise<AdminProduct> {
-  const row = await findProduct(db, code);
-  if (!row) throw notFound(PRODUCT_NOT_FOUND);
-  return toProduct(row);
+  const product = await readProduct(db, code);
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  return product;
 }
 
 /** The columns a product form sets (stock changes only through adjustments and orders). */
@@ -147,6 +216,8 @@ const columnsOf = (f: ProductFields) => ({
   satProductKey: f.satProductKey,
   satUnitKey: f.satUnitKey,
   active: f.active,
+  familyCode: f.familyCode,
+  presentationLabel: f.presentationLabel,
 });
 
 /** What the audit keeps of a product (no bytes; the long description by length and hash). */
@@ -164,6 +235,9 @@ const auditView = (p: AdminProduct) => ({
   satProductKey: p.satProductKey,
   satUnitKey: p.satUnitKey,
   active: p.active,
+  familyCode: p.familyCode,
+  presentationLabel: p.presentationLabel,
+  priceBreaks: p.priceBreaks,
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {
@@ -187,6 +261,7 @@ export async function createProduct(
 ): Promise<AdminProduct> {
   await db.transaction(async (tx) => {
     await checkGroupAndBrand(tx, input);
+    const breaks = await checkPresentation(tx, input.code, input);
     const inserted = await tx
       .insert(products)
       .values({ code: input.code, stock: input.stock, ...columnsOf(input) })
@@ -205,12 +280,13 @@ export async function createProduct(
         actorUserId: actor.userId,
       });
     }
-    const created = await findProduct(tx, input.code);
+    await writeBreaks(tx, input.code, breaks);
+    const created = await readProduct(tx, input.code);
     await writeAudit(tx, actor, {
       action: 'product.create',
       entityType: 'product',
       entityId: input.code,
-      after: auditView(toProduct(created!)),
+      after: auditView(created!),
     });
   });
   return getAdminProduct(db, input.code);
@@ -225,13 +301,15 @@ export async function updateProduct(
 ): Promise<AdminProduct> {
   await db.transaction(async (tx) => {
     if (!(await lockProduct(tx, code))) throw notFound(PRODUCT_NOT_FOUND);
-    const before = toProduct((await findProduct(tx, code))!);
+    const before = (await readProduct(tx, code))!;
     await checkGroupAndBrand(tx, fields);
+    const breaks = await checkPresentation(tx, code, fields);
     await tx
       .update(products)
       .set({ ...columnsOf(fields), updatedAt: sql`now()` })
       .where(eq(products.code, code));
-    const after = toProduct((await findProduct(tx, code))!);
+    await writeBreaks(tx, code, breaks);
+    const after = (await readProduct(tx, code))!;
     await writeAudit(tx, actor, {
       action: 'product.update',
       entityType: 'product',

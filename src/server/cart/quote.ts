@@ -3,8 +3,9 @@ import { chargeLimitMessage } from '../../shared/limits.ts';
 import { includedIva } from '../../shared/money.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
+import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
 import type { Db } from '../db/client.ts';
-import { products } from '../db/schema.ts';
+import { priceBreaks, products } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
 
 export type { CartQuote, QuoteLine };
@@ -68,10 +69,24 @@ export async function quoteCart(
             weightKg: products.weightKg,
             imageHash: products.imageHash,
             active: products.active,
+            presentationLabel: products.presentationLabel,
           })
           .from(products)
           .where(inArray(products.code, codes));
   const byCode = new Map(rows.map((r) => [r.code, r]));
+  const breakRows =
+    codes.length === 0
+      ? []
+      : await db
+          .select({
+            code: priceBreaks.productCode,
+            minQuantity: priceBreaks.minQuantity,
+            priceCents: priceBreaks.priceCents,
+          })
+          .from(priceBreaks)
+          .where(inArray(priceBreaks.productCode, codes));
+  const breaksOf = new Map<string, PriceBreak[]>();
+  for (const b of breakRows) breaksOf.set(b.code, [...(breaksOf.get(b.code) ?? []), b]);
 
   let subtotalCents = 0;
   let totalGrams = 0;
@@ -94,10 +109,17 @@ export async function quoteCart(
         weightKg: 0,
         imageUrl: null,
         error: p ? INACTIVE : NOT_FOUND,
+        presentationLabel: null,
+        listPriceCents: 0,
+        nextBreak: null,
       };
     }
     const lineGrams = grams(p.weightKg) * quantity;
-    const lineTotalCents = p.priceCents * quantity;
+    const breaks = breaksOf.get(code) ?? [];
+    // The one pricing rule (src/shared/volume-prices.ts): the order line and the CFDI keep this unit price.
+    const unitPriceCents = unitPriceFor(p.priceCents, breaks, quantity);
+    const lineTotalCents = unitPriceCents * quantity;
+    const next = nextBreak(breaks, quantity);
     const available = p.stock >= quantity;
     if (!available) ok = false;
     subtotalCents += lineTotalCents;
@@ -105,8 +127,9 @@ export async function quoteCart(
     pricedLines += 1;
     return {
       code,
-      name: p.name,
-      unitPriceCents: p.priceCents,
+      // A presentation's label is part of its name on the cart, the order, the receipt and the CFDI line.
+      name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+      unitPriceCents,
       quantity,
       lineTotalCents,
       stock: p.stock,
@@ -114,6 +137,9 @@ export async function quoteCart(
       weightKg: lineGrams / 1000,
       imageUrl: productImageUrl(p.code, p.imageHash),
       error: available ? null : stockError(p.stock),
+      presentationLabel: p.presentationLabel,
+      listPriceCents: p.priceCents,
+      nextBreak: next ? { addUnits: next.addUnits, unitPriceCents: next.priceCents } : null,
     };
   });
 

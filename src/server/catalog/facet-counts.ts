@@ -2,6 +2,7 @@ import { and, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-o
 import type { FacetCount, ProductsQuery, ProductsResponse } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { groups, products } from '../db/schema.ts';
+import { listed } from './listed.ts';
 import type { Search } from './search.ts';
 
 /**
@@ -53,7 +54,7 @@ export async function countBrowse(
   /** The whole-catalogue counts, as the caller keeps them. */
   cachedGlobal: (() => Promise<RawFacets>) | null,
 ): Promise<Counted> {
-  const active = sql`${products.active}`;
+  const active = listed;
   const where = and(active, ...Object.values(facetWhere));
   const others = (facet: Facet) =>
     (Object.entries(facetWhere) as [Facet, SQL | undefined][]).filter(
@@ -130,7 +131,7 @@ export async function countMatches(
         ${products.type} as type,
         ${ok('brand')} as b_ok, ${ok('group')} as g_ok, ${ok('line')} as l_ok, ${ok('type')} as t_ok
       from ${products}
-      where ${products.active} and ${search.where}
+      where ${listed} and ${search.where}
     )
     select
       (select count(*)::int from m where b_ok and g_ok and l_ok and t_ok) as total,
@@ -172,7 +173,7 @@ export async function computeGlobalFacets(db: Db): Promise<RawFacets> {
            coalesce(${brand}, ${groupClas}, ${line}, ${type}) as value,
            max(${groups.name}) as label, count(*)::int as n
     from ${products} left join ${groups} on ${groups.clas} = ${groupClas}
-    where ${products.active}
+    where ${listed}
     group by grouping sets ((${brand}), (${groupClas}), (${line}), (${type}))`,
   );
   const out = emptyFacets();

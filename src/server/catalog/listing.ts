@@ -9,6 +9,7 @@ import type {
 import type { Db } from '../db/client.ts';
 import { groups, products } from '../db/schema.ts';
 import { countBrowse, countMatches, emptyFacets, facetConditions, type RawFacets } from './facet-counts.ts';
+import { listed } from './listed.ts';
 import { buildSearch, type Search } from './search.ts';
 import { cacheFor, catalogueVersion, type SelectionCache, TOP_CODES } from './selection-cache.ts';
 
@@ -53,7 +54,10 @@ type CardRow = {
   imageHash: string | null;
 };
 
-export const toCard = (r: CardRow): ProductCard => ({
+/** A family's presentations at a glance: how many are active, their lowest and highest price, their stock. */
+export type FamilyStats = { count: number; minCents: number; maxCents: number; stock: number };
+
+export const toCard = (r: CardRow, family?: FamilyStats): ProductCard => ({
   code: r.code,
   name: r.name,
   brand: r.brand,
@@ -63,7 +67,41 @@ export const toCard = (r: CardRow): ProductCard => ({
   priceCents: r.priceCents,
   stock: r.stock,
   imageUrl: productImageUrl(r.code, r.imageHash),
+  presentationCount: family?.count ?? 1,
+  fromPriceCents: family && family.minCents !== family.maxCents ? family.minCents : null,
+  familyStock: family?.stock ?? r.stock,
 });
+
+/**
+ * The presentations of these families (decision 021), counted with their base: a few rows by the family
+ * index, for the cards of one page. Families of one are left out (the card then needs nothing more).
+ */
+export async function familyStats(db: Db, codes: string[]): Promise<Map<string, FamilyStats>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .select({
+      family: products.familyCode,
+      count: sql<number>`count(*)::int`,
+      minCents: sql<number>`min(${products.priceCents})::int`,
+      maxCents: sql<number>`max(${products.priceCents})::int`,
+      stock: sql<number>`sum(${products.stock})::int`,
+    })
+    .from(products)
+    .where(and(inArray(products.familyCode, codes), eq(products.active, true)))
+    .groupBy(products.familyCode);
+  return new Map(rows.map((r) => [r.family!, r]));
+}
+
+/** Adds the base's own price and stock to its presentations' figures. */
+export function withBase(base: { priceCents: number; stock: number }, others?: FamilyStats): FamilyStats {
+  if (!others) return { count: 1, minCents: base.priceCents, maxCents: base.priceCents, stock: base.stock };
+  return {
+    count: others.count + 1,
+    minCents: Math.min(base.priceCents, others.minCents),
+    maxCents: Math.max(base.priceCents, others.maxCents),
+    stock: base.stock + others.stock,
+  };
+}
 
 /** The orders a listing can have: the shopper's three, or relevance for a search without one. */
 type OrderKey = ProductSort | 'rank';
@@ -227,14 +265,17 @@ async function orderedCodes(
 /** The cards of the given codes, in that order (a product deactivated meanwhile is left out). */
 async function cardsInOrder(db: Db, codes: string[]): Promise<ProductCard[]> {
   if (codes.length === 0) return [];
-  const rows = await db
-    .select(cardColumns)
-    .from(products)
-    .where(and(inArray(products.code, codes), eq(products.active, true)));
+  const [rows, families] = await Promise.all([
+    db
+      .select(cardColumns)
+      .from(products)
+      .where(and(inArray(products.code, codes), eq(products.active, true))),
+    familyStats(db, codes),
+  ]);
   const byCode = new Map(rows.map((r) => [r.code, r]));
   return codes.flatMap((code) => {
     const row = byCode.get(code);
-    return row ? [toCard(row)] : [];
+    return row ? [toCard(row, withBase(row, families.get(code)))] : [];
   });
 }
 
@@ -269,7 +310,7 @@ async function computeFacts(
     filtered: Object.values(facetWhere).some((c) => c !== undefined) || search !== null,
   };
   if (search === 'none') return { ...base, total: 0, facets: emptyFacets(), where: sql`false` };
-  const where = and(sql`${products.active}`, search?.where, ...Object.values(facetWhere));
+  const where = and(listed, search?.where, ...Object.values(facetWhere));
   const counted = search
     ? await countMatches(db, facetWhere, search)
     : await countBrowse(db, facetWhere, version === null ? null : () => globalFacets(db));

@@ -1,6 +1,7 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
+import { listed } from './listed.ts';
 
 /**
  * Catalogue search (migration 0003_catalog-search): PostgreSQL full-text search over the stored,
@@ -62,7 +63,7 @@ function condition(tsquery: string, code: string | null): { where: SQL; rank: SQ
 
 async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
   const { rows } = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from (select 1 from ${products} where ${products.active} and ${where} limit ${limit}) s`,
+    sql`select count(*)::int as n from (select 1 from ${products} where ${listed} and ${where} limit ${limit}) s`,
   );
   return rows[0]?.n ?? 0;
 }
@@ -96,6 +97,17 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
   return out;
 }
 
+/** A presentation's code finds its family's card (decision 021): the listed row is the family's base. */
+async function familyOfCode(db: Db, code: string | null): Promise<string | null> {
+  if (code === null) return null;
+  const [row] = await db
+    .select({ family: products.familyCode })
+    .from(products)
+    .where(eq(products.code, code))
+    .limit(1);
+  return row?.family ?? code;
+}
+
 /**
  * The WHERE condition and relevance of a query, or 'none' when it has no searchable word
  * (only symbols, emoji…): such a search finds nothing.
@@ -103,7 +115,7 @@ async function similarWords(db: Db, tokens: string[]): Promise<Map<string, strin
 export async function buildSearch(db: Db, q: string): Promise<Search | 'none'> {
   const tokens = searchTokens(q);
   if (tokens.length === 0) return 'none';
-  const code = codeCandidate(q);
+  const code = await familyOfCode(db, codeCandidate(q));
   const exact = tsqueryText(tokens);
   const plain = condition(exact, code);
   if ((await countUpTo(db, plain.where, FEW)) >= FEW) return { ...plain, tsquery: exact, corrected: false };

@@ -1,7 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import type { Brand, GroupTree, ProductDetail } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
-import { brands, groups, products } from '../db/schema.ts';
+import { brands, groups, priceBreaks, products } from '../db/schema.ts';
 import { cardColumns, globalFacets, productImageUrl, toCard } from './listing.ts';
 import { sanitizeLongDescription } from './sanitize.ts';
 
@@ -72,6 +72,10 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       longDescHtml: products.longDescHtml,
       datasheetHash: products.datasheetHash,
       weightKg: products.weightKg,
+      familyCode: products.familyCode,
+      presentationLabel: products.presentationLabel,
+      casNumber: products.casNumber,
+      formula: products.formula,
     })
     .from(products)
     .leftJoin(groups, eq(groups.clas, products.groupClas))
@@ -79,8 +83,33 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     .where(and(eq(products.code, code), eq(products.active, true)))
     .limit(1);
   if (!row) return null;
+  const familyCode = row.familyCode ?? row.code;
+  const [presentations, breaks] = await Promise.all([
+    db
+      .select({
+        code: products.code,
+        label: products.presentationLabel,
+        priceCents: products.priceCents,
+        stock: products.stock,
+      })
+      .from(products)
+      .where(
+        and(
+          or(eq(products.code, familyCode), eq(products.familyCode, familyCode)),
+          eq(products.active, true),
+        ),
+      )
+      .orderBy(asc(products.priceCents), asc(products.code)),
+    db
+      .select({ minQuantity: priceBreaks.minQuantity, priceCents: priceBreaks.priceCents })
+      .from(priceBreaks)
+      .where(eq(priceBreaks.productCode, row.code))
+      .orderBy(asc(priceBreaks.minQuantity)),
+  ]);
   return {
+    // The page shows this presentation's own price and stock; the selector shows the others'.
     ...toCard(row),
+    presentationCount: presentations.length,
     groupName: row.groupName,
     brandLogoUrl: row.brand ? brandLogoUrl(row.brand, row.brandLogoHash) : null,
     shortDesc: row.shortDesc,
@@ -88,6 +117,12 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     longDescHtml: sanitizeLongDescription(row.longDescHtml),
     datasheetUrl: datasheetUrl(row.code, row.datasheetHash),
     weightKg: Number(row.weightKg),
+    presentationLabel: row.presentationLabel,
+    familyCode,
+    presentations,
+    priceBreaks: breaks,
+    casNumber: row.casNumber,
+    formula: row.formula,
   };
 }
 

@@ -88,8 +88,14 @@ function productMeta(p: ProductDetail, publicUrl: string): PageMeta {
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Product',
-      name: p.name,
+      name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
       sku: p.code,
+      // A presentation of a family (decision 021): schema.org's product-group link, with the family's base code.
+      ...(p.presentations.length > 1 ? { inProductGroupWithID: p.familyCode } : {}),
+      // A reagent's CAS registry number, the identifier labs search by.
+      ...(p.casNumber
+        ? { identifier: { '@type': 'PropertyValue', propertyID: 'CAS', value: p.casNumber } }
+        : {}),
       description: p.shortDesc,
       ...(image ? { image: [image] } : {}),
       ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),

@@ -266,6 +266,16 @@ export const productFieldsSchema = z.object({
     )
     .transform((v) => (v === '' ? null : v)),
   active: z.boolean().default(true),
+  /** The family's base code (decision 021); empty = the product is its own family. */
+  familyCode: z
+    .string()
+    .trim()
+    .max(64, 'El código de familia admite hasta 64 caracteres')
+    .default('')
+    .transform((v) => (v === '' ? null : v)),
+  presentationLabel: optionalText(60, 'La presentación'),
+  /** Volume prices as the import writes them: '10:145.00;50:130.00' (checked by the server against the price). */
+  priceBreaks: z.string().trim().max(300, 'Los precios por volumen admiten hasta 300 caracteres').default(''),
 });
 export type ProductFieldsInput = z.input<typeof productFieldsSchema>;
 export type ProductFields = z.output<typeof productFieldsSchema>;
@@ -322,6 +332,10 @@ export const adminProductSchema = adminProductRowSchema.extend({
   satUnitKey: z.string().nullable(),
   datasheetUrl: z.string().nullable(),
   updatedAt: z.string(),
+  familyCode: z.string().nullable(),
+  presentationLabel: z.string().nullable(),
+  /** '10:145.00;50:130.00', empty without volume prices. */
+  priceBreaks: z.string(),
 });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 export const adminProductResponseSchema = z.object({ message: z.string(), product: adminProductSchema });

@@ -75,6 +75,12 @@ export const quoteLineSchema = z.object({
   imageUrl: z.string().nullable(),
   /** Spanish message when the line cannot be bought as asked; null otherwise. */
   error: z.string().nullable(),
+  /** The presentation ('1 L', 'caja con 100'), already part of `name`; null without presentations. */
+  presentationLabel: z.string().nullable(),
+  /** The presentation's own unit price; above `unitPriceCents` when a volume price applies (decision 021). */
+  listPriceCents: z.number().int(),
+  /** The next volume price: 'Agregue {addUnits} más para pagar {unitPriceCents} c/u'; null when none is left. */
+  nextBreak: z.object({ addUnits: z.number().int(), unitPriceCents: z.number().int() }).nullable(),
 });
 export type QuoteLine = z.infer<typeof quoteLineSchema>;
 

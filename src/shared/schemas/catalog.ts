@@ -71,6 +71,14 @@ export const productCardSchema = z.object({
   stock: z.number().int(),
   /** Image URL with a content hash (…/image?v={hash}); null shows 'Sin imagen'. */
   imageUrl: z.string().nullable(),
+  /**
+   * A family's card (decision 021): how many active presentations it has, and the lowest of their prices when
+   * they differ ('desde $…'; null when all cost the same). `stock` and `priceCents` stay the card's own code's;
+   * `familyStock` counts the units of all the family's presentations.
+   */
+  presentationCount: z.number().int(),
+  fromPriceCents: z.number().int().nullable(),
+  familyStock: z.number().int(),
 });
 export type ProductCard = z.infer<typeof productCardSchema>;
 
@@ -106,6 +114,23 @@ export const productDetailSchema = productCardSchema.extend({
   /** …/datasheet.pdf?v={hash} or null. */
   datasheetUrl: z.string().nullable(),
   weightKg: z.number(),
+  /** The presentation shown: its label ('1 L'), null without presentations. */
+  presentationLabel: z.string().nullable(),
+  /** The family's base code; the product's own code when it is the base. */
+  familyCode: z.string(),
+  /** Every active presentation of the family, this one included, cheapest first. */
+  presentations: z.array(
+    z.object({
+      code: z.string(),
+      label: z.string().nullable(),
+      priceCents: z.number().int(),
+      stock: z.number().int(),
+    }),
+  ),
+  /** This presentation's volume prices: from minQuantity units on, priceCents each. */
+  priceBreaks: z.array(z.object({ minQuantity: z.number().int(), priceCents: z.number().int() })),
+  casNumber: z.string().nullable(),
+  formula: z.string().nullable(),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 

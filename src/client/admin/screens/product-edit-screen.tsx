@@ -30,6 +30,9 @@ type Form = {
   satUnitKey: string;
   active: boolean;
   stock: string;
+  familyCode: string;
+  presentationLabel: string;
+  priceBreaks: string;
 };
 
 const EMPTY: Form = {
@@ -47,6 +50,9 @@ const EMPTY: Form = {
   satUnitKey: '',
   active: true,
   stock: '0',
+  familyCode: '',
+  presentationLabel: '',
+  priceBreaks: '',
 };
 
 const toForm = (p: AdminProduct): Form => ({
@@ -64,6 +70,9 @@ const toForm = (p: AdminProduct): Form => ({
   satUnitKey: p.satUnitKey ?? '',
   active: p.active,
   stock: String(p.stock),
+  familyCode: p.familyCode ?? '',
+  presentationLabel: p.presentationLabel ?? '',
+  priceBreaks: p.priceBreaks,
 });
 
 function Field({
@@ -265,6 +274,28 @@ export function ProductEditScreen() {
             </Field>
             <Field label="Clave de unidad SAT" error={err('satUnitKey')} hint="p. ej. H87 (pieza)">
               <input className={fieldClass} {...register('satUnitKey')} />
+            </Field>
+            <Field
+              label="Familia (código del producto base)"
+              error={err('familyCode')}
+              hint="Vacío = producto propio; con un código, esta es otra presentación de ese producto"
+            >
+              <input className={fieldClass} {...register('familyCode')} />
+            </Field>
+            <Field
+              label="Presentación"
+              error={err('presentationLabel')}
+              hint="p. ej. 500 mL, 1 L, caja con 100"
+            >
+              <input className={fieldClass} {...register('presentationLabel')} />
+            </Field>
+            <Field
+              label="Precios por volumen"
+              error={err('priceBreaks')}
+              hint="cantidad:precio por pieza con IVA, separados por ; (p. ej. 10:145.00;50:130.00)"
+              className="sm:col-span-2"
+            >
+              <input className={fieldClass} {...register('priceBreaks')} />
             </Field>
             <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">
               <textarea className={fieldClass} rows={2} {...register('shortDesc')} />

@@ -45,7 +45,7 @@ export function Component() {
         <AddToCartButton
           product={{
             code: p.code,
-            name: p.name,
+            name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
             priceCents: p.priceCents,
             stock: p.stock,
             imageUrl: p.imageUrl,

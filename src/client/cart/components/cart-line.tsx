@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type CartItem, getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { formatMoney } from '@/shared/money.ts';
+import { nextBreakMessage } from '@/shared/volume-prices.ts';
 import { getProductStock } from '../api/get-product-stock.ts';
 import { MESSAGES, removeFromCart, updateQuantity, validateQuantity } from '../cart-rules.ts';
 
@@ -42,12 +43,17 @@ export function CartLine({
   item,
   previousPriceCents,
   error,
+  volume,
 }: {
   item: CartItem;
   /** Set when the server's price differs from the price the item was added at. */
   previousPriceCents: number | undefined;
   /** The server quote's problem with this line (unknown product, not enough stock…). */
   error: string | null;
+  /** The server quote's volume pricing of this line (decision 021), once it answered for this quantity. */
+  volume?:
+    | { listPriceCents: number; nextBreak: { addUnits: number; unitPriceCents: number } | null }
+    | undefined;
 }) {
   const [draft, setDraft] = useState(String(item.quantity));
   const [checking, setChecking] = useState(false);
@@ -116,7 +122,20 @@ export function CartLine({
           <p className="mt-1 text-sm text-slate-700">
             <span data-testid="unit-price">{formatMoney(item.priceCents)}</span>
             <span className="text-slate-500"> c/u</span>
+            {volume && volume.listPriceCents > item.priceCents && (
+              <span className="ml-2 text-xs font-medium text-green-800" data-testid="volume-applied">
+                Precio por volumen (antes <s>{formatMoney(volume.listPriceCents)}</s>)
+              </span>
+            )}
           </p>
+          {volume?.nextBreak && (
+            <p className="mt-1 text-xs font-medium text-brand-800" data-testid="next-break">
+              {nextBreakMessage({
+                addUnits: volume.nextBreak.addUnits,
+                priceCents: volume.nextBreak.unitPriceCents,
+              })}
+            </p>
+          )}
           {previousPriceCents !== undefined && (
             <p className="mt-1 text-xs font-medium text-amber-700" data-testid="price-changed">
               El precio cambió: antes {formatMoney(previousPriceCents)}, ahora {formatMoney(item.priceCents)}

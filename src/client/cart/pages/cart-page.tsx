@@ -98,7 +98,9 @@ export function Component() {
     const changed: Record<string, number> = {};
     for (const line of fresh.lines) {
       const item = current.find((i) => i.code === line.code);
-      if (item && line.name !== null && line.unitPriceCents !== item.priceCents)
+      // A line with volume prices changes its unit price with its quantity: that is no price change.
+      const volume = line.nextBreak !== null || line.listPriceCents !== line.unitPriceCents;
+      if (item && line.name !== null && !volume && line.unitPriceCents !== item.priceCents)
         changed[line.code] = item.priceCents;
     }
     if (Object.keys(changed).length > 0) setPriceChanges((prev) => ({ ...changed, ...prev }));
@@ -125,6 +127,12 @@ export function Component() {
   const lineError = (code: string, quantity: number) => {
     const line = fresh?.lines.find((l) => l.code === code);
     return line && line.quantity === quantity ? line.error : null;
+  };
+  const lineVolume = (code: string, quantity: number) => {
+    const line = fresh?.lines.find((l) => l.code === code);
+    return line && line.quantity === quantity && line.name !== null
+      ? { listPriceCents: line.listPriceCents, nextBreak: line.nextBreak }
+      : undefined;
   };
 
   async function checkout() {
@@ -174,6 +182,7 @@ export function Component() {
                   item={item}
                   previousPriceCents={priceChanges[item.code]}
                   error={lineError(item.code, item.quantity)}
+                  volume={lineVolume(item.code, item.quantity)}
                 />
               ))}
             </ul>

@@ -3,7 +3,10 @@ import { formatPriceCard } from '@/shared/money.ts';
 import type { ProductCard as Card } from '@/shared/schemas/catalog.ts';
 import { ProductImage } from './product-image.tsx';
 
-/** Card in a list: image or 'Sin imagen', name, brand, '$1,234.56 mxn'; the whole card links to the detail. */
+/**
+ * Card in a list: image or 'Sin imagen', name, brand, '$1,234.56 mxn' ('desde $… mxn' for a family whose
+ * presentations differ in price, decision 021); the whole card links to the detail.
+ */
 export function ProductCard({ product, lazy }: { product: Card; lazy: boolean }) {
   return (
     <li
@@ -32,9 +35,15 @@ export function ProductCard({ product, lazy }: { product: Card; lazy: boolean })
         </h2>
         <p className="text-xs text-slate-600">Código: {product.code}</p>
         <p className="mt-auto pt-2 text-base font-bold text-slate-900 sm:text-lg">
-          {formatPriceCard(product.priceCents)}
+          {product.fromPriceCents !== null && (
+            <span className="text-sm font-normal text-slate-600">desde </span>
+          )}
+          {formatPriceCard(product.fromPriceCents ?? product.priceCents)}
         </p>
-        {product.stock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
+        {product.presentationCount > 1 && (
+          <p className="text-xs text-slate-600">{product.presentationCount} presentaciones</p>
+        )}
+        {product.familyStock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
       </div>
     </li>
   );

@@ -6,8 +6,10 @@ import { formatPriceDetail } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
 import { stockText } from '../lib/stock-text.ts';
+import { PresentationPicker } from './presentation-picker.tsx';
 import { ProductImage } from './product-image.tsx';
 import { TechnicalSpecs } from './technical-specs.tsx';
+import { VolumePrices } from './volume-prices.tsx';
 
 /**
  * The photo fills its column: a phone downloads the 320 px rendition, a desktop the 640 px one. The server
@@ -43,6 +45,7 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
           </p>
           <h1 className="mt-2 text-2xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-3xl">
             {p.name}
+            {p.presentationLabel && <span className="text-slate-600">, {p.presentationLabel}</span>}
           </h1>
 
           <div className="mt-4">
@@ -61,6 +64,9 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
             />
             {stockText(p.stock)}
           </p>
+
+          <PresentationPicker product={p} />
+          <VolumePrices product={p} />
 
           <dl className="mt-6 space-y-2 border-t border-slate-200 pt-6 text-sm">
             {p.groupClas && (
@@ -86,6 +92,18 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
               <div className="flex gap-2">
                 <dt className="text-slate-600">Tipo:</dt>
                 <dd className="text-slate-800">{p.type}</dd>
+              </div>
+            )}
+            {p.casNumber && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Número CAS:</dt>
+                <dd className="font-mono text-slate-800">{p.casNumber}</dd>
+              </div>
+            )}
+            {p.formula && (
+              <div className="flex gap-2">
+                <dt className="text-slate-600">Fórmula:</dt>
+                <dd className="text-slate-800">{p.formula}</dd>
               </div>
             )}
           </dl>

@@ -7,6 +7,7 @@ import {
   SAT_PRODUCT_KEY,
   SAT_UNIT_KEY,
 } from '../../../shared/schemas/admin.ts';
+import { type PriceBreak, parsePriceBreaks } from '../../../shared/volume-prices.ts';
 import { sanitizeLongDescription } from '../../catalog/sanitize.ts';
 import { ImportFileError } from './csv.ts';
 
@@ -28,6 +29,9 @@ export const COLUMNS = [
   'sat_unit_key',
   'cas_number',
   'formula',
+  'family',
+  'presentation',
+  'price_breaks',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -50,6 +54,10 @@ const ALIASES: Record<string, Column> = {
   cas: 'cas_number',
   numero_cas: 'cas_number',
   formula_quimica: 'formula',
+  familia: 'family',
+  presentacion: 'presentation',
+  precios_volumen: 'price_breaks',
+  precios_por_volumen: 'price_breaks',
 };
 
 const normalizeHeader = (h: string) =>
@@ -97,6 +105,11 @@ export type RowValues = {
   satUnitKey?: string | null;
   casNumber?: string | null;
   formula?: string | null;
+  /** The family's base code (decision 021); null makes the product its own family. */
+  familyCode?: string | null;
+  presentationLabel?: string | null;
+  /** Volume prices, checked against the price once the stored one is known (importer.ts). */
+  priceBreaks?: PriceBreak[];
 };
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
@@ -202,6 +215,27 @@ export function readRow(
   if (formula !== undefined) {
     if (formula.length > 100) reasons.push('La fórmula admite hasta 100 caracteres');
     else values.formula = formula || null;
+  }
+  const family = cell('family');
+  if (family !== undefined) {
+    if (family !== '' && !PRODUCT_CODE_PATTERN.test(family))
+      reasons.push(`Columna family: código de familia inválido «${family}»`);
+    else if (family === code) values.familyCode = null;
+    else values.familyCode = family || null;
+  }
+  const presentation = cell('presentation');
+  if (presentation !== undefined) {
+    if (presentation.length > 60) reasons.push('Columna presentation: admite hasta 60 caracteres');
+    else values.presentationLabel = presentation || null;
+  }
+  const breaks = cell('price_breaks');
+  if (breaks !== undefined) {
+    const parsed = breaks === '' ? [] : parsePriceBreaks(breaks);
+    if (parsed === null)
+      reasons.push(
+        `Columna price_breaks: «${breaks}» no se entiende (cantidad:precio separados por ;, p. ej. 10:145.00;50:130.00)`,
+      );
+    else values.priceBreaks = parsed;
   }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };

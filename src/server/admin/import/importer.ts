@@ -3,9 +3,10 @@ import { basename, extname, join } from 'node:path';
 import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
+import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
 import type { Db } from '../../db/client.ts';
-import { brands, groups, products, stockMovements } from '../../db/schema.ts';
+import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
 import { contentHash } from '../products-service.ts';
 import { type Column, type RowValues, readHeader, readRow } from './columns.ts';
@@ -99,6 +100,8 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     satUnitKey: keep(v.satUnitKey, e?.satUnitKey ?? null),
     casNumber: keep(v.casNumber, e?.casNumber ?? null),
     formula: keep(v.formula, e?.formula ?? null),
+    familyCode: keep(v.familyCode, e?.familyCode ?? null),
+    presentationLabel: keep(v.presentationLabel, e?.presentationLabel ?? null),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
@@ -121,6 +124,8 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   satUnitKey: 'sat_unit_key',
   casNumber: 'cas_number',
   formula: 'formula',
+  familyCode: 'family',
+  presentationLabel: 'presentation',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
@@ -141,14 +146,63 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
   return new Map(list.map((r) => [r.code, r]));
 }
 
-async function existingCodes(db: Db, codes: string[]): Promise<Set<string>> {
+/** What the checks of a row need to know of the stored product: its price and family. */
+type StoredFacts = { priceCents: number; familyCode: string | null };
+
+async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
+  const found = new Map<string, StoredFacts>();
+  for (let i = 0; i < codes.length; i += 1000) {
+    const chunk = codes.slice(i, i + 1000);
+    const list = await db
+      .select({ code: products.code, priceCents: products.priceCents, familyCode: products.familyCode })
+      .from(products)
+      .where(inArray(products.code, chunk));
+    for (const r of list) found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode });
+  }
+  return found;
+}
+
+/** Of these codes, those that are the base of a stored family (they cannot join another family). */
+async function familyBases(db: Db, codes: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < codes.length; i += 1000) {
     const chunk = codes.slice(i, i + 1000);
-    const list = await db.select({ code: products.code }).from(products).where(inArray(products.code, chunk));
-    for (const r of list) found.add(r.code);
+    const list = await db
+      .selectDistinct({ code: products.familyCode })
+      .from(products)
+      .where(inArray(products.familyCode, chunk));
+    for (const r of list) if (r.code) found.add(r.code);
   }
   return found;
+}
+
+/**
+ * The family of a row (decision 021): an existing product or one on an earlier line of the file, itself no
+ * presentation of another; a product that is the base of a family does not join another.
+ */
+function familyProblem(
+  values: RowValues,
+  family: string | null,
+  facts: {
+    stored: Map<string, StoredFacts>;
+    bases: Set<string>;
+    fileFamily: Map<string, string | null>;
+    named: Set<string>;
+  },
+): string | null {
+  if (family === null) return null;
+  const code = values.code;
+  const inFile = facts.fileFamily.has(family);
+  const stored = facts.stored.get(family);
+  if (!inFile && !stored)
+    return `Columna family: el producto «${family}» no existe (debe existir o ir en una línea anterior del archivo)`;
+  const familyOfFamily = inFile ? facts.fileFamily.get(family) : stored?.familyCode;
+  if (familyOfFamily)
+    return `Columna family: «${family}» es a su vez una presentación de «${familyOfFamily}»; indique la familia «${familyOfFamily}»`;
+  const ownMembers = facts.bases.has(code) || facts.named.has(code);
+  if (ownMembers)
+    return `Columna family: «${code}» tiene presentaciones propias y no puede pasar a otra familia`;
+  return null;
 }
 
 /**
@@ -176,7 +230,16 @@ export async function importCatalogue(
   const images = indexDir(options.media?.images, IMAGE_EXTS);
   const datasheets = indexDir(options.media?.datasheets, ['.pdf']);
   const codesInFile = data.map((r) => (r.fields[header.get('code')!] ?? '').trim()).filter(Boolean);
-  const stored = await existingCodes(db, [...new Set(codesInFile)]);
+  const familyIndex = header.get('family');
+  const familyCodes =
+    familyIndex === undefined ? [] : data.map((r) => (r.fields[familyIndex] ?? '').trim()).filter(Boolean);
+  const stored = await storedFacts(db, [...new Set([...codesInFile, ...familyCodes])]);
+  const bases =
+    familyIndex === undefined ? new Set<string>() : await familyBases(db, [...new Set(codesInFile)]);
+  /** Code → family of the rows read so far (accepted or not: a rejected base still is no family to join). */
+  const fileFamily = new Map<string, string | null>();
+  /** The families named by the rows read so far. */
+  const named = new Set<string>();
 
   const rejected: ImportReport['rejected'] = [];
   const accepted: Accepted[] = [];
@@ -201,6 +264,19 @@ export async function importCatalogue(
     const code = values?.code ?? codeCell;
     if (code && seen.has(code)) reasons.push(`Código repetido: ya aparece en la línea ${seen.get(code)}`);
     if (code && !seen.has(code)) seen.set(code, record.line);
+    if (values) {
+      const before = stored.get(values.code);
+      const family = values.familyCode === undefined ? (before?.familyCode ?? null) : values.familyCode;
+      const problem = familyProblem(values, family, { stored, bases, fileFamily, named });
+      if (problem) reasons.push(problem);
+      const price = values.priceCents ?? before?.priceCents;
+      if (values.priceBreaks && price !== undefined) {
+        const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
+        if (breaksProblem) reasons.push(`Columna price_breaks: ${breaksProblem}`);
+      }
+      if (!fileFamily.has(values.code)) fileFamily.set(values.code, family);
+      if (family) named.add(family);
+    }
     if (values && !stored.has(values.code)) {
       const missing = (['name', 'groupClas', 'priceCents'] as const).filter((k) => values[k] === undefined);
       const labels: Record<string, Column> = { name: 'name', groupClas: 'group', priceCents: 'price' };
@@ -312,10 +388,18 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
     batch.map((r) => r.values.code),
     lock,
   );
+  const storedBreaks = await breaksOf(
+    db,
+    batch.filter((r) => r.values.priceBreaks !== undefined).map((r) => r.values.code),
+  );
   const plan: Plan = { created: [], updated: [], unchanged: 0, newBrands: [] };
   for (const row of batch) {
     const e = existing.get(row.values.code);
     const merged = merge(row, e);
+    const newBreaks = row.values.priceBreaks;
+    const breaksChanged =
+      newBreaks !== undefined &&
+      formatPriceBreaks(newBreaks) !== formatPriceBreaks(storedBreaks.get(row.values.code) ?? []);
     if (!e) {
       plan.created.push({
         merged,
@@ -325,7 +409,7 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
       });
       continue;
     }
-    const fields = changedFields(merged, e);
+    const fields = [...changedFields(merged, e), ...(breaksChanged ? ['price_breaks'] : [])];
     if (fields.length === 0) plan.unchanged += 1;
     else
       plan.updated.push({
@@ -347,6 +431,21 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
     plan.newBrands = names.filter((n) => !known.has(n));
   }
   return plan;
+}
+
+async function breaksOf(db: Db, codes: string[]): Promise<Map<string, PriceBreak[]>> {
+  const out = new Map<string, PriceBreak[]>();
+  if (codes.length === 0) return out;
+  const rows = await db
+    .select({
+      code: priceBreaks.productCode,
+      minQuantity: priceBreaks.minQuantity,
+      priceCents: priceBreaks.priceCents,
+    })
+    .from(priceBreaks)
+    .where(inArray(priceBreaks.productCode, codes));
+  for (const r of rows) out.set(r.code, [...(out.get(r.code) ?? []), r]);
+  return out;
 }
 
 /** The value an upsert proposed for this column (`excluded.<column>`). */
@@ -387,6 +486,8 @@ async function writeBatch(
         satUnitKey: m.satUnitKey,
         casNumber: m.casNumber,
         formula: m.formula,
+        familyCode: m.familyCode,
+        presentationLabel: m.presentationLabel,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -412,6 +513,8 @@ async function writeBatch(
         satUnitKey: excluded(products.satUnitKey),
         casNumber: excluded(products.casNumber),
         formula: excluded(products.formula),
+        familyCode: excluded(products.familyCode),
+        presentationLabel: excluded(products.presentationLabel),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,
@@ -420,6 +523,19 @@ async function writeBatch(
         updatedAt: excluded(products.updatedAt),
       },
     });
+  const withBreaks = changed.filter(({ row }) => row.values.priceBreaks !== undefined);
+  if (withBreaks.length > 0) {
+    await tx.delete(priceBreaks).where(
+      inArray(
+        priceBreaks.productCode,
+        withBreaks.map(({ merged }) => merged.code),
+      ),
+    );
+    const rows = withBreaks.flatMap(({ merged, row }) =>
+      (row.values.priceBreaks ?? []).map((b) => ({ productCode: merged.code, ...b })),
+    );
+    if (rows.length > 0) await tx.insert(priceBreaks).values(rows);
+  }
   const ledger = changed
     .map(({ merged, existing }) => ({
       code: merged.code,

@@ -813,3 +813,87 @@ export const demoGroups: GroupDef[] = [
 ];
 
 export const demoLines = ['Línea Clásica', 'Línea Pro', 'Serie Educativa', 'Serie Industrial'] as const;
+
+/**
+ * Templates whose variants are presentations of one product (decision 021): the family's name without the
+ * variant, and the presentation's label with {v}. Only with the seed's `presentations` option; otherwise each
+ * variant is a product of its own, as before.
+ */
+export const demoFamilies: Record<
+  string,
+  { name: string; label: string; reagent?: { cas: string; formula: string } }
+> = {
+  'Matraz Erlenmeyer de {v} ml, boca angosta': { name: 'Matraz Erlenmeyer boca angosta', label: '{v} ml' },
+  'Vaso de precipitado forma baja de {v} ml': { name: 'Vaso de precipitado forma baja', label: '{v} ml' },
+  'Vaso de precipitado forma alta de {v} ml': { name: 'Vaso de precipitado forma alta', label: '{v} ml' },
+  'Probeta graduada clase B de {v} ml, base hexagonal': {
+    name: 'Probeta graduada clase B, base hexagonal',
+    label: '{v} ml',
+  },
+  'Pipeta volumétrica clase A de {v} ml': { name: 'Pipeta volumétrica clase A', label: '{v} ml' },
+  'Ácido clorhídrico 37 % grado ACS, {v} L': {
+    name: 'Ácido clorhídrico 37 % grado ACS',
+    label: '{v} L',
+    reagent: { cas: '7647-01-0', formula: 'HCl' },
+  },
+  'Ácido sulfúrico 98 % grado reactivo, {v} L': {
+    name: 'Ácido sulfúrico 98 % grado reactivo',
+    label: '{v} L',
+    reagent: { cas: '7664-93-9', formula: 'H2SO4' },
+  },
+  'Ácido nítrico 65 % grado ACS, {v} L': {
+    name: 'Ácido nítrico 65 % grado ACS',
+    label: '{v} L',
+    reagent: { cas: '7697-37-2', formula: 'HNO3' },
+  },
+  'Ácido acético glacial 99.7 %, {v} L': {
+    name: 'Ácido acético glacial 99.7 %',
+    label: '{v} L',
+    reagent: { cas: '64-19-7', formula: 'CH3COOH' },
+  },
+  'Hidróxido de sodio en lentejas grado ACS, {v} kg': {
+    name: 'Hidróxido de sodio en lentejas grado ACS',
+    label: '{v} kg',
+    reagent: { cas: '1310-73-2', formula: 'NaOH' },
+  },
+  'Cloruro de sodio grado reactivo, {v} kg': {
+    name: 'Cloruro de sodio grado reactivo',
+    label: '{v} kg',
+    reagent: { cas: '7647-14-5', formula: 'NaCl' },
+  },
+  'Sulfato de cobre pentahidratado, {v} g': {
+    name: 'Sulfato de cobre pentahidratado',
+    label: '{v} g',
+    reagent: { cas: '7758-99-8', formula: 'CuSO4·5H2O' },
+  },
+  'Etanol absoluto grado HPLC, {v} L': {
+    name: 'Etanol absoluto grado HPLC',
+    label: '{v} L',
+    reagent: { cas: '64-17-5', formula: 'C2H5OH' },
+  },
+  'Acetona grado ACS, {v} L': {
+    name: 'Acetona grado ACS',
+    label: '{v} L',
+    reagent: { cas: '67-64-1', formula: 'C3H6O' },
+  },
+  'Metanol grado HPLC, {v} L': {
+    name: 'Metanol grado HPLC',
+    label: '{v} L',
+    reagent: { cas: '67-56-1', formula: 'CH3OH' },
+  },
+  'Fenolftaleína solución 1 %, {v} ml': { name: 'Fenolftaleína solución 1 %', label: '{v} ml' },
+  'Guantes de nitrilo sin polvo talla {v}, caja con 100': {
+    name: 'Guantes de nitrilo sin polvo, caja con 100',
+    label: 'talla {v}',
+  },
+  'Tubos cónicos de {v} ml, estériles, bolsa con 50': {
+    name: 'Tubos cónicos estériles, bolsa con 50',
+    label: '{v} ml',
+  },
+};
+
+/** Volume prices of the demo's presentations: from 10 units 5 % off, from 50 units 10 % off (whole pesos). */
+export const demoBreaks = [
+  { minQuantity: 10, factor: 0.95 },
+  { minQuantity: 50, factor: 0.9 },
+] as const;

@@ -1,9 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { brands, groups, products, stockMovements } from '../../db/schema.ts';
+import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { sanitizeLongDescription } from '../sanitize.ts';
 import { contentHash, renderBrandLogo, renderDatasheet, renderProductImage } from './art.ts';
-import { demoBrands, demoGroups, demoLines, type Shape, type Template } from './data.ts';
+import {
+  demoBrands,
+  demoBreaks,
+  demoFamilies,
+  demoGroups,
+  demoLines,
+  type Shape,
+  type Template,
+} from './data.ts';
 import { createRandom, type Random } from './random.ts';
 import { demoSatKeys } from './sat-keys.ts';
 
@@ -13,6 +21,12 @@ export type SeedOptions = {
   onProgress?: (done: number, total: number) => void;
   /** Images and datasheets go to the first N products only, so huge benchmark catalogues stay small. */
   mediaLimit?: number;
+  /**
+   * The variants of the templates in data.ts → demoFamilies become presentations of one product (its first
+   * variant is the family's base), with the reagents' CAS and formula and volume prices (decision 021).
+   * Off by default, so tests that seed a few products keep the flat catalogue they count on.
+   */
+  presentations?: boolean;
 };
 
 const BATCH = 500;
@@ -46,8 +60,15 @@ function longDescription(t: Template, name: string, brand: string, rand: Random)
 
 /** Every (subgroup, template, variant) of the demo catalogue, in a fixed order. */
 function productPlan() {
-  const plan: { groupClas: string; shape: Shape; template: Template; variant: string; position: number }[] =
-    [];
+  const plan: {
+    groupClas: string;
+    shape: Shape;
+    template: Template;
+    variant: string;
+    position: number;
+    /** Which variant of its template (0 = the first, a family's base). */
+    index: number;
+  }[] = [];
   for (const g of demoGroups) {
     for (const s of g.subgroups) {
       for (const template of s.templates) {
@@ -58,6 +79,7 @@ function productPlan() {
             template,
             variant,
             position: i / Math.max(1, template.variants.length - 1),
+            index: i,
           });
         });
       }
@@ -116,12 +138,20 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
   let inserted = 0;
   for (let start = 0; start < total; start += BATCH) {
     const rows: ProductRow[] = [];
+    const breaks: { productCode: string; minQuantity: number; priceCents: number }[] = [];
     for (let n = start; n < Math.min(total, start + BATCH); n++) {
       const item = plan[n % plan.length]!;
       const round = Math.floor(n / plan.length);
-      const brand = demoBrands[(n * 7 + round) % demoBrands.length]!;
-      const name =
-        item.template.name.replaceAll('{v}', item.variant) + (round > 0 ? ` (modelo ${round + 1})` : '');
+      const family = options.presentations ? demoFamilies[item.template.name] : undefined;
+      // A family's presentations carry its base's brand (the base is the template's first variant, n - index).
+      const baseN = family ? n - item.index : n;
+      const brandOf = (k: number) => demoBrands[(k * 7 + round) % demoBrands.length]!;
+      const brand = brandOf(baseN);
+      const suffix = round > 0 ? ` (modelo ${round + 1})` : '';
+      const name = family
+        ? family.name + suffix
+        : item.template.name.replaceAll('{v}', item.variant) + suffix;
+      const codeOf = (k: number) => `${brandOf(k).prefix}-${String(10000 + k).padStart(5, '0')}`;
       const code = `${brand.prefix}-${String(10000 + n).padStart(5, '0')}`;
       const stockRoll = rand.next();
       const stock = stockRoll < 0.1 ? 0 : stockRoll < 0.15 ? 1 : rand.int(2, stockRoll < 0.5 ? 25 : 250);
@@ -143,6 +173,21 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         satProductKey: demoSatKeys(item.groupClas)?.productKey ?? null,
         satUnitKey: demoSatKeys(item.groupClas)?.unitKey ?? null,
       };
+      if (family) {
+        row.presentationLabel = family.label.replaceAll('{v}', item.variant);
+        if (item.index > 0) row.familyCode = codeOf(baseN);
+        if (family.reagent) {
+          row.casNumber = family.reagent.cas;
+          row.formula = family.reagent.formula;
+        }
+        let last = row.priceCents;
+        for (const b of demoBreaks) {
+          const cents = Math.round((row.priceCents * b.factor) / 100) * 100;
+          if (cents <= 0 || cents >= last) continue;
+          breaks.push({ productCode: code, minQuantity: b.minQuantity, priceCents: cents });
+          last = cents;
+        }
+      }
       const withMedia = n < mediaLimit;
       if (withMedia && rand.chance(0.88)) {
         const img = imageCache.get(`${item.shape}:${brand.color}`)!;
@@ -179,6 +224,9 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         .filter((p) => p.stock > 0)
         .map((p) => ({ productCode: p.code, delta: p.stock, reason: 'seed' }));
       if (movements.length > 0) await tx.insert(stockMovements).values(movements);
+      const createdCodes = new Set(created.map((p) => p.code));
+      const newBreaks = breaks.filter((b) => createdCodes.has(b.productCode));
+      if (newBreaks.length > 0) await tx.insert(priceBreaks).values(newBreaks);
       return created.length;
     });
     inserted += fresh;

@@ -9,6 +9,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -66,6 +67,14 @@ export const products = pgTable(
     casNumber: text('cas_number'),
     /** Reagents: molecular formula as printed on the label ('H2SO4'). */
     formula: text('formula'),
+    /**
+     * Presentations (decision 021): every row is a sellable unit with its own code, price, stock, weight and SAT
+     * keys. A presentation of another product names that product's code here (the family's base, whose own
+     * family_code is null); a base lists the family in listings, one card per family.
+     */
+    familyCode: text('family_code').references((): AnyPgColumn => products.code),
+    /** What the presentation is: '500 mL', '1 L', 'caja con 100'; null for a product without presentations. */
+    presentationLabel: text('presentation_label'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -77,6 +86,28 @@ export const products = pgTable(
     index('products_group_idx').on(t.groupClas),
     index('products_price_idx').on(t.priceCents),
     index('products_cas_idx').on(t.casNumber),
+    index('products_family_idx').on(t.familyCode),
+    check('products_family_not_self', sql`${t.familyCode} <> ${t.code}`),
+  ],
+);
+
+/**
+ * Volume prices of one presentation (decision 021): from `min_quantity` units on, each unit costs `price_cents`
+ * (IVA included). Below the lowest break the product's own price holds. src/shared/volume-prices.ts prices a line.
+ */
+export const priceBreaks = pgTable(
+  'price_breaks',
+  {
+    productCode: text('product_code')
+      .notNull()
+      .references(() => products.code, { onDelete: 'cascade' }),
+    minQuantity: integer('min_quantity').notNull(),
+    priceCents: integer('price_cents').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productCode, t.minQuantity] }),
+    check('price_breaks_min_quantity', sql`${t.minQuantity} >= 2`),
+    check('price_breaks_price_positive', sql`${t.priceCents} > 0`),
   ],
 );
 

@@ -1,0 +1,88 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+
+type Card = { code: string; presentationCount: number; fromPriceCents: number | null };
+type Detail = {
+  code: string;
+  name: string;
+  presentationLabel: string | null;
+  priceCents: number;
+  stock: number;
+  presentations: { code: string; label: string | null; priceCents: number; stock: number }[];
+  priceBreaks: { minQuantity: number; priceCents: number }[];
+};
+
+const money = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A reagent family of the demo catalogue with a second presentation that has stock for its first volume price. */
+async function pickFamily(request: APIRequestContext) {
+  for (const group of ['REA-SOL', 'REA-ACI', 'REA-BAS', 'VID-VAS']) {
+    const { items } = (await (await request.get(`/api/products?group=${group}&pageSize=60`)).json()) as {
+      items: Card[];
+    };
+    for (const card of items.filter((c) => c.presentationCount > 1)) {
+      const base = (await (await request.get(`/api/products/${card.code}`)).json()) as Detail;
+      for (const option of base.presentations.filter((o) => o.code !== base.code)) {
+        const other = (await (await request.get(`/api/products/${option.code}`)).json()) as Detail;
+        const first = other.priceBreaks[0];
+        if (first && other.stock >= first.minQuantity) return { base, other, first };
+      }
+    }
+  }
+  throw new Error('the demo catalogue has no family with a stocked presentation and volume prices');
+}
+
+test('pick a presentation, see its price and stock, add it, and see the volume price apply in the cart', async ({
+  page,
+  request,
+}) => {
+  const { base, other, first } = await pickFamily(request);
+
+  await page.goto(`/productos/${base.code}`);
+  const options = page.getByTestId('presentation-option');
+  await expect(options).toHaveCount(base.presentations.length);
+  await expect(options.filter({ hasText: base.code })).toHaveAttribute('aria-current', 'true');
+
+  // Choosing the other presentation shows its own address, code, price, stock and volume prices.
+  await options.filter({ hasText: other.code }).click();
+  await expect(page).toHaveURL(new RegExp(`/productos/${other.code}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(other.presentationLabel!);
+  await expect(page.getByText(`Código: ${other.code}`)).toBeVisible();
+  await expect(page.getByText(`${money(other.priceCents)} MXN`, { exact: true })).toBeVisible();
+  await expect(
+    page.getByText(`${other.stock.toLocaleString('en-US')} disponibles`, { exact: true }),
+  ).toBeVisible();
+  await expect(options.filter({ hasText: other.code })).toHaveAttribute('aria-current', 'true');
+  const table = page.getByTestId('volume-prices');
+  await expect(table.getByRole('row', { name: new RegExp(`^${first.minQuantity}–`) })).toContainText(
+    money(first.priceCents),
+  );
+
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByText('Producto agregado al carrito')).toBeVisible();
+
+  await page.goto('/carrito');
+  const line = page.locator(`[data-testid="cart-line"][data-code="${other.code}"]`);
+  await expect(line).toContainText(`${other.name}, ${other.presentationLabel}`);
+  await expect(line.getByTestId('unit-price')).toHaveText(money(other.priceCents));
+  await expect(line.getByTestId('next-break')).toHaveText(
+    `Agregue ${first.minQuantity - 1} más para pagar ${money(first.priceCents)} c/u`,
+  );
+
+  const quantity = line.getByRole('textbox', { name: /Cantidad de/ });
+  await quantity.fill(String(first.minQuantity));
+  await quantity.press('Enter');
+  await expect(line.getByTestId('unit-price')).toHaveText(money(first.priceCents));
+  await expect(line.getByTestId('volume-applied')).toContainText(money(other.priceCents));
+  await expect(line.getByTestId('line-total')).toHaveText(money(first.priceCents * first.minQuantity));
+  await expect(page.getByTestId('price-changed')).toHaveCount(0);
+
+  // The totals are the server's quote at the volume price.
+  const quote = (await (
+    await request.post('/api/cart/quote', {
+      data: { items: [{ code: other.code, quantity: first.minQuantity }] },
+    })
+  ).json()) as { subtotalCents: number };
+  expect(quote.subtotalCents).toBe(first.priceCents * first.minQuantity);
+  await expect(page.getByTestId('summary-subtotal')).toHaveText(money(quote.subtotalCents));
+});
