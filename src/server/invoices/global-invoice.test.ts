@@ -16,8 +16,8 @@ import { createInvoicingContext } from './service.ts';
 /**
  * The monthly CFDI global to the público en general (issue 21, decision 023): a closed month with a mix of orders —
  * invoiced individually, cancelled, refunded, unpaid, paid in another month, and uninvoiced — gives one CFDI with
- * exactly the uninvoiced paid ones, valid against SAT's CFDI 4.0 XSD; one per period, never an order twice, and an
- * order in it cannot then be invoiced individually without staff re-issuing the global.
+ * exactly the uninvoiced paid ones, valid against SAT's CFDI 4.0 XSD; one per period, never an order twice (an order
+ * in it invoiced individually later: global-release.test.ts).
  */
 let t: CheckoutTestApp;
 let staffCookie: string;
@@ -123,34 +123,6 @@ describe('the factura global of a month', () => {
     const member = (await t.db.execute(sql`select 1 from global_invoice_orders where order_number = ${late}`))
       .rows;
     expect(member).toHaveLength(0);
-  });
-
-  it('an order in the global cannot be invoiced individually: the buyer is told why (SAT motivo 04 path)', async () => {
-    const [row] = (
-      await t.db.execute<{ order_number: number; user_id: number }>(
-        sql`select g.order_number, o.user_id from global_invoice_orders g join orders o on o.number = g.order_number limit 1`,
-      )
-    ).rows;
-    // Still inside the shop's invoicing window (a global issued within 72 h of the month's end covers sales of its
-    // last days, which their buyers may still invoice): here the order's payment is made recent.
-    await t.db.execute(sql`update orders set paid_at = now() where number = ${row!.order_number}`);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${row!.order_number}/invoice`,
-      cookies: shopper.cookie,
-      payload: {
-        nombreFiscal: 'Laboratorios Químicos del Bajío',
-        rfc: 'LQB150101AB3',
-        regimenFiscal: '601',
-        usoCfdi: 'G03',
-        formaPago: '04',
-        cp: '44100',
-      },
-    });
-    expect(res.statusCode).toBe(409);
-    expect((res.json() as { error: { message: string } }).error.message).toMatch(
-      /factura global al público en general.*motivo 04/,
-    );
   });
 
   it('refuses an open month, a month without sales, bad input, and shoppers', async () => {

@@ -21,7 +21,7 @@ export const periodName = (year: number, month: number) => `${MONTHS[month - 1]}
 /** The global CFDI an order was included in ({year, month}), or null (decision 023). */
 export async function globalInvoiceOf(db: Db | Tx, orderNumber: number) {
   const [row] = await db
-    .select({ year: globalInvoices.year, month: globalInvoices.month })
+    .select({ year: globalInvoices.year, month: globalInvoices.month, issuedAt: globalInvoices.issuedAt })
     .from(globalInvoiceOrders)
     .innerJoin(globalInvoices, eq(globalInvoices.id, globalInvoiceOrders.globalInvoiceId))
     .where(eq(globalInvoiceOrders.orderNumber, orderNumber));
@@ -29,9 +29,15 @@ export async function globalInvoiceOf(db: Db | Tx, orderNumber: number) {
 }
 
 /**
- * An order already in a global CFDI asks for its own: per the SAT, the global must be cancelled with motivo 04
- * ('Operación nominativa relacionada en una factura global') and issued again without it before the nominative
- * CFDI; staff do that (decision 023), so the shopper is told to ask for it.
+ * An order still in a global CFDI when its nominative CFDI is claimed: the release (global.ts releaseFromGlobal)
+ * did not finish; the buyer is told to try again.
  */
 export const inGlobalMessage = (g: { year: number; month: number }) =>
-  `Este pedido se incluyó en la factura global al público en general de ${periodName(g.year, g.month)}. Para emitir su factura a su nombre, escríbanos: la tienda debe cancelar primero la factura global (motivo 04) y volver a emitirla sin este pedido.`;
+  `Este pedido está en la factura global al público en general de ${periodName(g.year, g.month)}, que se está cancelando (motivo 04) para emitir su factura; intente de nuevo en un momento.`;
+
+/**
+ * The global CFDI can no longer be cancelled (CFF art. 29-A; decision 016's deadline), so the order cannot be
+ * invoiced to its buyer: it stays in the global.
+ */
+export const globalTooLateMessage = (g: { year: number; month: number }, deadline: string) =>
+  `Este pedido se incluyó en la factura global al público en general de ${periodName(g.year, g.month)}, y el plazo para cancelarla ante el SAT venció el ${deadline}; ya no es posible emitir una factura a su nombre para este pedido.`;

@@ -1,8 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
 import { computeCfdiAmounts } from './amounts.ts';
+import type { Relacionados } from './cfdi.ts';
 import { buildComprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { periodName } from './global-membership.ts';
@@ -103,13 +104,13 @@ export async function listGlobalInvoices(db: Db): Promise<GlobalInvoiceView[]> {
   const rows = await db
     .select({ id: globalInvoices.id })
     .from(globalInvoices)
-    .orderBy(desc(globalInvoices.year), desc(globalInvoices.month));
+    .orderBy(desc(globalInvoices.year), desc(globalInvoices.month), desc(globalInvoices.id));
   return Promise.all(rows.map((r) => viewOf(db, r.id)));
 }
 
 export async function globalInvoiceXml(db: Db, id: number): Promise<{ xml: string; name: string } | null> {
   const [row] = await db.select().from(globalInvoices).where(eq(globalInvoices.id, id));
-  if (!row?.xml || row.status !== 'issued') return null;
+  if (!row?.xml || row.status === 'pending') return null;
   return {
     xml: row.xml,
     name: `factura-global-${row.year}-${String(row.month).padStart(2, '0')}-${row.uuid}.xml`,
@@ -124,6 +125,20 @@ async function predominantFormaPago(db: Db, list: Eligible[]): Promise<string> {
     byForma.set(forma, (byForma.get(forma) ?? 0) + o.total_cents);
   }
   return [...byForma.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+}
+
+/** One Concepto per order (ClaveProdServ 01010101, Cantidad 1, ClaveUnidad ACT, 'Venta', NoIdentificacion). */
+function globalAmounts(list: Eligible[]) {
+  return computeCfdiAmounts(
+    list.map((o) => ({
+      productKey: '01010101',
+      unitKey: 'ACT',
+      code: String(o.number),
+      description: 'Venta',
+      quantity: 1,
+      unitPriceCents: o.total_cents,
+    })),
+  );
 }
 
 /**
@@ -147,7 +162,13 @@ export async function issueGlobalInvoice(
     const [existing] = await tx
       .select({ id: globalInvoices.id })
       .from(globalInvoices)
-      .where(and(eq(globalInvoices.year, year), eq(globalInvoices.month, month)));
+      .where(
+        and(
+          eq(globalInvoices.year, year),
+          eq(globalInvoices.month, month),
+          ne(globalInvoices.status, 'cancelled'),
+        ),
+      );
     if (existing) {
       throw conflict(`Ya existe la factura global de ${periodName(year, month)}`, 'global_exists');
     }
@@ -156,16 +177,7 @@ export async function issueGlobalInvoice(
       throw conflict(`No hay ventas sin factura en ${periodName(year, month)}`, 'global_empty');
     }
     const formaPago = await predominantFormaPago(tx, list);
-    const amounts = computeCfdiAmounts(
-      list.map((o) => ({
-        productKey: '01010101',
-        unitKey: 'ACT',
-        code: String(o.number),
-        description: 'Venta',
-        quantity: 1,
-        unitPriceCents: o.total_cents,
-      })),
-    );
+    const amounts = globalAmounts(list);
     const inserted = await tx
       .insert(globalInvoices)
       .values({
@@ -189,32 +201,77 @@ export async function issueGlobalInvoice(
     return { id, amounts, formaPago };
   });
 
-  const mm = String(month).padStart(2, '0');
-  const comprobante = buildComprobante({
-    amounts: claim.amounts,
-    emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
-    lugarExpedicion: ctx.issuer.lugarExpedicion,
-    receptor: {
-      rfc: PUBLICO_EN_GENERAL.rfc,
-      nombre: PUBLICO_EN_GENERAL.nombre,
-      regimenFiscal: PUBLICO_EN_GENERAL.regimenFiscal,
-      // SAT: the global CFDI's DomicilioFiscalReceptor is the LugarExpedicion.
-      domicilioFiscal: ctx.issuer.lugarExpedicion,
-      usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
-    },
-    formaPago: claim.formaPago,
-    serie: 'G',
-    folio: `${year}${mm}`,
-    issuedAt: ctx.now(),
-    csd: ctx.csd,
-    informacionGlobal: { periodicidad: '04', meses: mm, anio: String(year) },
-  });
-  const { comprobante: sealed } = sealComprobante(comprobante, ctx.csd);
+  try {
+    await stampGlobal(ctx, claim.id);
+  } catch (error) {
+    // The first global of the period: a failed stamp releases the claim (the period may be tried again).
+    await ctx.db
+      .delete(globalInvoices)
+      .where(and(eq(globalInvoices.id, claim.id), eq(globalInvoices.status, 'pending')));
+    throw error;
+  }
+  return viewOf(ctx.db, claim.id);
+}
+
+/**
+ * Seals the pending global CFDI once (kept on its row before the PAC is called, so a retry or a concurrent caller
+ * sends this very document and the PAC answers the same stamp), stamps it and stores it as issued.
+ */
+async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
+  const [row] = await ctx.db.select().from(globalInvoices).where(eq(globalInvoices.id, id));
+  if (row?.status !== 'pending') return;
+  let sealedXml = row.sealed;
+  if (!sealedXml) {
+    const members = await ctx.db.execute<Eligible>(sql`
+      select o.number, o.total_cents::bigint as total_cents from global_invoice_orders g
+      join orders o on o.number = g.order_number where g.global_invoice_id = ${id} order by o.number`);
+    const list = members.rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
+    const mm = String(row.month).padStart(2, '0');
+    const relation: Relacionados | undefined = row.relatedUuid
+      ? { tipoRelacion: '04', uuids: [row.relatedUuid] }
+      : undefined;
+    const comprobante = buildComprobante({
+      amounts: globalAmounts(list),
+      emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
+      lugarExpedicion: ctx.issuer.lugarExpedicion,
+      receptor: {
+        rfc: PUBLICO_EN_GENERAL.rfc,
+        nombre: PUBLICO_EN_GENERAL.nombre,
+        regimenFiscal: PUBLICO_EN_GENERAL.regimenFiscal,
+        // SAT: the global CFDI's DomicilioFiscalReceptor is the LugarExpedicion.
+        domicilioFiscal: ctx.issuer.lugarExpedicion,
+        usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
+      },
+      formaPago: row.formaPago,
+      serie: 'G',
+      // A replacement of the period's global gets its own folio.
+      folio: row.replacesId ? `${row.year}${mm}-${row.id}` : `${row.year}${mm}`,
+      issuedAt: ctx.now(),
+      csd: ctx.csd,
+      informacionGlobal: { periodicidad: '04', meses: mm, anio: String(row.year) },
+      ...(relation ? { cfdiRelacionados: relation } : {}),
+    });
+    const { comprobante: sealed } = sealComprobante(comprobante, ctx.csd);
+    const kept = await ctx.db
+      .update(globalInvoices)
+      .set({ sealed: comprobanteXml(sealed) })
+      .where(and(eq(globalInvoices.id, id), isNull(globalInvoices.sealed)))
+      .returning({ sealed: globalInvoices.sealed });
+    sealedXml =
+      kept[0]?.sealed ??
+      (
+        await ctx.db
+          .select({ sealed: globalInvoices.sealed })
+          .from(globalInvoices)
+          .where(eq(globalInvoices.id, id))
+      )[0]?.sealed ??
+      null;
+    if (!sealedXml) return;
+  }
   let stamp: Awaited<ReturnType<InvoicingContext['pac']['stamp']>>;
   try {
-    stamp = await ctx.pac.stamp(comprobanteXml(sealed));
+    stamp = await ctx.pac.stamp(sealedXml);
   } catch (error) {
-    await ctx.db.delete(globalInvoices).where(eq(globalInvoices.id, claim.id));
     if (error instanceof PacError) {
       throw new AppError(502, 'pac_error', `El PAC no timbró la factura global: ${error.message}`);
     }
@@ -223,8 +280,125 @@ export async function issueGlobalInvoice(
   await ctx.db
     .update(globalInvoices)
     .set({ status: 'issued', uuid: stamp.uuid, xml: stamp.xml, test: stamp.test, issuedAt: sql`now()` })
-    .where(eq(globalInvoices.id, claim.id));
-  return viewOf(ctx.db, claim.id);
+    .where(and(eq(globalInvoices.id, id), eq(globalInvoices.status, 'pending')));
+}
+
+/**
+ * An order in a global CFDI is invoiced to its buyer (SAT; decision 023): the global is cancelled with motivo 04
+ * ('Operación nominativa relacionada en una factura global'), issued again for the period without that order
+ * (CfdiRelacionados TipoRelacion 04 to the cancelled one), and only then may the nominative CFDI be issued.
+ * Every step is conditional on the row's state, so a crash or a concurrent request resumes where it stopped:
+ * 'issued' → 'cancelling' (intent, under the row's lock) → PAC cancel (repeatable) → 'cancelled' + replacement
+ * 'pending' with the other orders (one transaction, one winner) → sealed once, stamped (idempotent) → 'issued'.
+ * The caller checked the order may be invoiced and the SAT's cancellation deadline. Returns when the order is in
+ * no valid global CFDI.
+ */
+export async function releaseFromGlobal(ctx: InvoicingContext, orderNumber: number): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    // A replacement left pending (crash, PAC down) by an earlier release of this order is finished first.
+    const pending = await ctx.db.execute<{ id: number }>(sql`
+      select r.id from global_invoices c join global_invoices r on r.replaces_id = c.id
+      where c.released_order_number = ${orderNumber} and r.status = 'pending'`);
+    for (const r of pending.rows) await stampGlobal(ctx, Number(r.id));
+    const [member] = await ctx.db
+      .select({
+        id: globalInvoices.id,
+        status: globalInvoices.status,
+        year: globalInvoices.year,
+        month: globalInvoices.month,
+      })
+      .from(globalInvoiceOrders)
+      .innerJoin(globalInvoices, eq(globalInvoices.id, globalInvoiceOrders.globalInvoiceId))
+      .where(eq(globalInvoiceOrders.orderNumber, orderNumber));
+    if (!member) return;
+    if (member.status === 'pending') {
+      // Another order's release is re-issuing the period's global right now (or left it to finish).
+      await stampGlobal(ctx, member.id);
+      continue;
+    }
+    const g = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(globalInvoices)
+        .where(eq(globalInvoices.id, member.id))
+        .for('update');
+      if (row?.status !== 'issued') return row;
+      const [marked] = await tx
+        .update(globalInvoices)
+        .set({ status: 'cancelling', cancelMotivo: '04', releasedOrderNumber: orderNumber })
+        .where(eq(globalInvoices.id, row.id))
+        .returning();
+      return marked;
+    });
+    if (g?.status !== 'cancelling' || !g.uuid) continue;
+    await cancelForRelease(ctx, g);
+  }
+  throw conflict(
+    'La factura global que incluye este pedido se está volviendo a emitir; intente de nuevo en un momento',
+    'global_in_progress',
+  );
+}
+
+export const GLOBAL_CANCEL_PENDING =
+  'Solicitamos al SAT la cancelación de la factura global que incluye este pedido (motivo 04); intente de nuevo en unos minutos.';
+
+/** The PAC cancels the global (motivo 04); then, in one transaction, the replacement takes the other orders. */
+async function cancelForRelease(ctx: InvoicingContext, g: typeof globalInvoices.$inferSelect): Promise<void> {
+  let result: Awaited<ReturnType<InvoicingContext['pac']['cancel']>>;
+  try {
+    result = await ctx.pac.cancel({
+      uuid: g.uuid!,
+      issuerRfc: ctx.issuer.rfc,
+      receiverRfc: PUBLICO_EN_GENERAL.rfc,
+      totalCents: g.totalCents,
+      motivo: '04',
+      issuedAt: g.issuedAt ?? undefined,
+    });
+  } catch (error) {
+    if (error instanceof PacError) {
+      ctx.log?.error(
+        { global: g.id, detail: error.detail },
+        'el PAC no canceló la factura global (motivo 04)',
+      );
+      throw new AppError(502, 'pac_error', `No se pudo cancelar la factura global. ${error.message}`);
+    }
+    throw error;
+  }
+  if (result.status !== 'cancelled') throw conflict(GLOBAL_CANCEL_PENDING, 'global_cancel_pending');
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(globalInvoices).where(eq(globalInvoices.id, g.id)).for('update');
+    if (row?.status !== 'cancelling') return;
+    await tx
+      .update(globalInvoices)
+      .set({ status: 'cancelled', cancelledAt: ctx.now(), cancelAcknowledgement: result.acknowledgement })
+      .where(eq(globalInvoices.id, g.id));
+    const { rows } = await tx.execute<Eligible>(sql`
+      select o.number, o.total_cents::bigint as total_cents from global_invoice_orders m
+      join orders o on o.number = m.order_number
+      where m.global_invoice_id = ${g.id} and m.order_number <> ${row.releasedOrderNumber}
+      order by o.number`);
+    const rest = rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
+    await tx.delete(globalInvoiceOrders).where(eq(globalInvoiceOrders.globalInvoiceId, g.id));
+    if (rest.length === 0) return;
+    const amounts = globalAmounts(rest);
+    const [replacement] = await tx
+      .insert(globalInvoices)
+      .values({
+        year: row.year,
+        month: row.month,
+        formaPago: await predominantFormaPago(tx, rest),
+        subtotalCents: amounts.subtotalCents,
+        ivaCents: amounts.ivaCents,
+        totalCents: amounts.totalCents,
+        createdBy: row.createdBy,
+        replacesId: row.id,
+        relatedUuid: row.uuid,
+      })
+      .returning({ id: globalInvoices.id });
+    await tx
+      .insert(globalInvoiceOrders)
+      .values(rest.map((o) => ({ globalInvoiceId: replacement!.id, orderNumber: o.number })));
+  });
 }
 
 /**

@@ -29,7 +29,8 @@ import {
 } from './cfdi.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
-import { globalInvoiceOf, inGlobalMessage } from './global-membership.ts';
+import { releaseFromGlobal } from './global.ts';
+import { globalInvoiceOf, globalTooLateMessage, inGlobalMessage } from './global-membership.ts';
 import { creditNoteIssuedMail, invoiceCancelledMail, invoiceIssuedMail } from './mails.ts';
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
@@ -422,7 +423,7 @@ async function claimPending(
       if (!locked) throw notFound(ORDER_NOT_FOUND);
       const reason = blockedReason(locked, undefined, ctx.now());
       if (reason) throw conflict(reason, 'invoice_not_allowed');
-      // In a global CFDI already (decision 023): staff cancel and re-issue the global first (motivo 04).
+      // Still in a global CFDI (decision 023): its release (motivo 04, re-issue) must finish first.
       const global = await globalInvoiceOf(tx, order.number);
       if (global) throw conflict(inGlobalMessage(global), 'in_global_invoice');
       // A pending row left by a request that died (crash, timeout) must not block the order forever.
@@ -688,6 +689,14 @@ export async function issueInvoice(
   );
   if (reason) throw conflict(reason, 'invoice_not_allowed');
   checkReceptor(ctx, request);
+  // In a factura global (decision 023): cancelled with motivo 04 and re-issued without this order first, while the
+  // SAT still allows cancelling it (decision 016). A release cut short earlier (crash, PAC down) is finished here.
+  const global = await globalInvoiceOf(ctx.db, number);
+  if (global?.issuedAt && now.getTime() > cancellationDeadline(global.issuedAt).getTime()) {
+    const deadline = cancellationDeadline(global.issuedAt);
+    throw conflict(globalTooLateMessage(global, mexicoDate(deadline)), 'global_cancel_deadline');
+  }
+  await releaseFromGlobal(ctx, number);
   await issueNew(ctx, user, order, request);
   return {
     message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,

@@ -104,14 +104,17 @@ export function GlobalInvoicePanel() {
           {list.data.items.map((g) => (
             <li key={g.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span>
-                <strong className="capitalize">{g.period}</strong> · {g.orders.length} pedidos ·{' '}
-                {formatMoney(g.totalCents)} · FormaPago {g.formaPago}
+                <strong className="capitalize">{g.period}</strong> ·{' '}
+                {g.status === 'cancelled'
+                  ? 'Cancelada (motivo 04: un pedido se facturó a su comprador; la sustituye la siguiente)'
+                  : `${g.orders.length} pedidos`}{' '}
+                · {formatMoney(g.totalCents)} · FormaPago {g.formaPago}
                 {g.test ? ' · prueba' : ''}
                 <span className="block text-xs text-slate-500">
                   {g.uuid ?? 'Timbrando…'} · {formatDateTime(g.issuedAt)}
                 </span>
               </span>
-              {g.status === 'issued' && (
+              {(g.status === 'issued' || g.status === 'cancelled') && (
                 <a
                   href={`/api/admin/invoices/global/${g.id}/xml`}
                   className="font-medium text-brand-700 hover:underline"

@@ -168,7 +168,9 @@ export const purchaseInvoiceRequests = pgTable('purchase_invoice_requests', {
 /**
  * The CFDI global to the público en general of one month (issue 21, decision 023): the month's paid sales that were
  * not invoiced individually, one Concepto per order. One per period (unique year + month): 'pending' while it is
- * being stamped, then 'issued' with the stamped XML.
+ * being stamped, then 'issued' with the stamped XML. When an order in it is later invoiced individually it goes
+'cancelling' → 'cancelled' (SAT motivo 04) and a replacement for the period (`replaces_id`, CfdiRelacionados 04
+to `related_uuid`) takes its other orders: one non-cancelled global per period.
  */
 export const globalInvoices = pgTable(
   'global_invoices',
@@ -176,10 +178,23 @@ export const globalInvoices = pgTable(
     id: serial('id').primaryKey(),
     year: integer('year').notNull(),
     month: integer('month').notNull(),
-    status: text('status').$type<'pending' | 'issued'>().notNull().default('pending'),
+    status: text('status')
+      .$type<'pending' | 'issued' | 'cancelling' | 'cancelled'>()
+      .notNull()
+      .default('pending'),
     test: boolean('test').notNull().default(false),
     uuid: text('uuid'),
     formaPago: text('forma_pago').notNull(),
+    /** The sealed CFDI kept before the PAC is called (a retry sends this very document: never a second stamp). */
+    sealed: text('sealed'),
+    /** The cancelled global this one replaces and its UUID (CfdiRelacionados TipoRelacion 04). */
+    replacesId: integer('replaces_id'),
+    relatedUuid: text('related_uuid'),
+    /** The order whose individual invoice made this global be cancelled (motivo 04). */
+    releasedOrderNumber: integer('released_order_number'),
+    cancelMotivo: text('cancel_motivo'),
+    cancelAcknowledgement: text('cancel_acknowledgement'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull(),
     ivaCents: bigint('iva_cents', { mode: 'number' }).notNull(),
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
@@ -189,7 +204,9 @@ export const globalInvoices = pgTable(
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('global_invoices_period_idx').on(t.year, t.month)],
+  (t) => [
+    uniqueIndex('global_invoices_period_idx').on(t.year, t.month).where(sql`${t.status} <> 'cancelled'`),
+  ],
 );
 
 /** The orders a global CFDI covers: an order is in at most one (unique order_number). */
