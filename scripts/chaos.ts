@@ -28,6 +28,10 @@
  *   CHAOS_PG_RESTART    0 skips the database outage (for a shared server other people are using)
  *   CHAOS_PORT          server port (default 3180); CHAOS_SMTP_PORT (default 3181)
  *   CHAOS_KILLS         default 20; CHAOS_SEED for the random choices
+ *   CHAOS_DB_PREFIX     prefix of the throw-away database's name (default tienda: tienda_chaos_…)
+ *   CHAOS_SPEI_ORDERS   SPEI orders placed during the kills (default 8); most are paid through the sandbox's
+ *                       'Simular pago recibido' (the same webhook handler Openpay's delivery runs) while the server
+ *                       is being killed, the rest expire at the end: none paid twice, none lost, ledger balanced
  *   CHAOS_SCENARIO      invoice-stamp: instead of the checkout load, the invoice scenario below
  *
  * CHAOS_SCENARIO=invoice-stamp (decision 015): the server dies (SIGKILL, failpoint CFDI_FAILPOINT=after-stamp)
@@ -85,7 +89,7 @@ const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo 
 
 // ---- The database -------------------------------------------------------------------------------
 
-const dbName = `tienda_chaos_${Date.now()}_${process.pid}`;
+const dbName = `${env.CHAOS_DB_PREFIX ?? 'tienda'}_chaos_${Date.now()}_${process.pid}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${dbName}`;
@@ -397,6 +401,77 @@ async function buyer(index: number, codes: string[], shoppers: Shopper[]) {
   }
 }
 
+// ---- SPEI orders whose payment webhooks arrive while the server is killed (issue 21) ------------------------
+
+const SPEI_ORDERS = Number(env.CHAOS_SPEI_ORDERS ?? 8);
+type Spei = {
+  key: string;
+  shopper: Shopper;
+  body: { items: { code: string; quantity: number }[]; paymentMethod: 'spei' };
+  /** The answer to the order (202 awaiting payment). */
+  status?: number;
+  number?: number;
+  /** Whether the buyer pays it, and the simulator's answers to 'Simular pago recibido' (each delivery). */
+  pays: boolean;
+  payAnswers: number[];
+};
+const speis: Spei[] = [];
+
+/** The charge of a SPEI order as the shop recorded it (the reference the buyer transfers to). */
+async function speiCharge(db: Db, number: number): Promise<string | undefined> {
+  const [row] = (
+    await db.execute<{ charge_id: string | null }>(
+      sql`select charge_id from payments where order_number = ${number} and charge_id is not null order by id desc limit 1`,
+    )
+  ).rows;
+  return row?.charge_id ?? undefined;
+}
+
+/** The buyer pays by SPEI: 'Simular pago recibido' fires the webhook; sometimes the bank delivers it twice. */
+async function payBySpei(db: Db, s: Spei) {
+  if (!s.number) return;
+  const charge = await speiCharge(db, s.number);
+  if (!charge) return;
+  const deliveries = random() < 0.4 ? 2 : 1;
+  for (let i = 0; i < deliveries; i++) {
+    const answer = await withRetries(() =>
+      fetch(`${BASE}/api/payments/sandbox/charges/${charge}/pay`, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(20_000),
+      }),
+    );
+    if (answer) s.payAnswers.push(answer.status);
+  }
+}
+
+/** A few SPEI orders during the kills: placed, then (most of them) paid a moment later. */
+async function speiBuyer(db: Db, codes: string[], shoppers: Shopper[]) {
+  for (let i = 0; i < SPEI_ORDERS && loadRunning; i++) {
+    const s: Spei = {
+      key: `caos-spei-${randomUUID()}`,
+      shopper: shoppers[i % shoppers.length]!,
+      body: { items: [{ code: pick(codes), quantity: between(1, 2) }], paymentMethod: 'spei' },
+      pays: i % 4 !== 3,
+      payAnswers: [],
+    };
+    speis.push(s);
+    await placeSpei(s);
+    await sleep(between(300, 1200));
+    if (s.pays) await payBySpei(db, s);
+  }
+}
+
+async function placeSpei(s: Spei) {
+  const answer = await withRetries(() =>
+    call('/api/orders', { method: 'POST', shopper: s.shopper, key: s.key, body: JSON.stringify(s.body) }),
+  );
+  if (!answer) return;
+  s.status = answer.status;
+  const number = (answer.json as { number?: number })?.number;
+  if (typeof number === 'number') s.number = number;
+}
+
 // ---- PostgreSQL outage --------------------------------------------------------------------------
 
 const pgVersion = () => readdirSync('/etc/postgresql').sort().at(-1)!;
@@ -657,6 +732,14 @@ async function settle(db: Db) {
   for (const a of open) await checkout(a);
   loadRunning = false;
   say(`reintentos finales de ${open.length} compras sin respuesta definitiva`);
+  // SPEI: the buyer retries an unanswered order; a payment whose delivery never got an answer is delivered
+  // again (Openpay retries its webhooks); a lost one is found by the sweeper's look-up of the charge.
+  loadRunning = true;
+  for (const sp of speis) {
+    if (sp.status === undefined || sp.status >= 500) await placeSpei(sp);
+    if (sp.pays && sp.payAnswers.length === 0) await payBySpei(db, sp);
+  }
+  loadRunning = false;
   // Reservations and half-done cancellations reach their deadlines; the sweeper goes round.
   await db.execute(
     sql`update orders set reserved_until = now() - interval '1 second' where status = 'pending_payment'`,
@@ -762,7 +845,8 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
       where coalesce(m.reserved, 0) <> -l.q
          or (o.status = 'paid' and (m.released <> 0 or m.cancelled <> 0))
          or (o.status = 'payment_failed' and (m.released <> l.q or m.cancelled <> 0))
-         or (o.status = 'cancelled' and (m.cancelled <> l.q or m.released <> 0))`,
+         or (o.status = 'cancelled' and o.payment_method = 'card' and (m.cancelled <> l.q or m.released <> 0))
+         or (o.status = 'cancelled' and o.payment_method <> 'card' and (m.released <> l.q or m.cancelled <> 0))`,
       )
     ).rows,
   );
@@ -802,7 +886,7 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     'pedidos cancelados sin pago y cargo reembolsados',
     (
       await db.execute(
-        sql`select o.number from orders o where o.status = 'cancelled' and not exists (
+        sql`select o.number from orders o where o.status = 'cancelled' and o.payment_method = 'card' and not exists (
       select 1 from payments p join sandbox_charges c on c.id = p.charge_id
       where p.order_number = o.number and p.status = 'refunded' and c.status = 'refunded')`,
       )
@@ -887,6 +971,60 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
       .map((a) => [a.number, status.get(a.number!)]),
   );
   const failedCount = orders.filter((o) => o.status === 'payment_failed').length;
+  // SPEI: every order placed is in the database; paid exactly when its transfer arrived, once; else expired.
+  const speiRows = (
+    await db.execute<{
+      number: number;
+      status: string;
+      completed: number;
+      expired: number;
+      charge: string | null;
+    }>(
+      sql`select o.number, o.status,
+        (select count(*)::int from payments p where p.order_number = o.number and p.status = 'completed') as completed,
+        (select count(*)::int from payments p where p.order_number = o.number and p.status = 'expired') as expired,
+        (select c.status from sandbox_charges c join payments p on p.charge_id = c.id
+          where p.order_number = o.number order by p.id desc limit 1) as charge
+      from orders o where o.payment_method = 'spei' order by o.number`,
+    )
+  ).rows;
+  fail(
+    'pedidos SPEI respondidos 202 que no existen',
+    speis.filter((sp) => sp.number !== undefined && !speiRows.some((r) => Number(r.number) === sp.number)),
+  );
+  fail(
+    'pedidos SPEI sin respuesta definitiva',
+    speis.filter((sp) => sp.status !== 202).map((sp) => sp.status ?? 'sin respuesta'),
+  );
+  fail(
+    'pedidos SPEI pagados más de una vez',
+    speiRows.filter((r) => Number(r.completed) > 1).map((r) => r.number),
+  );
+  fail(
+    'pedidos SPEI cuyo estado no corresponde a la transferencia (pagada ⇔ cargo completado, si no vencido)',
+    speiRows
+      .filter((r) =>
+        r.charge === 'completed'
+          ? r.status !== 'paid' || Number(r.completed) !== 1
+          : r.status !== 'cancelled' || Number(r.expired) !== 1,
+      )
+      .map((r) => [r.number, r.status, r.charge, r.completed, r.expired]),
+  );
+  fail(
+    'transferencias SPEI entregadas (webhook 200) cuyo pedido no está pagado',
+    speis
+      .filter((sp) => sp.payAnswers.includes(200) && status.get(sp.number!) !== 'paid')
+      .map((sp) => [sp.number, status.get(sp.number!)]),
+  );
+  const speiTotals = {
+    pedidosSpei: speiRows.length,
+    pagadosSpei: speiRows.filter((r) => r.status === 'paid').length,
+    vencidosSpei: speiRows.filter((r) => r.status === 'cancelled').length,
+    entregasWebhook: speis.reduce((n, sp) => n + sp.payAnswers.length, 0),
+    respuestasWebhook: speis.flatMap((sp) => sp.payAnswers).join(','),
+  };
+  say(`SPEI: ${JSON.stringify(speiTotals)}`);
+  if (SPEI_ORDERS > 0 && speiTotals.pagadosSpei === 0) problems.push('ningún pedido SPEI pagado');
   fail(
     'compras respondidas 402 cuyo pedido no quedó fallido',
     attempts.filter(
@@ -943,7 +1081,10 @@ async function main() {
   await startServer();
   say('servidor listo; empieza la carga');
 
+  // Dedicated SPEI buyers: their awaited orders count toward the pending-orders limit for the whole hold.
+  const speiShoppers = shoppers.splice(-2, 2);
   const buyers = Array.from({ length: BUYERS }, (_, i) => buyer(i, codes, shoppers));
+  buyers.push(speiBuyer(database.db, codes, speiShoppers));
   for (let k = 1; k <= KILLS; k++) {
     await sleep(between(700, 2200));
     await killServer();
@@ -971,7 +1112,7 @@ async function main() {
   await startServer();
   await settle(database.db);
   if (env.CHAOS_SABOTAGE === '1') await sabotage(database.db);
-  problems.push(...(await check(database.db, shoppers)));
+  problems.push(...(await check(database.db, [...shoppers, ...speiShoppers])));
   await cleanup();
   if (problems.length > 0) {
     console.error(`\n✗ caos: ${problems.length} problema(s)\n  - ${problems.join('\n  - ')}`);
