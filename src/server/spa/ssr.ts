@@ -9,6 +9,7 @@ import { SSR_STATE_ID } from '../../client/lib/query-client.ts';
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
 import { bootScriptTag, withBootScript } from './boot-script.ts';
+import { classesIn, type SplitStylesheet, splitStylesheet, utilitiesFor } from './css-subset.ts';
 import { gzipWriter, type Segment, segment } from './gzip-segments.ts';
 import { HtmlCache } from './html-cache.ts';
 import { productPhotoPreload } from './preload-hints.ts';
@@ -77,27 +78,46 @@ export function metaTags(meta: PageMeta): string[] {
 
 export type HtmlTemplate = {
   head: string;
+  /** From the head's end to the body's opening tag; the root element opens with the page's body. */
   bodyOpen: string;
   tail: string;
+  /** The stylesheet whose utilities are cut per page (css-subset.ts); the boot script loads it whole. */
+  styles: PageStyles | null;
   /** The entry module and the modules index.html preloads with it, started by the boot script after the paint. */
   entry: string | null;
   preload: string[];
 };
 
+/** The built stylesheet whose utilities each page gets only as far as its markup uses them. */
+export type PageStyles = { href: string; split: SplitStylesheet };
+
+const styleElement = (css: string) => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+
 /**
  * The built index.html with its stylesheets written inline. A page's first response is the only HTML a visit
  * loads (the browser navigates by itself after hydration), so the CSS is needed exactly once per visit: inline,
  * the first paint waits for the HTML alone instead of one more request that competes with the JavaScript for the
- * connection (render-blocking, ≈ 12 KB compressed).
+ * connection (render-blocking). The head gets the stylesheet without its utilities' rules; each page's body
+ * starts with the utilities its markup uses (css-subset.ts, docs/decisions/026): the document's CSS goes from
+ * ≈ 10.6 KB to ≈ 6.5 KB compressed, under the first round trip's 14.6 KB with the page.
  */
-export function inlineStylesheets(html: string, readAsset: (path: string) => string | null): string {
-  return html.replace(
+export function inlineStylesheets(
+  html: string,
+  readAsset: (path: string) => string | null,
+): { html: string; styles: PageStyles | null } {
+  let styles: PageStyles | null = null;
+  const out = html.replace(
     /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g,
     (tag, href: string) => {
       const css = readAsset(href);
-      return css === null ? tag : `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+      if (css === null) return tag;
+      const split = styles ? null : splitStylesheet(css);
+      if (!split) return styleElement(css);
+      styles = { href, split };
+      return styleElement(split.frame);
     },
   );
+  return { html: out, styles };
 }
 
 /**
@@ -105,7 +125,7 @@ export function inlineStylesheets(html: string, readAsset: (path: string) => str
  * `<script type="module">` and its `<link rel="modulepreload">`s are taken out of the head: the boot script starts
  * them after the first paint (src/server/spa/boot-script.ts, docs/decisions/019).
  */
-export function splitTemplate(source: string): HtmlTemplate {
+export function splitTemplate(source: string, styles: PageStyles | null = null): HtmlTemplate {
   let entry: string | null = null;
   const preload: string[] = [];
   const html = source
@@ -126,8 +146,9 @@ export function splitTemplate(source: string): HtmlTemplate {
       .slice(0, headEnd)
       .replace(/<title>[\s\S]*?<\/title>\s*/, '')
       .replace(/\s*<!--page-meta-->/, ''),
-    bodyOpen: `${html.slice(headEnd, root)}<div id="root">`,
+    bodyOpen: html.slice(headEnd, root),
     tail: html.slice(root + rootTag.length),
+    styles,
     entry,
     preload,
   };
@@ -184,7 +205,30 @@ function renderMarkup(element: ReactNode, onError: (error: unknown) => void): Pr
  * Per template (one per process in production): its head and body opening compressed once at level 9, and the
  * rendered bodies by address and data (at most 32 MB).
  */
-const templateParts = new WeakMap<HtmlTemplate, { head: Segment; bodyOpen: Segment; bodies: HtmlCache }>();
+const templateParts = new WeakMap<
+  HtmlTemplate,
+  { head: Segment; bodyOpen: Segment; bodies: HtmlCache; utilities: Map<string, Segment> }
+>();
+
+/** Different class sets kept per template (a page's set is the same for every product, listing…). */
+const MAX_CLASS_SETS = 256;
+
+/**
+ * The `<style>` with the utilities the markup uses (css-subset.ts), compressed once per distinct set of classes
+ * at level 9; none when the stylesheet is inline whole.
+ */
+function pageUtilities(template: HtmlTemplate, kept: Map<string, Segment>, markup: string): Segment | null {
+  if (!template.styles) return null;
+  const classes = classesIn(markup, classesIn(template.bodyOpen));
+  const key = [...classes].sort().join(' ');
+  let piece = kept.get(key);
+  if (!piece) {
+    piece = segment(styleElement(utilitiesFor(template.styles.split, classes)), 9);
+    if (kept.size >= MAX_CLASS_SETS) kept.clear();
+    kept.set(key, piece);
+  }
+  return piece;
+}
 
 export async function streamPage(
   request: FastifyRequest,
@@ -211,7 +255,9 @@ export async function streamPage(
   const head = [
     ...(photo ? [photo] : []),
     ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl)),
-    ...(entry ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)])] : []),
+    ...(entry
+      ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)], ctx.template.styles?.href)]
+      : []),
   ];
   if (entry) {
     const csp = reply.getHeader('content-security-policy');
@@ -225,6 +271,7 @@ export async function streamPage(
       head: segment(ctx.template.head, 9),
       bodyOpen: segment(ctx.template.bodyOpen, 9),
       bodies: new HtmlCache(32 * 1024 * 1024),
+      utilities: new Map(),
     };
     templateParts.set(ctx.template, fixed);
   }
@@ -249,20 +296,22 @@ export async function streamPage(
       const markup = await renderMarkup(await element(), (error) =>
         request.log.error({ err: error }, 'error al renderizar la página'),
       );
-      body = segment(
-        `${markup}</div><script type="application/json" id="${SSR_STATE_ID}">${json}</script>${ctx.template.tail}`,
+      const styles = pageUtilities(ctx.template, fixed.utilities, markup);
+      const rest = segment(
+        `<div id="root">${markup}</div><script type="application/json" id="${SSR_STATE_ID}">${json}</script>${ctx.template.tail}`,
         4,
       );
+      body = styles ? [styles, rest] : [rest];
       fixed.bodies.set(key, body);
     }
-    send(body);
+    for (const piece of body) send(piece);
   } catch (error) {
     request.log.error(
       { err: error },
       'no se pudo renderizar la página en el servidor; la renderiza el navegador',
     );
     // The root closes empty and without the state: the browser renders the page itself.
-    send(segment(`</div>${ctx.template.tail}`, 4));
+    send(segment(`<div id="root"></div>${ctx.template.tail}`, 4));
   }
   finish();
   return reply;
