@@ -100,11 +100,18 @@ export function splitStylesheet(css: string): SplitStylesheet | null {
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#39': "'" };
 
-/** Every class named by a `class="…"` attribute of the markup. */
+/** Every class named by a `class="…"` attribute of the markup (scanned with indexOf: it runs at every render). */
 export function classesIn(html: string, into = new Set<string>()): Set<string> {
-  for (const m of html.matchAll(/\sclass="([^"]*)"/g)) {
-    const value = m[1]!.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_e, name: string) => entities[name]!);
+  const attr = ' class="';
+  for (let at = html.indexOf(attr); at >= 0; at = html.indexOf(attr, at)) {
+    const start = at + attr.length;
+    const end = html.indexOf('"', start);
+    if (end < 0) break;
+    let value = html.slice(start, end);
+    if (value.includes('&'))
+      value = value.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_e, name: string) => entities[name]!);
     for (const c of value.split(/\s+/)) if (c) into.add(c);
+    at = end;
   }
   return into;
 }

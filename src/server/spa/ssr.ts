@@ -1,7 +1,7 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import type { RouteEntry } from '../../client/app/route-table.ts';
 import type { LoadPage, PageModule } from '../../client/app/routes.tsx';
 import { createPageRenderer } from '../../client/entry-server.tsx';
@@ -46,9 +46,6 @@ const loadPage: LoadPage = (page) => {
   return module;
 };
 const renderPage = createPageRenderer(loadPage);
-
-/** React gives up on a render that has not finished by then (the stream is closed with what it has). */
-const RENDER_TIMEOUT_MS = 10_000;
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -172,33 +169,15 @@ export function negotiateEncoding(header: string | undefined): Encoding {
   return (accepted.get('gzip') ?? accepted.get('*') ?? 0) > 0 ? 'gzip' : 'identity';
 }
 
-/** React's HTML of `element`, whole (the tree does not suspend on the server: decision 012). */
-function renderMarkup(element: ReactNode, onError: (error: unknown) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-        done();
-      },
-      final(done) {
-        clearTimeout(timer);
-        resolve(Buffer.concat(chunks).toString('utf8'));
-        done();
-      },
-    });
-    const stream = renderToPipeableStream(element, {
-      onAllReady: () => stream.pipe(sink),
-      onShellError: (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-      onError,
-    });
-    timer = setTimeout(() => stream.abort(new Error('El renderizado tardó demasiado')), RENDER_TIMEOUT_MS);
-    timer.unref();
-  });
+/**
+ * React's HTML of `element`, whole. The tree does not suspend on the server (decision 012) and the body is kept
+ * whole anyway (html-cache.ts: compressed once, sent again while its data is the same), so the render is the
+ * synchronous `renderToString`: the same bytes as `renderToPipeableStream` collected after `onAllReady`, in ≈ 60 %
+ * of its time (no stream, no encoding into chunks and back; docs/decisions/026). What streams is the response:
+ * the head leaves before the page's data is read.
+ */
+function renderMarkup(element: ReactNode): string {
+  return renderToString(element);
 }
 
 /**
@@ -207,8 +186,25 @@ function renderMarkup(element: ReactNode, onError: (error: unknown) => void): Pr
  */
 const templateParts = new WeakMap<
   HtmlTemplate,
-  { head: Segment; bodyOpen: Segment; bodies: HtmlCache; utilities: Map<string, Segment> }
+  {
+    head: Segment;
+    bodyOpen: Segment;
+    bodies: HtmlCache;
+    utilities: Map<string, Segment>;
+    heads: Map<string, Segment>;
+  }
 >();
+
+/** A page's own head (metadata, boot script), compressed once while it stays the same (the same page again). */
+function headSegment(kept: Map<string, Segment>, text: string): Segment {
+  let piece = kept.get(text);
+  if (!piece) {
+    piece = segment(text, 4);
+    if (kept.size >= 4096) kept.clear();
+    kept.set(text, piece);
+  }
+  return piece;
+}
 
 /** Different class sets kept per template (a page's set is the same for every product, listing…). */
 const MAX_CLASS_SETS = 256;
@@ -272,18 +268,27 @@ export async function streamPage(
       bodyOpen: segment(ctx.template.bodyOpen, 9),
       bodies: new HtmlCache(32 * 1024 * 1024),
       utilities: new Map(),
+      heads: new Map(),
     };
     templateParts.set(ctx.template, fixed);
   }
-  const gzip = gzipWriter((chunk) => out.write(chunk));
-  const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : out.write(piece.text));
+  // Pieces are written together: one write for the head, one for the body and the end.
+  let pending: Buffer[] = [];
+  const flush = () => {
+    if (pending.length) out.write(pending.length === 1 ? pending[0] : Buffer.concat(pending));
+    pending = [];
+  };
+  const gzip = gzipWriter((chunk) => pending.push(chunk));
+  const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : pending.push(piece.text));
   send(fixed.head);
-  send(segment(`  ${head.join('\n    ')}\n  `, 4));
+  send(headSegment(fixed.heads, `  ${head.join('\n    ')}\n  `));
   send(fixed.bodyOpen);
+  flush();
   reply.send(out);
 
   const finish = () => {
     if (encoding === 'gzip') gzip.end();
+    flush();
     out.end();
   };
   try {
@@ -293,9 +298,7 @@ export async function streamPage(
     const key = HtmlCache.key(`${ctx.url.pathname}${ctx.url.search}`, page.status, json);
     let body = fixed.bodies.get(key);
     if (!body) {
-      const markup = await renderMarkup(await element(), (error) =>
-        request.log.error({ err: error }, 'error al renderizar la página'),
-      );
+      const markup = renderMarkup(await element());
       const styles = pageUtilities(ctx.template, fixed.utilities, markup);
       const rest = segment(
         `<div id="root">${markup}</div><script type="application/json" id="${SSR_STATE_ID}">${json}</script>${ctx.template.tail}`,
