@@ -16,7 +16,45 @@ export type SplitStylesheet = {
   /** The stylesheet without the utilities' rules (`@layer utilities;` keeps the layer's place in the order). */
   frame: string;
   utilities: Item[];
+  /** `@property --tw-…` rules that only utilities use: sent with the utilities that name their property. */
+  properties: { name: string; text: string }[];
+  /**
+   * The theme layer's variables (`:root,:host{--color-…}`), sent as far as the page's CSS reads them (`@layer theme;`
+   * keeps the layer's place in the head); what the head's own rules read is always sent.
+   */
+  theme: { selector: string; vars: Map<string, string> } | null;
+  /** Theme variables the head's rules read. */
+  themeAlways: Set<string>;
 };
+
+/** Declarations of a rule's body, split at the top level (`;` inside parentheses or quotes is not a split). */
+function declarations(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i];
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth += 1;
+    else if (c === ')') depth -= 1;
+    else if (c === ';' && depth === 0) {
+      out.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (body.slice(start).trim()) out.push(body.slice(start));
+  return out;
+}
+
+/** The custom properties a CSS text reads (`var(--x`). */
+function readsVars(css: string, into = new Set<string>()): Set<string> {
+  for (const m of css.matchAll(/var\((--[\w-]+)/g)) into.add(m[1]!);
+  return into;
+}
 
 /** Top-level pieces of a CSS text: `prelude{body}` or a statement ending in `;`. Quotes and escapes respected. */
 function pieces(css: string): { prelude: string; body: string | null }[] {
@@ -85,17 +123,63 @@ function parseItems(css: string): Item[] {
 /** Cuts the built stylesheet at its utilities layer; null when it has none (the whole sheet is then inline). */
 export function splitStylesheet(css: string): SplitStylesheet | null {
   let utilities: Item[] | null = null;
-  const frame = pieces(css)
+  const all = pieces(css);
+  // What names a custom property outside the utilities (the `properties` layer only repeats their initial values
+  // for browsers without @property).
+  const elsewhere = all
+    .filter(({ prelude }) => !prelude.startsWith('@property') && prelude !== '@layer properties')
+    .filter(({ prelude }) => prelude !== '@layer utilities')
+    .map(({ prelude, body }) => `${prelude}{${body ?? ''}}`)
+    .join('');
+  const properties: { name: string; text: string }[] = [];
+  let theme: SplitStylesheet['theme'] = null;
+  const frame = all
     .map(({ prelude, body }) => {
       if (body === null) return prelude;
       if (prelude === '@layer utilities' && utilities === null) {
         utilities = parseItems(body);
         return '@layer utilities;';
       }
+      if (prelude === '@layer theme' && theme === null) {
+        const rules = pieces(body);
+        const only = rules.length === 1 && rules[0]!.body !== null ? rules[0]! : null;
+        if (only && !only.body!.includes('{')) {
+          const vars = new Map<string, string>();
+          for (const d of declarations(only.body!)) {
+            const colon = d.indexOf(':');
+            if (colon > 0) vars.set(d.slice(0, colon).trim(), d.trim());
+          }
+          theme = { selector: only.prelude, vars };
+          return '@layer theme;';
+        }
+      }
+      const property = /^@property\s+(--[\w-]+)$/.exec(prelude)?.[1];
+      if (property && !elsewhere.includes(`${property}:`) && !elsewhere.includes(`${property})`)) {
+        properties.push({ name: property, text: `${prelude}{${body}}` });
+        return '';
+      }
       return `${prelude}{${body}}`;
     })
     .join('');
-  return utilities ? { frame, utilities } : null;
+  if (!utilities) return null;
+  const split: SplitStylesheet = { frame, utilities, properties, theme, themeAlways: new Set() };
+  split.themeAlways = themeClosure(split, readsVars(frame));
+  return split;
+}
+
+/** The theme variables `reads` needs, with those their values read in turn. */
+function themeClosure(split: SplitStylesheet, reads: Set<string>): Set<string> {
+  const vars = split.theme?.vars;
+  const out = new Set<string>();
+  const todo = [...reads];
+  while (todo.length) {
+    const name = todo.pop()!;
+    const decl = vars?.get(name);
+    if (!decl || out.has(name)) continue;
+    out.add(name);
+    todo.push(...readsVars(decl));
+  }
+  return out;
 }
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#39': "'" };
@@ -130,7 +214,23 @@ function keep(items: Item[], classes: ReadonlySet<string>): string {
   return out;
 }
 
-/** The utilities layer with only the rules for these classes (in the stylesheet's order: the cascade is unchanged). */
+/**
+ * The utilities layer with only the rules for these classes (in the stylesheet's order: the cascade is unchanged),
+ * and the `@property` rules of the custom properties those rules set or read.
+ */
 export function utilitiesFor(split: SplitStylesheet, classes: ReadonlySet<string>): string {
-  return `@layer utilities{${keep(split.utilities, classes)}}`;
+  const rules = keep(split.utilities, classes);
+  const named = (name: string) =>
+    rules.includes(`${name}:`) || rules.includes(`${name})`) || rules.includes(`${name},`);
+  const properties = split.properties
+    .filter((p) => named(p.name))
+    .map((p) => p.text)
+    .join('');
+  let theme = '';
+  if (split.theme) {
+    const needed = themeClosure(split, readsVars(rules + properties, new Set(split.themeAlways)));
+    const decls = [...split.theme.vars].filter(([name]) => needed.has(name)).map(([, d]) => d);
+    if (decls.length) theme = `@layer theme{${split.theme.selector}{${decls.join(';')}}}`;
+  }
+  return `${theme}@layer utilities{${rules}}${properties}`;
 }
