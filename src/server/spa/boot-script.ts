@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
  * times the page's photo); the modules then load in the order the built index.html gave.
  *
  * First the whole stylesheet (`data-css`; the HTML carries only the utilities its markup uses, css-subset.ts), then,
- * once it has loaded, the entry: whatever React shows after hydration is styled.
+ * once it has loaded, the entry: whatever React shows after hydration is styled. The link goes at the body's end,
+ * after the page's own `<style>`: the whole sheet must come last, or a base utility of the page's subset (`hidden`)
+ * would override the sheet's responsive variant of it (`lg:block`) — same layer, same specificity, later wins.
  *
  * When: after the document is parsed, the high-priority images (the product photo, a listing's first row) have
  * loaded and decoded, and one frame has been painted — or at once when the shopper touches, clicks or types.
@@ -25,7 +27,7 @@ export const BOOT_SCRIPT = `(()=>{const d=document,w=window,s=d.currentScript,q=
 const go=()=>{if(on)return;on=1;
 for(const h of(s.dataset.preload||"").split(" ")){if(!h)continue;const l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.append(l)}
 const run=()=>{const m=d.createElement("script");m.type="module";m.src=s.dataset.entry;d.head.append(m)};
-const c=s.dataset.css;if(!c)return run();const l=d.createElement("link");l.rel="stylesheet";l.href=c;l.onload=l.onerror=run;d.head.append(l)};
+const c=s.dataset.css;if(!c)return run();const l=d.createElement("link");l.rel="stylesheet";l.href=c;l.onload=l.onerror=run;d.body.append(l)};
 const keep=(e,f)=>{e.preventDefault();e.stopPropagation();q.push(f);go()};
 let last;const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(!b||b.disabled)return;if(e.detail>1&&b===last){e.preventDefault();e.stopPropagation();return}last=b;keep(e,()=>b.click())};
 const submit=e=>{const f=e.target,b=e.submitter;keep(e,()=>f.requestSubmit(b&&b.form===f?b:void 0))};
