@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { later, type Prefetch } from '@/client/lib/page-data.ts';
 import { NotFound } from '@/client/ui/not-found.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { groupThousands } from '@/shared/money.ts';
 import { shop } from '@/shared/shop.ts';
 import { searchable } from '@/shared/text.ts';
 import { prefetchProducts } from '../api/get-products.ts';
@@ -27,7 +28,7 @@ export const prefetch: Prefetch = async ({ params, search, client, reads }) => {
 };
 
 const resultsText = (n: number) =>
-  n === 1 ? 'Se encontró 1 resultado' : `Se encontraron ${n.toLocaleString('en-US')} resultados`;
+  n === 1 ? 'Se encontró 1 resultado' : `Se encontraron ${groupThousands(n)} resultados`;
 
 /** /busqueda/:name — 'Resultados de búsqueda por' TERM, 'Se encontraron N resultados', category and brand filters. */
 export function Component() {
