@@ -52,7 +52,7 @@ async function ilikeSearch(_db: Db, q: string): Promise<Search | 'none'> {
     sql`${products.shortDesc} ilike ${pattern}`,
     sql`${products.longDescHtml} ilike ${pattern}`,
   ) as SQL;
-  return { where, rank: sql`0`, tsquery: '', corrected: false };
+  return { where, rank: sql`0`, tsquery: '', corrected: false, note: null };
 }
 
 // ───────────────────────────── server (child process) ─────────────────────────────

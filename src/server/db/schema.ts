@@ -5,3 +5,4 @@ export * from './schema/catalog.ts';
 export * from './schema/invoices.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';
+export * from './schema/search.ts';

@@ -43,6 +43,8 @@ export const productsQuerySchema = z.object({
   line: repeatable,
   type: repeatable,
   q: z.string().max(1000, 'La búsqueda es demasiado larga').optional(),
+  /** '1': search the shopper's own words, without correcting them ('¿Buscaba «balansa»?'). */
+  exact: z.enum(['1'], { error: 'Valor inválido de exact' }).optional(),
   sort: z.enum(sortValues, { error: 'Orden inválido' }).default('code'),
   page: z.coerce
     .number({ error: 'Página inválida' })
@@ -92,6 +94,14 @@ export const productsResponseSchema = z.object({
   }),
   /** The group's name when filtered by exactly one group, else null ('Productos'). */
   group: z.object({ clas: z.string(), name: z.string() }).nullable(),
+  /**
+   * A search answered with other words than the shopper's: a typo correction ('Mostrando resultados de
+   * «balanza». ¿Buscaba «balansa»?') or a synonym of the lab's vocabulary. Absent otherwise.
+   */
+  searchNote: z
+    .object({ kind: z.enum(['corrected', 'synonym']), searched: z.string() })
+    .nullable()
+    .optional(),
 });
 export type ProductsResponse = z.infer<typeof productsResponseSchema>;
 
