@@ -121,3 +121,26 @@ export type ProductDetail = z.infer<typeof productDetailSchema>;
 
 /** GET /api/products/:code/stock */
 export const productStockSchema = z.object({ code: z.string(), stock: z.number().int() });
+
+/** GET /api/search/suggest: what the header's search box offers while the shopper types (2+ characters). */
+export const SUGGEST_MIN_LENGTH = 2;
+export const suggestQuerySchema = z.object({
+  q: z
+    .string({ error: 'Escriba qué busca' })
+    .trim()
+    .min(SUGGEST_MIN_LENGTH, `Escriba al menos ${SUGGEST_MIN_LENGTH} caracteres`)
+    .max(100, 'La búsqueda es demasiado larga'),
+});
+export const suggestResponseSchema = z.object({
+  q: z.string(),
+  /** How many products the full search finds (the 'Ver los N resultados' line). */
+  total: z.number().int(),
+  products: z.array(
+    productCardSchema.pick({ code: true, name: true, priceCents: true, imageUrl: true, brand: true }),
+  ),
+  brands: z.array(z.object({ name: z.string(), productCount: z.number().int() })),
+  groups: z.array(z.object({ clas: z.string(), name: z.string(), count: z.number().int() })),
+  /** As on the search page: the words searched when they were corrected or a synonym applied. */
+  searchNote: productsResponseSchema.shape.searchNote,
+});
+export type SuggestResponse = z.infer<typeof suggestResponseSchema>;
