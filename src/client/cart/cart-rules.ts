@@ -165,3 +165,34 @@ export function rebaseOnSaved(
   }
   return next.filter((i) => i.quantity > 0);
 }
+
+/**
+ * Adds several lines at once (quick order, a saved list, 'Volver a comprar'): each under the same rule as the
+ * product page — the new quantity (what the cart holds plus what is added) may not pass the stock or the most
+ * units per line. A line that would is left out and reported; the others are added, in their order.
+ */
+export function addLines(
+  items: readonly CartItem[],
+  lines: readonly { product: ProductForCart; quantity: number }[],
+): { items: CartItem[]; added: string[]; refused: { code: string; reason: CartRefusal }[] } {
+  let next = [...items];
+  const added: string[] = [];
+  const refused: { code: string; reason: CartRefusal }[] = [];
+  for (const { product, quantity } of lines) {
+    if (!Number.isInteger(quantity) || quantity < 1) {
+      refused.push({ code: product.code, reason: 'zero' });
+      continue;
+    }
+    const total = quantityInCart(next, product.code) + quantity;
+    if (total > product.stock || total > MAX_LINE_QUANTITY) {
+      refused.push({ code: product.code, reason: 'stock_limit' });
+      continue;
+    }
+    const item: CartItem = { ...product, quantity: total };
+    next = next.some((i) => i.code === product.code)
+      ? next.map((i) => (i.code === product.code ? item : i))
+      : [...next, item];
+    added.push(product.code);
+  }
+  return { items: next, added, refused };
+}
