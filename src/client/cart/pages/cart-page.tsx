@@ -198,7 +198,10 @@ export function Component() {
             <Link to="/" className={secondaryButton}>
               Seguir comprando
             </Link>
-            <Link to="/pedido_rapido" className="text-center text-sm font-medium text-brand-700 hover:underline">
+            <Link
+              to="/pedido_rapido"
+              className="text-center text-sm font-medium text-brand-700 hover:underline"
+            >
               Pedido rápido por códigos
             </Link>
           </CartSummary>
