@@ -183,7 +183,7 @@ export function SearchBox({ id, onDone }: { id: string; onDone?: () => void }) {
             onKeyDown={onKeyDown}
             aria-invalid={hint || undefined}
             aria-describedby={hint ? `${id}-hint` : undefined}
-            placeholder="Buscar por nombre, código, CAS o marca…"
+            placeholder="Buscar por nombre, código o CAS…"
             maxLength={200}
             className="min-w-0 flex-1 rounded-l-md border border-slate-300 bg-white px-4 py-2.5 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           />

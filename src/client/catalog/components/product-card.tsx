@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { formatPriceCard } from '@/shared/money.ts';
 import type { ProductCard as Card } from '@/shared/schemas/catalog.ts';
+import { CardAddButton } from './card-add-button.tsx';
 import { ProductImage } from './product-image.tsx';
 
 /** Card in a list: image or 'Sin imagen', name, brand, '$1,234.56 mxn'; the whole card links to the detail. */
@@ -35,6 +36,7 @@ export function ProductCard({ product, lazy }: { product: Card; lazy: boolean })
           {formatPriceCard(product.priceCents)}
         </p>
         {product.stock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
+        <CardAddButton product={product} />
       </div>
     </li>
   );
