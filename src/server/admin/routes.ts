@@ -8,6 +8,7 @@ import { invoiceAdminRoutes } from './invoice-routes.ts';
 import { orderAdminRoutes } from './order-routes.ts';
 import { pagesOf, pageWindow } from './paging.ts';
 import { productAdminRoutes } from './product-routes.ts';
+import { searchAdminRoutes } from './search-routes.ts';
 
 /**
  * The back-office API, /api/admin/*. One hook guards every route registered in here (401 visitor,
@@ -24,6 +25,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(customerRoutes);
   await app.register(invoiceAdminRoutes);
   await app.register(importRoutes);
+  await app.register(searchAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -1,6 +1,7 @@
-import { asc, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { searchMisses, searchSynonyms } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { catalogueVersion } from './selection-cache.ts';
 
 /**
@@ -101,4 +102,47 @@ export async function listMisses(db: Db, days = 30): Promise<MissRow[]> {
     order by sum(searches) desc, max(day) desc, term
     limit 200`);
   return rows;
+}
+
+/** The back office's list of synonyms, alphabetical. */
+export async function listSynonyms(db: Db) {
+  const rows = await db.select().from(searchSynonyms).orderBy(asc(searchSynonyms.termKey));
+  return rows.map((r) => ({
+    id: r.id,
+    term: r.term,
+    canonical: r.canonical,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export type SynonymWrite = { term: string; canonical: string };
+
+/** Staff add, change or remove a synonym (the caller audits it). A term already there is a 409. */
+export async function saveSynonym(db: Db, id: number | null, input: SynonymWrite) {
+  const key = termKey(input.term);
+  if (key === termKey(input.canonical)) {
+    throw badRequest('El término y el nombre en el catálogo son iguales', {
+      canonical: 'Escriba el nombre con el que el catálogo llama al producto',
+    });
+  }
+  const [clash] = await db
+    .select({ id: searchSynonyms.id })
+    .from(searchSynonyms)
+    .where(eq(searchSynonyms.termKey, key))
+    .limit(1);
+  if (clash && clash.id !== id) throw conflict(`«${input.term}» ya tiene un sinónimo`);
+  const values = { term: input.term, termKey: key, canonical: input.canonical, updatedAt: new Date() };
+  if (id === null) {
+    const [row] = await db.insert(searchSynonyms).values(values).returning();
+    return row!;
+  }
+  const [row] = await db.update(searchSynonyms).set(values).where(eq(searchSynonyms.id, id)).returning();
+  if (!row) throw notFound('Sinónimo no encontrado');
+  return row;
+}
+
+export async function deleteSynonym(db: Db, id: number) {
+  const [row] = await db.delete(searchSynonyms).where(eq(searchSynonyms.id, id)).returning();
+  if (!row) throw notFound('Sinónimo no encontrado');
+  return row;
 }
