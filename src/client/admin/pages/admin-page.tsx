@@ -19,6 +19,7 @@ import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
 import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
+import { SearchScreen } from '../screens/search-screen.tsx';
 
 const NAV = [
   { to: 'pedidos', label: 'Pedidos' },
@@ -26,6 +27,7 @@ const NAV = [
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'clientes', label: 'Clientes' },
+  { to: 'busqueda', label: 'Búsqueda' },
   { to: 'bitacora', label: 'Bitácora' },
 ];
 
@@ -168,6 +170,7 @@ function Shell({ email }: { email: string }) {
             <Route path="clientes" element={<CustomersScreen />} />
             <Route path="clientes/:id" element={<CustomerDetailScreen />} />
             <Route path="bitacora" element={<AuditScreen />} />
+            <Route path="busqueda" element={<SearchScreen />} />
             <Route path="*" element={<p className="text-slate-600">Esta sección no existe.</p>} />
           </Routes>
         </main>
