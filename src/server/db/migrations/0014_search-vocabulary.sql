@@ -14,29 +14,8 @@ CREATE TABLE "search_synonyms" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "shopping_list_items" (
-	"list_id" integer NOT NULL,
-	"product_code" text NOT NULL,
-	"quantity" integer NOT NULL,
-	"position" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "shopping_list_items_list_id_product_code_pk" PRIMARY KEY("list_id","product_code")
-);
---> statement-breakpoint
-CREATE TABLE "shopping_lists" (
-	"id" serial PRIMARY KEY NOT NULL,
-	"user_id" integer NOT NULL,
-	"name" text NOT NULL,
-	"share_token" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
-ALTER TABLE "shopping_list_items" ADD CONSTRAINT "shopping_list_items_list_id_shopping_lists_id_fk" FOREIGN KEY ("list_id") REFERENCES "public"."shopping_lists"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "shopping_lists" ADD CONSTRAINT "shopping_lists_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "search_misses_term_idx" ON "search_misses" USING btree ("term");--> statement-breakpoint
 CREATE UNIQUE INDEX "search_synonyms_term_key_idx" ON "search_synonyms" USING btree ("term_key");--> statement-breakpoint
-CREATE INDEX "shopping_lists_user_idx" ON "shopping_lists" USING btree ("user_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "shopping_lists_share_idx" ON "shopping_lists" USING btree ("share_token");--> statement-breakpoint
 CREATE INDEX "products_formula_key_idx" ON "products" USING btree (upper(translate("formula", '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789')));
 --> statement-breakpoint
 -- The catalogue version (0007) also moves when a reagent's CAS number or formula changes (search matches them),
