@@ -171,3 +171,19 @@ describe('honest corrections', () => {
     expect(res.json().error.message).toMatch(/exact/);
   });
 });
+
+describe('freshness of CAS and formula matches (decision 008)', () => {
+  it('a CAS number or formula set after a search was cached is found by the next search', async () => {
+    const before = await t.app.inject({ url: '/api/products', query: { q: '7732-18-5' } });
+    expect(before.json().total).toBe(0);
+    const beforeFormula = await t.app.inject({ url: '/api/products', query: { q: 'H2O' } });
+    expect(beforeFormula.json().total).toBe(0);
+    await t.database.db.execute(
+      sql`update products set cas_number = '7732-18-5', formula = 'H₂O' where code = 'LBN-10001'`,
+    );
+    const after = await t.app.inject({ url: '/api/products', query: { q: '7732-18-5' } });
+    expect(after.json().items.map((i: { code: string }) => i.code)).toEqual(['LBN-10001']);
+    const formula = await t.app.inject({ url: '/api/products', query: { q: 'h2o' } });
+    expect(formula.json().items[0]?.code).toBe('LBN-10001');
+  });
+});
