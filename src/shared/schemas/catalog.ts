@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUGGEST_MIN_LENGTH } from '../suggest.ts';
 
 /**
  * The catalogue API's payloads: the contract between src/server/catalog and src/client/catalog.
@@ -123,7 +124,6 @@ export type ProductDetail = z.infer<typeof productDetailSchema>;
 export const productStockSchema = z.object({ code: z.string(), stock: z.number().int() });
 
 /** GET /api/search/suggest: what the header's search box offers while the shopper types (2+ characters). */
-export const SUGGEST_MIN_LENGTH = 2;
 export const suggestQuerySchema = z.object({
   q: z
     .string({ error: 'Escriba qué busca' })

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router';
 import { getSuggestions } from '@/client/catalog/api/get-suggestions.ts';
 import { SearchIcon } from '@/client/ui/icons.tsx';
 import { formatPriceCard } from '@/shared/money.ts';
-import { SUGGEST_MIN_LENGTH, type SuggestResponse } from '@/shared/schemas/catalog.ts';
+import type { SuggestResponse } from '@/shared/schemas/catalog.ts';
+import { SUGGEST_MIN_LENGTH } from '@/shared/suggest.ts';
 import { searchable } from '@/shared/text.ts';
 
 /** Typing pauses this long before suggestions are asked for; a request still running is aborted. */
@@ -246,6 +247,7 @@ export function SearchBox({ id, onDone }: { id: string; onDone?: () => void }) {
                           <img
                             src={`${product.imageUrl}&w=160`}
                             alt=""
+                            loading="lazy"
                             width={40}
                             height={40}
                             className="size-10 shrink-0 rounded border border-slate-100 object-contain"
