@@ -208,7 +208,7 @@ for (const bypassCSP of [false, true]) {
       }
       await visit(page, watch, '/');
       for (const term of SEARCH_PAYLOADS.slice(0, 3)) {
-        const box = page.getByPlaceholder('Buscar por nombre, código o marca…').first();
+        const box = page.getByPlaceholder('Buscar por nombre, código o CAS…').first();
         await box.fill(term);
         await box.press('Enter');
         await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});

@@ -198,9 +198,7 @@ describe('server-rendered pages: the first response carries what the shopper rea
     const xss = await t.app.inject('/busqueda/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     expect(xss.statusCode).toBe(200);
     expect(xss.body).not.toContain('<script>alert');
-    expect(visibleText(xss.body)).toContain(
-      'No encontramos productos para «&lt;script&gt;alert(1)&lt;/script&gt;»',
-    );
+    expect(visibleText(xss.body)).toContain('Sin resultados para «&lt;script&gt;alert(1)&lt;/script&gt;»');
   });
 
   it('a static page and the home page carry their Spanish texts', async () => {
