@@ -2,22 +2,31 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/**
+ * Workers, each with its own production server on its own fresh embedded database: worker slot i
+ * (TEST_PARALLEL_INDEX, set in each worker process before this file is loaded there) talks to
+ * E2E_PORT + i, so specs keep using `page.goto('/…')` and `baseURL` unchanged and never see another
+ * worker's orders, mails or carts. Two on a 2-core machine (decision 025 has the measurements).
+ */
+// At most 7: admin.spec.ts starts its own server on E2E_PORT + 7.
+const servers = Math.min(7, Math.max(1, Number(process.env.E2E_WORKERS ?? 2)));
+const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % servers;
 
 /**
- * Browser journeys in Debian's Chromium (no browser download). The server is the production build
- * on a fresh embedded database under test-results/, so runs never touch ./data.
+ * Browser journeys in Debian's Chromium (no browser download). The servers are the production build
+ * on fresh embedded databases under test-results/, so runs never touch ./data.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: servers,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   outputDir: 'test-results/artifacts',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${port + slot}`,
     locale: 'es-MX',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -29,11 +38,11 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } },
   ],
-  webServer: {
-    command: `node scripts/e2e-server.mjs`,
-    url: `http://127.0.0.1:${port}/readyz`,
+  webServer: Array.from({ length: servers }, (_, i) => ({
+    command: 'node scripts/e2e-server.mjs',
+    url: `http://127.0.0.1:${port + i}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
-  },
+    env: { E2E_PORT: String(port + i) },
+  })),
 });

@@ -40,6 +40,31 @@ const cases: Case[] = [
   { name: "búsqueda por código 'crx-10000'", path: '/api/products?q=crx-10000', search: true },
 ];
 
+/** Prefixes as typed in the header's box (measured with 10 connections), and prefixes asked once each. */
+const suggestPrefixes = ['ba', 'balan', 'matraz erl', 'quim', 'crx-100'];
+const coldPrefixes = [
+  'pi',
+  'pip',
+  'pipe',
+  'pipet',
+  'gu',
+  'gua',
+  'guant',
+  'ac',
+  'aci',
+  'acid',
+  'acido s',
+  'ce',
+  'cen',
+  'centr',
+  'vaso',
+  'vaso de',
+  'pro',
+  'probe',
+  'lbn-1',
+  'lbn-10',
+];
+
 /** The naive plan: every searchable column with ILIKE '%q%' (no index can serve it), code order. */
 async function ilikeSearch(_db: Db, q: string): Promise<Search | 'none'> {
   const pattern = `%${q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -52,7 +77,7 @@ async function ilikeSearch(_db: Db, q: string): Promise<Search | 'none'> {
     sql`${products.shortDesc} ilike ${pattern}`,
     sql`${products.longDescHtml} ilike ${pattern}`,
   ) as SQL;
-  return { where, rank: sql`0`, tsquery: '', corrected: false };
+  return { where, rank: sql`0`, tsquery: '', corrected: false, note: null };
 }
 
 // ───────────────────────────── server (child process) ─────────────────────────────
@@ -232,6 +257,28 @@ async function main() {
         (c.search ? ` · ILIKE ${ms(ilike)} ms` : ''),
     );
   }
+  // Suggestions while typing (issue 18): the header's box asks for each prefix the shopper types.
+  const suggestRows: { name: string; f: Figures }[] = [];
+  for (const q of suggestPrefixes) {
+    const url = `${base}/api/search/suggest?q=${encodeURIComponent(q)}`;
+    await measure(url, 1);
+    await waitForIdleDatabase();
+    const f = await measure(url, SECONDS);
+    await waitForIdleDatabase();
+    suggestRows.push({ name: `sugerencias '${q}'`, f });
+    console.log(
+      `${`sugerencias '${q}'`.padEnd(32)} p50 ${ms(f.p50).padStart(7)} ms  p95 ${ms(f.p95).padStart(7)} ms  ` +
+        `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}`,
+    );
+  }
+  // A prefix nobody asked for yet since the last catalogue change pays the search's full plan once.
+  const firstTimes: number[] = [];
+  for (const q of coldPrefixes) {
+    const started = performance.now();
+    await fetch(`${base}/api/search/suggest?q=${encodeURIComponent(q)}`).then((r) => r.arrayBuffer());
+    firstTimes.push(performance.now() - started);
+  }
+  firstTimes.sort((a, b) => a - b);
   child.send('stop');
 
   console.log('\n| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes |');
@@ -240,6 +287,18 @@ async function main() {
     console.log(
       `| ${r.case} | ${r.plan} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} |`,
     );
+  }
+  for (const r of suggestRows) {
+    console.log(
+      `| ${r.name} | API (PostgreSQL) | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} |`,
+    );
+  }
+  console.log(
+    `\nSugerencias, primera vez de cada prefijo (${coldPrefixes.length} prefijos, una a la vez): ` +
+      `p50 ${ms(percentile(firstTimes, 50))} ms · p95 ${ms(percentile(firstTimes, 95))} ms`,
+  );
+  for (const r of suggestRows) {
+    console.log(`${r.name}: p95 ${ms(r.f.p95)} ms ${r.f.p95 <= 15 ? '✓' : '✗'} (objetivo ≤ 15 ms)`);
   }
   console.log('\nObjetivos: listados p99 ≤ 20 ms; búsqueda p95 ≤ 30 ms y ≥ 10× más rápida que ILIKE.');
   for (const c of cases) {

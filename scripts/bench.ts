@@ -17,6 +17,7 @@
 //   BENCH_WORKERS       worker counts to measure, e.g. "1" or "1,2" (default "1,2")
 //   BENCH_PORT          first port used (default 3191; the startup runs use the next one)
 //   BENCH_SKIP=catalog,server,startup   parts to skip
+//   BENCH_CASES         only the server cases whose name contains one of these, e.g. "HTML,API JSON"
 //   BENCH_CPU_PROF      a folder: run the server under node --cpu-prof (open the .cpuprofile in DevTools)
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -47,6 +48,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const WORKERS = (process.env.BENCH_WORKERS || '1,2').split(',').map((n) => Number(n.trim()));
 const PORT = Number(process.env.BENCH_PORT || 3191);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()));
+const ONLY = process.env.BENCH_CASES?.split(',').map((s) => s.trim());
 const SHOPPERS = 400;
 const HOT_PRODUCTS = 50;
 const ORDER_TARGET_P95 = 100;
@@ -418,6 +420,7 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
       // With the first worker count, each case also one request at a time: the latency without queueing.
       const runs = workers === WORKERS[0] ? [CONNECTIONS, 1] : [CONNECTIONS];
       for (const c of cases(fixtures, tokens)) {
+        if (ONLY && !ONLY.some((o) => c.name.includes(o))) continue;
         for (const connections of runs) {
           const warm = await measure(base, c.spec, 1, connections);
           const f = await measure(base, c.spec, SECONDS, connections);

@@ -1,11 +1,13 @@
 // Starts the production server for browser journeys on a fresh embedded database (or E2E_DATABASE_URL).
+// One process (Node with tsx's loader), not npx → tsx → node: quicker to start, and the signal that stops
+// it reaches the server itself.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 const port = process.env.E2E_PORT ?? '3100';
 const dataDir = `test-results/e2e-data-${port}`;
 rmSync(dataDir, { recursive: true, force: true });
-const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,

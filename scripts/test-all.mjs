@@ -1,7 +1,13 @@
 // npm test: typecheck, lint, unit/API tests, production build and browser journeys; fails on any failure.
 // Prints how long each step took. The API tests run on PGlite, or on PostgreSQL when TEST_DATABASE_URL is set
-// (CI); the browser journeys always run the production server on a fresh embedded (PGlite) database.
-import { spawnSync } from 'node:child_process';
+// (CI); the browser journeys always run the production server on fresh embedded (PGlite) databases, one per
+// Playwright worker.
+//
+// `npm test -- --chaos` (what .ci/run does) also runs the crash tests (npm run test:chaos) beside the steps
+// that do not use PostgreSQL — the build, the budgets and the browser journeys — because the crash tests stop
+// PostgreSQL on purpose (the API tests must not be running then) and spend most of their time waiting for
+// a shopper's pace and for restarts, which leaves CPU for the browser journeys (decision 025).
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -12,12 +18,15 @@ if (!existsSync(chrome)) {
   );
   process.exit(1);
 }
+const withChaos = process.argv.includes('--chaos');
 
 const engine = process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : 'PGlite';
-const steps = [
+const beforeChaos = [
   ['Tipos (tsc)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['Lint (biome)', 'npx', ['biome', 'check', '.']],
   [`Pruebas unitarias y de API (vitest, sobre ${engine})`, 'npx', ['vitest', 'run']],
+];
+const besideChaos = [
   ['Compilación del cliente (vite)', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   [
     'Presupuestos del cliente (JavaScript inicial, código por área, fuentes, imágenes)',
@@ -26,6 +35,11 @@ const steps = [
   ],
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];
+const chaosStep = [
+  'Consistencia ante caídas (test:chaos: 20 SIGKILL y PostgreSQL detenido bajo carga)',
+  'npx',
+  ['tsx', 'scripts/chaos.ts'],
+];
 
 const seconds = (ms) => {
   const s = Math.round(ms / 1000);
@@ -33,18 +47,44 @@ const seconds = (ms) => {
 };
 const started = performance.now();
 const times = [];
-for (const [label, cmd, args] of steps) {
+let failed;
+
+/** Runs one step; resolves with its exit status (its duration is recorded and printed). */
+function run([label, cmd, args]) {
   console.log(`\n▶ ${label}`);
   const stepStarted = performance.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  times.push([label, performance.now() - stepStarted]);
-  console.log(`⏱ ${label}: ${seconds(performance.now() - stepStarted)}`);
-  if (r.status !== 0) {
-    console.error(`\n✗ Falló: ${label}`);
-    process.exit(r.status ?? 1);
-  }
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: process.env });
+    child.on('exit', (code, signal) => {
+      const ms = performance.now() - stepStarted;
+      times.push([label, ms]);
+      console.log(`⏱ ${label}: ${seconds(ms)}`);
+      const status = code ?? (signal ? 1 : 0);
+      if (status !== 0) failed ??= label;
+      resolve(status);
+    });
+  });
 }
+
+async function sequence(steps) {
+  for (const step of steps) if ((await run(step)) !== 0) return;
+}
+
+await sequence(beforeChaos);
+if (!failed) {
+  const together = [sequence(besideChaos)];
+  if (withChaos) {
+    console.log('\n▶ Las pruebas de caídas corren al mismo tiempo que la compilación y los recorridos');
+    together.push(run(chaosStep));
+  }
+  await Promise.all(together);
+}
+
 console.log('\nDuración de npm test:');
 for (const [label, ms] of times) console.log(`  ${seconds(ms).padStart(10)}  ${label}`);
 console.log(`  ${seconds(performance.now() - started).padStart(10)}  total`);
+if (failed) {
+  console.error(`\n✗ Falló: ${failed}`);
+  process.exit(1);
+}
 console.log('\n✓ Todas las pruebas pasaron');

@@ -1,11 +1,32 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPriceCard, formatPriceDetail, includedIva, parsePriceToCents } from './money.ts';
+import {
+  formatAmount,
+  formatPriceCard,
+  formatPriceDetail,
+  groupThousands,
+  includedIva,
+  parsePriceToCents,
+} from './money.ts';
 
 describe('money', () => {
   it('formats prices as the spec shows them', () => {
     expect(formatPriceCard(123456)).toBe('$1,234.56 mxn');
     expect(formatPriceDetail(18_500_000)).toBe('$185,000.00 MXN');
     expect(formatPriceCard(1250)).toBe('$12.50 mxn');
+  });
+
+  it('writes amounts and counts exactly as Intl en-US does (without paying for Intl in the browser)', () => {
+    const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    for (const cents of [0, 1, 5, 99, 100, 101, 99_999, 100_000, 123_456_789, -1, -150, -123_456_789])
+      expect(formatAmount(cents)).toBe(intl.format(cents / 100));
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 50), max: 2 ** 50 }), (n) => {
+        if (n !== 0) expect(formatAmount(n)).toBe(intl.format(n / 100));
+        expect(groupThousands(n)).toBe(n.toLocaleString('en-US'));
+      }),
+    );
+    expect(groupThousands(24_175)).toBe('24,175');
   });
 
   it('takes the included IVA out of an IVA-included total', () => {

@@ -174,8 +174,8 @@ test('a search with a typo finds balanzas; its filters lead to the category and 
   page,
 }) => {
   await page.goto('/');
-  await page.getByRole('searchbox').first().fill('balansa');
-  await page.getByRole('searchbox').first().press('Enter');
+  await page.getByRole('combobox', { name: 'Buscar productos' }).first().fill('balansa');
+  await page.getByRole('combobox', { name: 'Buscar productos' }).first().press('Enter');
   await expect(page).toHaveURL(/\/busqueda\/balansa$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Resultados de búsqueda por BALANSA');
   await expect(page.getByText(/^Se encontraron \d+ resultados$/)).toBeVisible();
@@ -193,7 +193,7 @@ test('a search with a typo finds balanzas; its filters lead to the category and 
 test('a search without results says so', async ({ page }) => {
   await page.goto('/busqueda/zzqxwv');
   await expect(page.getByText('Se encontraron 0 resultados')).toBeVisible();
-  await expect(page.getByText('No encontramos productos para «zzqxwv».')).toBeVisible();
+  await expect(page.getByText('Sin resultados para «zzqxwv».')).toBeVisible();
 });
 
 test('unknown brand, group and product say so; a page past the last goes to the last page', async ({

@@ -273,7 +273,7 @@ test.describe('addresses and search', () => {
     // One unbroken 300-character word, with no results: the heading and the 'no results' line both wrap.
     await page.goto(`/busqueda/${'qzxw'.repeat(75)}`);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Resultados de búsqueda por');
-    await expect(page.getByText(/No encontramos productos para/)).toBeVisible();
+    await expect(page.getByText(/Sin resultados para/)).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(phone.width);
     await page.screenshot({ path: `${shots}/c16-busqueda-larga-390.png`, fullPage: true });

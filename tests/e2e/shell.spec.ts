@@ -45,8 +45,8 @@ test('the mobile drawer lists the categories', async ({ page }) => {
 
 test('the search box goes to /busqueda/{text}', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('searchbox').first().fill('matraz erlenmeyer');
-  await page.getByRole('searchbox').first().press('Enter');
+  await page.getByRole('combobox', { name: 'Buscar productos' }).first().fill('matraz erlenmeyer');
+  await page.getByRole('combobox', { name: 'Buscar productos' }).first().press('Enter');
   await expect(page).toHaveURL(/\/busqueda\/matraz%20erlenmeyer$/);
 });
 

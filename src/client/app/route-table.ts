@@ -108,6 +108,14 @@ export const ROUTES: readonly RouteEntry[] = [
     private: true,
   },
   {
+    id: 'quick-order',
+    path: 'pedido_rapido',
+    page: 'cart/pages/quick-order-page.tsx',
+    render: 'client',
+    area: 'cart',
+    title: 'Pedido rápido',
+  },
+  {
     id: 'login',
     path: 'ingresar',
     page: 'auth/pages/login-page.tsx',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '@/client/lib/cart-store.ts';
 import {
+  addLines,
   addToCart,
   cartCount,
   localSubtotalCents,
@@ -150,5 +151,26 @@ describe('a change made while the saved cart was loading', () => {
     expect(rebaseOnSaved([line(matraz, 2), line(pipeta, 1)], before, now)).toEqual([line(matraz, 2)]);
     const saved = [line(pipeta, 1)];
     expect(rebaseOnSaved(saved, before, before)).toBe(saved);
+  });
+});
+
+describe('adding several lines at once (quick order, lists, buying again)', () => {
+  it('adds what fits under the stock counting what the cart holds, and reports the rest', () => {
+    const start = added([], matraz); // 1 of 3 in the cart
+    const r = addLines(start, [
+      { product: matraz, quantity: 2 },
+      { product: pipeta, quantity: 2 },
+      { product: { ...pipeta, code: 'VID-10003', stock: 10 }, quantity: 4 },
+    ]);
+    expect(r.items.map((i) => [i.code, i.quantity])).toEqual([
+      ['VID-10001', 3],
+      ['VID-10003', 4],
+    ]);
+    expect(r.added).toEqual(['VID-10001', 'VID-10003']);
+    expect(r.refused).toEqual([{ code: 'VID-10002', reason: 'stock_limit' }]);
+    // One more matraz no longer fits: 'Límite de stock', nothing changes.
+    const again = addLines(r.items, [{ product: matraz, quantity: 1 }]);
+    expect(again.items).toEqual(r.items);
+    expect(again.refused).toEqual([{ code: 'VID-10001', reason: 'stock_limit' }]);
   });
 });

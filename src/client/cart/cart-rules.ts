@@ -1,18 +1,20 @@
+import {
+  addLines,
+  addToCart,
+  type ProductForCart,
+  quantityInCart,
+  STOCK_LIMIT,
+} from '@/client/lib/cart-add.ts';
 import type { CartItem } from '@/client/lib/cart-store.ts';
 import { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
+
+/** Adding one unit (product page, listing cards) lives in lib/ so the catalogue's cards use the same rule. */
+export { addLines, addToCart, type ProductForCart, quantityInCart };
 
 /**
  * The cart's rules as pure functions (spec §4 and §5), so they can be tested without a browser.
  * Each returns the next list or the reason it refuses; the caller stores the list and shows the message.
  */
-
-export type ProductForCart = {
-  code: string;
-  name: string;
-  priceCents: number;
-  stock: number;
-  imageUrl: string | null;
-};
 
 export type CartResult = { ok: true; items: CartItem[] } | { ok: false; reason: CartRefusal };
 
@@ -20,7 +22,7 @@ export type CartRefusal = 'stock_limit' | 'zero' | 'invalid' | 'local_stock';
 
 export const MESSAGES = {
   added: 'Producto agregado al carrito',
-  stockLimit: 'Límite de stock',
+  stockLimit: STOCK_LIMIT,
   noStock: 'Sin existencia',
   zero: 'La cantidad debe ser mayor que 0',
   invalid: 'Escriba solo dígitos',
@@ -28,33 +30,6 @@ export const MESSAGES = {
 
 /** The largest quantity a line accepts, whatever the stock says (config/shop.json → limits, as the server's). */
 export { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
-
-export function quantityInCart(items: readonly CartItem[], code: string): number {
-  return items.find((i) => i.code === code)?.quantity ?? 0;
-}
-
-/**
- * Add one unit from the product detail: new quantity = existing + 1, or 1. Refused ('Límite de stock') when the
- * stock is below the new quantity. The line is replaced by the fresh product data (name, price, stock, image)
- * with the new quantity — not summed twice — and keeps its position; a new line is appended.
- */
-export function addToCart(items: readonly CartItem[], product: ProductForCart): CartResult {
-  const quantity = quantityInCart(items, product.code) + 1;
-  if (product.stock < quantity || quantity > MAX_LINE_QUANTITY) return { ok: false, reason: 'stock_limit' };
-  const item: CartItem = {
-    code: product.code,
-    name: product.name,
-    priceCents: product.priceCents,
-    stock: product.stock,
-    imageUrl: product.imageUrl,
-    quantity,
-  };
-  const exists = items.some((i) => i.code === product.code);
-  return {
-    ok: true,
-    items: exists ? items.map((i) => (i.code === product.code ? item : i)) : [...items, item],
-  };
-}
 
 export function removeFromCart(items: readonly CartItem[], code: string): CartItem[] {
   return items.filter((i) => i.code !== code);

@@ -9,6 +9,7 @@ import { orderAdminRoutes } from './order-routes.ts';
 import { pagesOf, pageWindow } from './paging.ts';
 import { productAdminRoutes } from './product-routes.ts';
 import { quotationAdminRoutes } from './quotation-routes.ts';
+import { searchAdminRoutes } from './search-routes.ts';
 
 /**
  * The back-office API, /api/admin/*. One hook guards every route registered in here (401 visitor,
@@ -26,6 +27,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(invoiceAdminRoutes);
   await app.register(importRoutes);
   await app.register(quotationAdminRoutes);
+  await app.register(searchAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -5,7 +5,9 @@ import {
   quoteRequestSchema,
   savedCartSchema,
 } from '../../shared/schemas/cart.ts';
+import { quickOrderRequestSchema, quickOrderResponseSchema } from '../../shared/schemas/quick-order.ts';
 import { requireUser } from '../auth/session.ts';
+import { resolveQuickOrder } from './quick-order.ts';
 import { quoteCart } from './quote.ts';
 import { getSavedCart, mergeIntoSavedCart, replaceSavedCart } from './service.ts';
 
@@ -23,6 +25,29 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => quoteCart(app.db, request.body.items),
+  );
+
+  app.post(
+    '/api/quick-order/preview',
+    {
+      // 100 KB of file as base64 plus the cart's codes; anything larger is refused before it is read.
+      bodyLimit: 256 * 1024,
+      schema: {
+        tags: ['carrito'],
+        summary:
+          'Pedido rápido: lee líneas «CÓDIGO CANTIDAD» (texto pegado o CSV) y dice qué pasa con cada una',
+        description:
+          'No cambia nada: responde por línea si el producto se encontró, no existe (con sugerencias), está inactivo, ' +
+          'sin existencia o por encima de la existencia (contando lo que ya hay en el carrito). Hasta 100 líneas; ' +
+          'archivos CSV o de texto de hasta 100 KB en UTF-8 o Latin-1.',
+        body: quickOrderRequestSchema,
+        response: { 200: quickOrderResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return resolveQuickOrder(app.db, request.body);
+    },
   );
 
   // The signed-in shopper's saved cart (SPEC-NOTES 12): the user comes from the session cookie only.

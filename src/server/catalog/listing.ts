@@ -140,6 +140,7 @@ function selectionKey(query: ProductsQuery): string {
   const sorted = (v: string[]) => uniq(v).sort();
   return JSON.stringify([
     query.q?.normalize('NFC').trim().toLowerCase() ?? '',
+    query.exact === '1',
     sorted(query.brand),
     sorted(query.group),
     sorted(query.line),
@@ -211,6 +212,7 @@ export async function listProducts(
     pageSize: query.pageSize,
     facets: facts.facets,
     group: facts.group,
+    searchNote: facts.search && facts.search !== 'none' ? facts.search.note : null,
   };
 }
 
@@ -301,7 +303,7 @@ async function computeFacts(
   plan: typeof buildSearch,
   version: string | null,
 ): Promise<Facts> {
-  const search = query.q?.trim() ? await plan(db, query.q) : null;
+  const search = query.q?.trim() ? await plan(db, query.q, { exact: query.exact === '1' }) : null;
   const [group, facetWhere] = await Promise.all([selectedGroup(db, query.group), facetConditions(db, query)]);
   const base = {
     group,

@@ -8,6 +8,8 @@ import {
   productStockSchema,
   productsQuerySchema,
   productsResponseSchema,
+  suggestQuerySchema,
+  suggestResponseSchema,
 } from '../../shared/schemas/catalog.ts';
 import { notFound } from '../http/errors.ts';
 import { negotiateFormat, renderImage, snapWidth, sniffImageType } from './media.ts';
@@ -22,6 +24,7 @@ import {
   listGroupTree,
   listProducts,
 } from './service.ts';
+import { suggest } from './suggest.ts';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';
 const YEAR = 'public, max-age=31536000, immutable';
@@ -111,6 +114,23 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const explicitSort = new URL(request.url, 'http://x').searchParams.has('sort');
       return listProducts(app.db, request.query, { explicitSort });
+    },
+  );
+
+  app.get(
+    '/api/search/suggest',
+    {
+      schema: {
+        tags: ['catálogo'],
+        summary: 'Sugerencias mientras se escribe: productos, marcas y categorías (desde 2 caracteres)',
+        querystring: suggestQuerySchema,
+        response: { 200: suggestResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      // Prices and the catalogue change: a browser may reuse an answer for a short while only.
+      reply.header('Cache-Control', 'private, max-age=30');
+      return suggest(app.db, request.query.q);
     },
   );
 

@@ -1,21 +1,45 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
+import { looksLikeCas, parseCas } from '../../shared/cas.ts';
 import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { listed } from './listed.ts';
+import { applySynonyms, type Synonym, synonymsOf } from './vocabulary.ts';
 
 /**
  * Catalogue search (migration 0003_catalog-search): PostgreSQL full-text search over the stored,
  * weighted `products.search_vector` (Spanish stemming after unaccent: configuration `es_unaccent`),
- * every word as a prefix; when that finds fewer than FEW products, each word is widened with the
- * catalogue words most similar to it (pg_trgm over `search_words`), so 'balansa' finds balanzas.
+ * every word as a prefix. Before that, the lab's synonyms rewrite the words ('ácido muriático' → 'ácido
+ * clorhídrico', vocabulary.ts). An exact code, CAS number or formula also matches and ranks first.
+ *
+ * When the words find fewer than FEW products, each word that starts no catalogue word at all is replaced by the
+ * catalogue word most similar to it (pg_trgm over `search_words`) if that is at least MIN_SIMILARITY similar, so
+ * 'balansa' finds balanzas — and says so ('Mostrando resultados de «balanza»'). A word with no such neighbour
+ * is not guessed at: 'permanganato' finds nothing rather than probetas (decision 020 measured the threshold).
  */
-export type Search = { where: SQL; rank: SQL; tsquery: string; corrected: boolean };
+export type Search = {
+  where: SQL;
+  rank: SQL;
+  tsquery: string;
+  corrected: boolean;
+  /** What was searched instead of the shopper's words (a correction or a synonym), or null. */
+  note: SearchNote | null;
+};
+export type SearchNote = { kind: 'corrected' | 'synonym'; searched: string };
+
+export type SearchOptions = {
+  /** The shopper asked for their own words ('¿Buscaba «balansa»?'): no correction. */
+  exact?: boolean;
+  /** The trigram similarity a correction needs (the fixture's measurement tries others). */
+  minSimilarity?: number;
+  /** Synonyms to use instead of the table's (the measurement without synonyms). */
+  synonyms?: readonly Synonym[];
+};
 
 const MAX_TOKENS = 8;
 const MAX_TOKEN_LENGTH = 40;
 const FEW = 3;
-const SIMILAR_PER_WORD = 3;
-const MIN_SIMILARITY = 0.3;
+/** Chosen on the 40+ query fixture (search-queries.fixture.ts); the figures are in decision 020. */
+export const MIN_SIMILARITY = 0.4;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -37,27 +61,66 @@ const codeCandidate = (q: string) => {
  */
 const MIN_PREFIX_LENGTH = 2;
 
-/** tsquery text: AND across words; within a word, its prefix OR any similar catalogue word. */
-function tsqueryText(tokens: string[], similar: Map<string, string[]> = new Map()): string {
+/** tsquery text: AND across words; each word as a prefix, or its correction. */
+function tsqueryText(tokens: string[], corrected: Map<string, string> = new Map()): string {
   return tokens
     .map((t) => {
-      const own = t.length < MIN_PREFIX_LENGTH ? `'${t}'` : `'${t}':*`;
-      const alts = [own, ...(similar.get(t) ?? []).map((w) => `'${w}'`)];
-      return alts.length === 1 ? alts[0] : `(${alts.join(' | ')})`;
+      const fix = corrected.get(t);
+      if (fix) return `'${fix}'`;
+      return t.length < MIN_PREFIX_LENGTH ? `'${t}'` : `'${t}':*`;
     })
     .join(' & ');
 }
 
-function condition(tsquery: string, code: string | null): { where: SQL; rank: SQL } {
-  const query = sql`to_tsquery('es_unaccent', ${tsquery})`;
+/** Exact identifiers a query may be: a product code, a CAS number, a formula. */
+type Exact = { code: string | null; codePrefix: string | null; cas: string | null; formula: string | null };
+
+/** The formula key (same expression as the index products_formula_key_idx, migration 0014). */
+const FORMULA_KEY = sql.raw(`upper(translate("products"."formula", '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789'))`);
+
+/** 'h2so4', 'NaOH', 'CuSO4·5H2O' as typed: one run of letters, digits, parentheses, dots; normalized like the key. */
+function formulaCandidate(q: string): string | null {
+  const t = q.trim();
+  if (t.length < 2 || t.length > 40 || !/^[\p{L}\p{N}₀-₉()·.]+$/u.test(t)) return null;
+  return t
+    .replace(/[₀-₉]/g, (d) => String(d.charCodeAt(0) - 0x2080))
+    .replace(/[·.]/g, '')
+    .toUpperCase();
+}
+
+function exactOf(q: string): Exact {
+  const code = codeCandidate(q);
+  return {
+    code,
+    // 'LBN-1000': the start of a code (letters, a separator, digits), not the words 'LBN' and '1000…' anywhere
+    // ('Matraz de 1000 ml' is not what was meant).
+    codePrefix: code && /\p{L}/u.test(code) && /\p{N}/u.test(code) && /[-._/]/.test(code) ? code : null,
+    cas: looksLikeCas(q) ? parseCas(q) : null,
+    formula: formulaCandidate(q),
+  };
+}
+
+function condition(tsquery: string | null, exact: Exact): { where: SQL; rank: SQL } {
+  const query = sql`to_tsquery('es_unaccent', ${tsquery ?? ''})`;
   const vector = sql.raw('"products"."search_vector"');
-  const where = code
-    ? sql`(${vector} @@ ${query} or ${products.code} = ${code})`
-    : sql`${vector} @@ ${query}`;
-  // Weights D, C, B, A; an exact code beats everything.
-  const rank = code
-    ? sql`(ts_rank('{0.1, 0.2, 0.4, 1.0}', ${vector}, ${query}) + case when ${products.code} = ${code} then 10 else 0 end)`
-    : sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${vector}, ${query})`;
+  const hits: SQL[] = [];
+  if (exact.code) hits.push(sql`${products.code} = ${exact.code}`);
+  if (exact.cas) hits.push(sql`${products.casNumber} = ${exact.cas}`);
+  if (exact.formula) hits.push(sql`${FORMULA_KEY} = ${exact.formula}`);
+  const text =
+    tsquery === null
+      ? null
+      : exact.codePrefix
+        ? sql`(${vector} @@ ${query} and ${products.code} like ${`${exact.codePrefix.replace(/[\\%_]/g, '\\$&')}%`})`
+        : sql`${vector} @@ ${query}`;
+  const any = [...(text ? [text] : []), ...hits];
+  const where = any.length === 0 ? sql`false` : sql`(${sql.join(any, sql` or `)})`;
+  // Weights D, C, B, A; an exact code, CAS number or formula beats everything.
+  const textRank = text ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${vector}, ${query})` : sql`0`;
+  const rank =
+    hits.length === 0
+      ? textRank
+      : sql`(${textRank} + case when ${sql.join(hits, sql` or `)} then 10 else 0 end)`;
   return { where, rank };
 }
 
@@ -68,31 +131,39 @@ async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** Catalogue words similar to each query word (only words of 3+ letters that are not plain numbers). */
-async function similarWords(db: Db, tokens: string[]): Promise<Map<string, string[]>> {
+/**
+ * The correction of each word that starts no catalogue word: the most similar catalogue word, when at least
+ * `min` similar. Only words of 3+ letters that are not plain numbers are corrected. A word that starts a
+ * catalogue word is the shopper's own and is kept. Returns null when some such word has no plausible correction
+ * (then nothing is guessed), else the map of corrections (possibly empty).
+ */
+async function corrections(db: Db, tokens: string[], min: number): Promise<Map<string, string> | null> {
   const candidates = tokens.filter((t) => t.length >= 3 && !/^\p{N}+$/u.test(t));
-  const out = new Map<string, string[]>();
+  const out = new Map<string, string>();
   if (candidates.length === 0) return out;
   // unaccent so 'balansá' compares like the stored, unaccented words.
   // search_words (migration 0003) is kept by triggers and is not part of the Drizzle schema.
-  const { rows } = await db.execute<{ tok: string; word: string }>(
+  const { rows } = await db.execute<{ tok: string; known: boolean; word: string | null }>(
     sql`
-    select t.tok, w.word
+    select t.tok,
+      exists (select 1 from search_words k where left(k.word, length(unaccent(t.tok))) = unaccent(t.tok)) as known,
+      w.word
     from unnest(array[${sql.join(
       candidates.map((c) => sql`${c}`),
       sql`, `,
     )}]::text[]) as t(tok)
-    cross join lateral (
+    left join lateral (
       select word from search_words
-      where word % unaccent(t.tok) and similarity(word, unaccent(t.tok)) >= ${MIN_SIMILARITY}
+      where word % unaccent(t.tok) and similarity(word, unaccent(t.tok)) >= ${min}
       order by word <-> unaccent(t.tok), word
-      limit ${SIMILAR_PER_WORD}
-    ) w`,
+      limit 1
+    ) w on true`,
   );
   for (const row of rows) {
+    if (row.known) continue;
     // Stored words come from the catalogue; keep only plain words before they enter a tsquery.
-    if (!/^[\p{L}\p{N}]+$/u.test(row.word)) continue;
-    out.set(row.tok, [...(out.get(row.tok) ?? []), row.word]);
+    if (!row.word || !/^[\p{L}\p{N}]+$/u.test(row.word)) return null;
+    out.set(row.tok, row.word);
   }
   return out;
 }
@@ -112,15 +183,26 @@ async function familyOfCode(db: Db, code: string | null): Promise<string | null>
  * The WHERE condition and relevance of a query, or 'none' when it has no searchable word
  * (only symbols, emoji…): such a search finds nothing.
  */
-export async function buildSearch(db: Db, q: string): Promise<Search | 'none'> {
-  const tokens = searchTokens(q);
-  if (tokens.length === 0) return 'none';
-  const code = await familyOfCode(db, codeCandidate(q));
-  const exact = tsqueryText(tokens);
-  const plain = condition(exact, code);
-  if ((await countUpTo(db, plain.where, FEW)) >= FEW) return { ...plain, tsquery: exact, corrected: false };
-  const similar = await similarWords(db, tokens);
-  if (similar.size === 0) return { ...plain, tsquery: exact, corrected: false };
-  const widened = tsqueryText(tokens, similar);
-  return { ...condition(widened, code), tsquery: widened, corrected: true };
+export async function buildSearch(db: Db, q: string, options: SearchOptions = {}): Promise<Search | 'none'> {
+  const typed = exactOf(q);
+  // A presentation's code finds its family's card (decision 021).
+  const exact = { ...typed, code: await familyOfCode(db, typed.code) };
+  const synonymText = applySynonyms(q, options.synonyms ?? (await synonymsOf(db)));
+  const tokens = searchTokens(synonymText ?? q);
+  if (tokens.length === 0 && !exact.cas) return 'none';
+  const note: SearchNote | null = synonymText ? { kind: 'synonym', searched: synonymText } : null;
+  const text = tokens.length > 0 ? tsqueryText(tokens) : null;
+  const plain = { ...condition(text, exact), tsquery: text ?? '', corrected: false, note };
+  if (options.exact || tokens.length === 0) return plain;
+  if ((await countUpTo(db, plain.where, FEW)) >= FEW) return plain;
+  const fixed = await corrections(db, tokens, options.minSimilarity ?? MIN_SIMILARITY);
+  if (!fixed || fixed.size === 0) return plain;
+  const widened = tsqueryText(tokens, fixed);
+  const searched = tokens.map((t) => fixed.get(t) ?? t).join(' ');
+  return {
+    ...condition(widened, exact),
+    tsquery: widened,
+    corrected: true,
+    note: { kind: 'corrected', searched },
+  };
 }

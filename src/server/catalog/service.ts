@@ -1,11 +1,43 @@
 import { and, asc, eq, or } from 'drizzle-orm';
-import type { Brand, GroupTree, ProductDetail } from '../../shared/schemas/catalog.ts';
+import type {
+  Brand,
+  GroupTree,
+  ProductDetail,
+  ProductsQuery,
+  ProductsResponse,
+} from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { brands, groups, priceBreaks, products } from '../db/schema.ts';
-import { cardColumns, globalFacets, productImageUrl, toCard } from './listing.ts';
+import {
+  cardColumns,
+  globalFacets,
+  type ListOptions,
+  listProducts as list,
+  productImageUrl,
+  toCard,
+} from './listing.ts';
 import { sanitizeLongDescription } from './sanitize.ts';
+import { LOW_RESULTS, recordMiss } from './vocabulary.ts';
 
-export { listProducts } from './listing.ts';
+/**
+ * A listing (listing.ts), for the API and the server-rendered pages alike. A search without filters whose first
+ * page finds fewer than LOW_RESULTS products is logged for purchasing (term, count, day; vocabulary.ts) — in
+ * the background: it never delays or fails the answer.
+ */
+export async function listProducts(
+  db: Db,
+  query: ProductsQuery,
+  options?: ListOptions,
+): Promise<ProductsResponse> {
+  const result = await list(db, query, options);
+  const filtered = query.brand.length + query.group.length + query.line.length + query.type.length > 0;
+  if (query.q?.trim() && query.page === 1 && !filtered && result.total < LOW_RESULTS) {
+    recordMiss(db, query.q, result.total).catch(() => {
+      // A lost log line is not worth failing or slowing a shopper's search for.
+    });
+  }
+  return result;
+}
 export { productImageUrl };
 
 const collator = new Intl.Collator('es-MX', { sensitivity: 'base', numeric: true });

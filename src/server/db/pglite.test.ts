@@ -33,5 +33,5 @@ describe('the embedded database (PGlite)', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 120_000); // initdb and every migration from nothing: 30 s was not enough at load 29 (decision 025)
 });

@@ -6,3 +6,4 @@ export * from './schema/invoices.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';
 export * from './schema/quotations.ts';
+export * from './schema/search.ts';

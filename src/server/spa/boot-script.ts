@@ -6,10 +6,16 @@ import { createHash } from 'node:crypto';
  * connection the HTML and the LCP image get the bandwidth first (React and the router are ≈ 110 KB compressed, ten
  * times the page's photo); the modules then load in the order the built index.html gave.
  *
+ * First the whole stylesheet (`data-css`; the HTML carries only the utilities its markup uses, css-subset.ts), then,
+ * once it has loaded, the entry: whatever React shows after hydration is styled. The link goes at the body's end,
+ * after the page's own `<style>`: the whole sheet must come last, or a base utility of the page's subset (`hidden`)
+ * would override the sheet's responsive variant of it (`lg:block`) — same layer, same specificity, later wins.
+ *
  * When: after the document is parsed, the high-priority images (the product photo, a listing's first row) have
  * loaded and decoded, and one frame has been painted — or at once when the shopper touches, clicks or types.
  * What the shopper does before React has hydrated the page is kept and done again once it has (src/client/main.tsx
- * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio, a form's submission
+ * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio (once: the second
+ * click of a double click on the same control is dropped, as a double click means one action), a form's submission
  * (the search box's Enter), a select's new value (the listing's order). Text typed into a field is given again as an
  * input event: emptied through the element (React's value tracker records "") and set through the prototype's
  * setter, so React sees a change even when hydration kept the typed text. Links need nothing: they are real `<a href>`.
@@ -20,9 +26,10 @@ import { createHash } from 'node:crypto';
 export const BOOT_SCRIPT = `(()=>{const d=document,w=window,s=d.currentScript,q=[];let on=0;
 const go=()=>{if(on)return;on=1;
 for(const h of(s.dataset.preload||"").split(" ")){if(!h)continue;const l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.append(l)}
-const m=d.createElement("script");m.type="module";m.src=s.dataset.entry;d.head.append(m)};
+const run=()=>{const m=d.createElement("script");m.type="module";m.src=s.dataset.entry;d.head.append(m)};
+const c=s.dataset.css;if(!c)return run();const l=d.createElement("link");l.rel="stylesheet";l.href=c;l.onload=l.onerror=run;d.body.append(l)};
 const keep=(e,f)=>{e.preventDefault();e.stopPropagation();q.push(f);go()};
-const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&!b.disabled)keep(e,()=>b.click())};
+let last;const click=e=>{const b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(!b||b.disabled)return;if(e.detail>1&&b===last){e.preventDefault();e.stopPropagation();return}last=b;keep(e,()=>b.click())};
 const submit=e=>{const f=e.target,b=e.submitter;keep(e,()=>f.requestSubmit(b&&b.form===f?b:void 0))};
 const change=e=>{const t=e.target;if(t.tagName!=="SELECT")return;const v=t.value;q.push(()=>{t.value=v;t.dispatchEvent(new Event("change",{bubbles:true}))});go()};
 const input=e=>{const t=e.target;if(t.tagName!=="INPUT"&&t.tagName!=="TEXTAREA")return;const v=t.value;q.push(()=>{t.value="";Object.getOwnPropertyDescriptor(Object.getPrototypeOf(t),"value").set.call(t,v);t.dispatchEvent(new Event("input",{bubbles:true}))});go()};
@@ -42,9 +49,13 @@ export const BOOT_SCRIPT_CSP = `'sha256-${createHash('sha256').update(BOOT_SCRIP
 const escapeAttr = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The boot script element: the entry module and the modules to preload with it, in order. */
-export function bootScriptTag(entry: string, preload: string[]): string {
-  return `<script id="tienda-arranque" data-entry="${escapeAttr(entry)}" data-preload="${escapeAttr(preload.join(' '))}">${BOOT_SCRIPT}</script>`;
+/**
+ * The boot script element: the entry module and the modules to preload with it, in order, and the stylesheet the
+ * page's inline CSS is cut from (loaded before the entry).
+ */
+export function bootScriptTag(entry: string, preload: string[], stylesheet?: string): string {
+  const css = stylesheet ? ` data-css="${escapeAttr(stylesheet)}"` : '';
+  return `<script id="tienda-arranque" data-entry="${escapeAttr(entry)}" data-preload="${escapeAttr(preload.join(' '))}"${css}>${BOOT_SCRIPT}</script>`;
 }
 
 /** A Content-Security-Policy with the boot script's hash added to script-src (the rest unchanged). */

@@ -10,7 +10,7 @@ import type { Segment } from './gzip-segments.ts';
  * Bounded by the bytes held; the least recently used body goes first.
  */
 export class HtmlCache {
-  private readonly entries = new Map<string, Segment>();
+  private readonly entries = new Map<string, Segment[]>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -22,7 +22,7 @@ export class HtmlCache {
       .digest('base64url');
   }
 
-  get(key: string): Segment | undefined {
+  get(key: string): Segment[] | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -31,16 +31,21 @@ export class HtmlCache {
     return hit;
   }
 
-  set(key: string, value: Segment): void {
-    const size = value.text.length + value.deflated.length;
+  /** A body in its pieces (the page's utilities, shared with other bodies, count for each). */
+  set(key: string, value: Segment[]): void {
+    const size = HtmlCache.bytes(value);
     if (size > this.maxBytes || this.entries.has(key)) return;
     this.entries.set(key, value);
     this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.text.length + entry.deflated.length;
+      this.bytes -= HtmlCache.bytes(entry);
     }
+  }
+
+  private static bytes(pieces: Segment[]): number {
+    return pieces.reduce((n, p) => n + p.text.length + p.deflated.length, 0);
   }
 
   get size(): number {

@@ -30,14 +30,13 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
     return;
   }
-  const template = splitTemplate(
-    inlineStylesheets(readFileSync(indexPath, 'utf8'), (href) => {
-      const file = join(opts.clientDir, href);
-      return file.startsWith(join(opts.clientDir, 'assets')) && existsSync(file)
-        ? readFileSync(file, 'utf8')
-        : null;
-    }),
-  );
+  const inlined = inlineStylesheets(readFileSync(indexPath, 'utf8'), (href) => {
+    const file = join(opts.clientDir, href);
+    return file.startsWith(join(opts.clientDir, 'assets')) && existsSync(file)
+      ? readFileSync(file, 'utf8')
+      : null;
+  });
+  const template = splitTemplate(inlined.html, inlined.styles);
   const preloadHints = createPreloadHints(opts.clientDir, (message) => app.log.warn(message));
   const reads = catalogReads(app.db);
 

@@ -15,6 +15,7 @@ import { quoteCart } from '../cart/quote.ts';
 import { getProduct, listProducts } from '../catalog/service.ts';
 import { products } from '../db/schema.ts';
 import { BOOT_SCRIPT } from './boot-script.ts';
+import { classesIn, utilitiesFor } from './css-subset.ts';
 import { inlineStylesheets, negotiateEncoding, splitTemplate } from './ssr.ts';
 
 /**
@@ -30,8 +31,15 @@ beforeAll(async () => {
   writeFileSync(
     join(clientDir, 'index.html'),
     '<!doctype html>\n<html lang="es-MX">\n  <head>\n    <meta charset="UTF-8" />\n    <title>x</title>\n    <!--page-meta-->\n' +
-      '    <script type="module" crossorigin src="/assets/index-1.js"></script>\n  </head>\n' +
+      '    <script type="module" crossorigin src="/assets/index-1.js"></script>\n' +
+      '    <link rel="stylesheet" crossorigin href="/assets/index-1.css">\n  </head>\n' +
       '  <body class="bg-slate-50">\n    <div id="root"></div>\n  </body>\n</html>\n',
+  );
+  mkdirSync(join(clientDir, 'assets'));
+  writeFileSync(
+    join(clientDir, 'assets/index-1.css'),
+    '@layer theme{:root{--c:#123}}@layer base{h1{margin:0}}@layer utilities{.bg-slate-50{background:#f8fafc}' +
+      '.font-mono{font-family:monospace}.nunca-usada{color:red}@media (width>=40rem){.sm\\:nunca{display:none}}}',
   );
   writeFileSync(
     join(clientDir, '.vite/manifest.json'),
@@ -100,7 +108,9 @@ describe('server-rendered pages: the first response carries what the shopper rea
     expect(res.body).toContain('<link rel="canonical" href="https://tienda.example.mx/productos/LBN-10001">');
     // The boot script starts the entry after the first paint, with the page's own chunks (those index.html
     // already loads are not repeated); nothing is fetched as a module from the head itself.
-    const boot = /<script id="tienda-arranque" data-entry="([^"]*)" data-preload="([^"]*)">/.exec(res.body);
+    const boot = /<script id="tienda-arranque" data-entry="([^"]*)" data-preload="([^"]*)"[^>]*>/.exec(
+      res.body,
+    );
     expect(boot?.[1]).toBe('/assets/index-1.js');
     expect(boot?.[2]).toBe('/assets/product-page-1.js /assets/kit-1.js');
     expect(res.body).not.toContain('<link rel="modulepreload"');
@@ -188,9 +198,7 @@ describe('server-rendered pages: the first response carries what the shopper rea
     const xss = await t.app.inject('/busqueda/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     expect(xss.statusCode).toBe(200);
     expect(xss.body).not.toContain('<script>alert');
-    expect(visibleText(xss.body)).toContain(
-      'No encontramos productos para «&lt;script&gt;alert(1)&lt;/script&gt;»',
-    );
+    expect(visibleText(xss.body)).toContain('Sin resultados para «&lt;script&gt;alert(1)&lt;/script&gt;»');
   });
 
   it('a static page and the home page carry their Spanish texts', async () => {
@@ -402,6 +410,18 @@ describe('server-rendered pages: the first response carries what the shopper rea
     );
   });
 
+  it('the CSS in the HTML is the stylesheet without utilities plus the utilities the page uses; the boot script loads it whole', async () => {
+    const html = (await t.app.inject('/productos/LBN-10001')).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain('<style>@layer theme;@layer base{h1{margin:0}}@layer utilities;</style>');
+    expect(head).toContain('data-css="/assets/index-1.css"');
+    const body = html.slice(html.indexOf('</head>'));
+    expect(body).toContain(
+      '<style>@layer utilities{.bg-slate-50{background:#f8fafc}.font-mono{font-family:monospace}}</style><div id="root">',
+    );
+    expect(html).not.toContain('nunca');
+  });
+
   it('compressed as it streams when the browser accepts it', async () => {
     const res = await t.app.inject({ url: '/grupos/VID', headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers['content-encoding']).toBe('gzip');
@@ -475,8 +495,41 @@ describe('the route table is the one list of pages', () => {
     const out = inlineStylesheets(html, (href) =>
       href === '/assets/index-1.css' ? 'a{color:red}</style>' : null,
     );
-    expect(out).toBe(
-      '<head><style>a{color:red}<\\/style></style><link rel="stylesheet" href="/assets/gone.css"></head>',
+    expect(out).toEqual({
+      html: '<head><style>a{color:red}<\\/style></style><link rel="stylesheet" href="/assets/gone.css"></head>',
+      styles: null,
+    });
+  });
+
+  it('a Tailwind stylesheet: the head keeps all but the utilities, which each page gets as far as its markup uses them', () => {
+    const css =
+      '@layer theme{:root{--c:red}}@layer base{h1{margin:0}}@layer components;@layer utilities{.p-4{padding:1rem}' +
+      '.text-red{color:var(--c)}.sm\\:block{display:block}@media (width>=40rem){.sm\\:flex{display:flex}}' +
+      '.hover\\:underline:hover{text-decoration:underline}.\\[\\&\\>svg\\]\\:size-4>svg{width:1rem}' +
+      ':where(.space-y-2>:not(:last-child)){margin-top:.5rem}.shadow{--tw-x:1px;box-shadow:var(--tw-x)}}' +
+      '@property --tw-x{syntax:"*";inherits:false}';
+    const { html, styles } = inlineStylesheets(
+      '<head><link rel="stylesheet" href="/assets/i.css"></head>',
+      () => css,
+    );
+    // Theme variables and @property rules go with the utilities that read them.
+    expect(html).toBe(
+      '<head><style>@layer theme;@layer base{h1{margin:0}}@layer components;@layer utilities;</style></head>',
+    );
+    expect(styles?.href).toBe('/assets/i.css');
+    const used = classesIn(
+      '<p class="p-4 sm:flex hover:underline"></p><span class="[&amp;&gt;svg]:size-4 x"></span>',
+    );
+    expect(utilitiesFor(styles!.split, used)).toBe(
+      '@layer utilities{.p-4{padding:1rem}@media (width>=40rem){.sm\\:flex{display:flex}}' +
+        '.hover\\:underline:hover{text-decoration:underline}.\\[\\&\\>svg\\]\\:size-4>svg{width:1rem}}',
+    );
+    expect(utilitiesFor(styles!.split, new Set(['text-red', 'shadow']))).toBe(
+      '@layer theme{:root{--c:red}}@layer utilities{.text-red{color:var(--c)}.shadow{--tw-x:1px;box-shadow:var(--tw-x)}}' +
+        '@property --tw-x{syntax:"*";inherits:false}',
+    );
+    expect(utilitiesFor(styles!.split, new Set(['space-y-2']))).toBe(
+      '@layer utilities{:where(.space-y-2>:not(:last-child)){margin-top:.5rem}}',
     );
   });
 
@@ -486,8 +539,9 @@ describe('the route table is the one list of pages', () => {
     );
     expect(parts).toEqual({
       head: '<html><head><link>',
-      bodyOpen: '</head><body><div id="root">',
+      bodyOpen: '</head><body>',
       tail: '</body></html>',
+      styles: null,
       entry: null,
       preload: [],
     });

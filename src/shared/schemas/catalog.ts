@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUGGEST_MIN_LENGTH } from '../suggest.ts';
 
 /**
  * The catalogue API's payloads: the contract between src/server/catalog and src/client/catalog.
@@ -43,6 +44,8 @@ export const productsQuerySchema = z.object({
   line: repeatable,
   type: repeatable,
   q: z.string().max(1000, 'La búsqueda es demasiado larga').optional(),
+  /** '1': search the shopper's own words, without correcting them ('¿Buscaba «balansa»?'). */
+  exact: z.enum(['1'], { error: 'Valor inválido de exact' }).optional(),
   sort: z.enum(sortValues, { error: 'Orden inválido' }).default('code'),
   page: z.coerce
     .number({ error: 'Página inválida' })
@@ -100,6 +103,14 @@ export const productsResponseSchema = z.object({
   }),
   /** The group's name when filtered by exactly one group, else null ('Productos'). */
   group: z.object({ clas: z.string(), name: z.string() }).nullable(),
+  /**
+   * A search answered with other words than the shopper's: a typo correction ('Mostrando resultados de
+   * «balanza». ¿Buscaba «balansa»?') or a synonym of the lab's vocabulary. Absent otherwise.
+   */
+  searchNote: z
+    .object({ kind: z.enum(['corrected', 'synonym']), searched: z.string() })
+    .nullable()
+    .optional(),
 });
 export type ProductsResponse = z.infer<typeof productsResponseSchema>;
 
@@ -136,3 +147,25 @@ export type ProductDetail = z.infer<typeof productDetailSchema>;
 
 /** GET /api/products/:code/stock */
 export const productStockSchema = z.object({ code: z.string(), stock: z.number().int() });
+
+/** GET /api/search/suggest: what the header's search box offers while the shopper types (2+ characters). */
+export const suggestQuerySchema = z.object({
+  q: z
+    .string({ error: 'Escriba qué busca' })
+    .trim()
+    .min(SUGGEST_MIN_LENGTH, `Escriba al menos ${SUGGEST_MIN_LENGTH} caracteres`)
+    .max(100, 'La búsqueda es demasiado larga'),
+});
+export const suggestResponseSchema = z.object({
+  q: z.string(),
+  /** How many products the full search finds (the 'Ver los N resultados' line). */
+  total: z.number().int(),
+  products: z.array(
+    productCardSchema.pick({ code: true, name: true, priceCents: true, imageUrl: true, brand: true }),
+  ),
+  brands: z.array(z.object({ name: z.string(), productCount: z.number().int() })),
+  groups: z.array(z.object({ clas: z.string(), name: z.string(), count: z.number().int() })),
+  /** As on the search page: the words searched when they were corrected or a synonym applied. */
+  searchNote: productsResponseSchema.shape.searchNote,
+});
+export type SuggestResponse = z.infer<typeof suggestResponseSchema>;

@@ -21,6 +21,7 @@ import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
 import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
+import { SearchScreen } from '../screens/search-screen.tsx';
 
 const NAV = [
   { to: 'pedidos', label: 'Pedidos' },
@@ -30,6 +31,7 @@ const NAV = [
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
+  { to: 'busqueda', label: 'Búsqueda' },
   { to: 'bitacora', label: 'Bitácora' },
 ];
 
@@ -175,6 +177,7 @@ function Shell({ email }: { email: string }) {
             <Route path="clientes" element={<CustomersScreen />} />
             <Route path="clientes/:id" element={<CustomerDetailScreen />} />
             <Route path="bitacora" element={<AuditScreen />} />
+            <Route path="busqueda" element={<SearchScreen />} />
             <Route path="*" element={<p className="text-slate-600">Esta sección no existe.</p>} />
           </Routes>
         </main>

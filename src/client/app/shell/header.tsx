@@ -10,6 +10,7 @@ import { SearchBox } from './search-box.tsx';
 
 const navLinks = [
   { to: '/todas_las_marcas', label: 'Marcas' },
+  { to: '/pedido_rapido', label: 'Pedido rápido' },
   { to: '/nosotros', label: 'Nosotros' },
   { to: '/contacto', label: 'Contacto' },
   { to: '/sucursales', label: 'Sucursales' },

@@ -42,6 +42,12 @@ function EmptyCart() {
       <Link to="/" className={`${primaryButton} mt-6 sm:w-auto`}>
         Seguir comprando
       </Link>
+      <p className="mt-4 text-sm text-slate-600">
+        ¿Ya tiene los códigos?{' '}
+        <Link to="/pedido_rapido" className="font-medium text-brand-700 hover:underline">
+          Haga un pedido rápido
+        </Link>
+      </p>
     </div>
   );
 }
@@ -204,6 +210,12 @@ export function Component() {
             )}
             <Link to="/" className={secondaryButton}>
               Seguir comprando
+            </Link>
+            <Link
+              to="/pedido_rapido"
+              className="text-center text-sm font-medium text-brand-700 hover:underline"
+            >
+              Pedido rápido por códigos
             </Link>
           </CartSummary>
         </div>

@@ -11,6 +11,8 @@ export type ProductsParams = {
   line?: string[];
   type?: string[];
   q?: string;
+  /** Search the words as typed, without correcting them ('¿Buscaba «balansa»?'). */
+  exact?: boolean;
   sort?: ProductSort;
   page?: number;
   pageSize?: number;
@@ -23,6 +25,7 @@ export function productsSearchParams(p: ProductsParams): URLSearchParams {
     for (const v of p[key] ?? []) s.append(key, v);
   }
   if (p.q) s.set('q', p.q);
+  if (p.q && p.exact) s.set('exact', '1');
   // Without sort the server orders by code, or by relevance when there is a search term.
   if (p.sort) s.set('sort', p.sort);
   if (p.page && p.page > 1) s.set('page', String(p.page));

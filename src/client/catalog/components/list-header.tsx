@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Breadcrumb, type Crumb } from '@/client/ui/breadcrumb.tsx';
+import { groupThousands } from '@/shared/money.ts';
 
 /** Breadcrumb, the screen's h1 and a line under it (count of products or results). */
 export function ListHeader({
@@ -27,4 +28,4 @@ export function ListHeader({
   );
 }
 
-export const countText = (n: number) => (n === 1 ? '1 producto' : `${n.toLocaleString('en-US')} productos`);
+export const countText = (n: number) => (n === 1 ? '1 producto' : `${groupThousands(n)} productos`);

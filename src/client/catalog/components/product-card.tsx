@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { formatPriceCard } from '@/shared/money.ts';
 import type { ProductCard as Card } from '@/shared/schemas/catalog.ts';
+import { CardAddButton } from './card-add-button.tsx';
 import { ProductImage } from './product-image.tsx';
 
 /**
@@ -44,6 +45,7 @@ export function ProductCard({ product, lazy }: { product: Card; lazy: boolean })
           <p className="text-xs text-slate-600">{product.presentationCount} presentaciones</p>
         )}
         {product.familyStock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
+        <CardAddButton product={product} />
       </div>
     </li>
   );

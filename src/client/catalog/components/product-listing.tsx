@@ -32,7 +32,7 @@ const EAGER_CARDS = 3;
 
 export type ListingProps = {
   /** The screen's own filter (its brand, its group or the search term). */
-  base: Pick<ProductsParams, 'brand' | 'group' | 'q'>;
+  base: Pick<ProductsParams, 'brand' | 'group' | 'q' | 'exact'>;
   /** Checkbox facets the shopper may tick. */
   facets: FacetKey[];
   /** Related pages shown as links with counts. */

@@ -4,6 +4,7 @@ import { formatMoney } from '@/shared/money.ts';
 import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
 import { useOrder } from '../api/get-order.ts';
+import { BuyAgainButton } from './buy-again.tsx';
 import { Modal } from './modal.tsx';
 import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
 
@@ -113,6 +114,12 @@ function Receipt({ order }: { order: OrderDetail }) {
           </div>
         )}
       </dl>
+      <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
+        <BuyAgainButton
+          number={order.number}
+          className="rounded-md border border-brand-700 bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 disabled:opacity-70"
+        />
+      </div>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useOrders } from '../api/get-orders.ts';
+import { BuyAgainButton } from '../components/buy-again.tsx';
 import { Modal } from '../components/modal.tsx';
 import { formatDate, ReceiptDialog } from '../components/receipt-dialog.tsx';
 
@@ -145,6 +146,10 @@ function OrderCard({
         >
           Ver recibo
         </button>
+        <BuyAgainButton
+          number={order.number}
+          className={`${button} border-brand-700 bg-white text-brand-800 hover:bg-brand-50`}
+        />
         {order.canCancel && (
           <button
             type="button"

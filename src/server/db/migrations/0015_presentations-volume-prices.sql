@@ -25,9 +25,10 @@ CREATE INDEX products_listed_brand_idx ON products (brand, code)
 CREATE INDEX products_listed_group_idx ON products (group_clas, code)
   INCLUDE (brand, line, type, price_cents) WHERE active AND family_code IS NULL;
 --> statement-breakpoint
--- A product joining or leaving a family changes which rows are listed: the catalogue version moves.
+-- A product joining or leaving a family changes which rows are listed: the catalogue version moves (the
+-- column list keeps 0014's cas_number and formula, which search matches).
 DROP TRIGGER products_catalogue_version ON products;
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER products_catalogue_version
-  AFTER INSERT OR DELETE OR UPDATE OF code, name, brand, group_clas, line, type, price_cents, active, short_desc, long_desc_html, family_code
+  AFTER INSERT OR DELETE OR UPDATE OF code, name, brand, group_clas, line, type, price_cents, active, short_desc, long_desc_html, cas_number, formula, family_code
   ON products DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION catalogue_version_bump();

@@ -86,6 +86,8 @@ export const products = pgTable(
     index('products_group_idx').on(t.groupClas),
     index('products_price_idx').on(t.priceCents),
     index('products_cas_idx').on(t.casNumber),
+    // Search by formula ('h2so4', 'H₂SO₄'): the same expression as catalog/search.ts FORMULA_KEY.
+    index('products_formula_key_idx').on(sql`upper(translate(${t.formula}, '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789'))`),
     index('products_family_idx').on(t.familyCode),
     check('products_family_not_self', sql`${t.familyCode} <> ${t.code}`),
   ],

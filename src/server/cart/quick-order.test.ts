@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
+import type { QuickOrderResponse } from '../../shared/schemas/quick-order.ts';
+import { parseQuickOrder } from './quick-order.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seedProducts: 120 });
+  const db = t.database.db;
+  await db.execute(sql`update products set stock = 50, active = true`);
+  await db.execute(sql`update products set stock = 3 where code = 'LBN-10001'`);
+  await db.execute(sql`update products set stock = 0 where code = 'CRX-10000'`);
+  await db.execute(sql`update products set active = false where code = 'ANX-10003'`);
+}, 120_000);
+afterAll(() => t.close());
+
+async function preview(body: Record<string, unknown>) {
+  return t.app.inject({ method: 'POST', url: '/api/quick-order/preview', payload: body });
+}
+async function ok(body: Record<string, unknown>): Promise<QuickOrderResponse> {
+  const res = await preview(body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+describe('parseQuickOrder (how a pasted line is read)', () => {
+  it.each([
+    ['LBN-10001 2', 'LBN-10001', 2],
+    ['LBN-10001\t2', 'LBN-10001', 2],
+    ['LBN-10001,2', 'LBN-10001', 2],
+    ['LBN-10001;2', 'LBN-10001', 2],
+    ['  lbn-10001   7  ', 'lbn-10001', 7],
+    ['"LBN-10001";"3"', 'LBN-10001', 3],
+    ['LBN-10001;Matraz Erlenmeyer de 50 ml;4', 'LBN-10001', 4],
+    ['LBN 10001 5', 'LBN 10001', 5],
+    ['LBN-10001', 'LBN-10001', 1],
+  ])('%j → %s × %i', (line, code, quantity) => {
+    const [parsed] = parseQuickOrder(line).lines;
+    expect(parsed).toMatchObject({ line: 1, code, quantity });
+  });
+
+  it.each([
+    ['=cmd|" /C calc"!A0;2', /fórmula/],
+    ['LBN-10001;=1+1', /fórmula/],
+    ['@SUM(A1);1', /fórmula/],
+    ['LBN-10001 2.5', /número entero/],
+    ['LBN-10001 0', /mayor que 0/],
+    ['LBN-10001 99999999', /no puede ser mayor/],
+    [`${'X'.repeat(70)} 1`, /demasiado largo/],
+  ])('%j is refused with a Spanish reason', (line, reason) => {
+    const [parsed] = parseQuickOrder(line).lines;
+    expect(parsed && 'error' in parsed ? parsed.error : '').toMatch(reason);
+  });
+
+  it('skips blank lines, comments and a header, keeping the line numbers a person sees', () => {
+    const { lines, total } = parseQuickOrder('Código;Cantidad\n\nLBN-10001;2\n# nota\nCRX-10000;1\n');
+    expect(total).toBe(2);
+    expect(lines.map((l) => l.line)).toEqual([3, 5]);
+  });
+});
+
+describe('POST /api/quick-order/preview', () => {
+  it('resolves each line: found, unknown with suggestions, above stock, no stock, inactive, unreadable', async () => {
+    const r = await ok({
+      text: [
+        'trm-10002 2',
+        'LBN-10001 5',
+        'CRX-10000 1',
+        'ANX-10003 1',
+        'LBN-1001 1',
+        'ZZZ-99999 1',
+        '=cmd 1',
+      ].join('\n'),
+    });
+    const by = (line: number) => r.lines.find((l) => l.line === line)!;
+    expect(by(1)).toMatchObject({ status: 'ok', code: 'TRM-10002', quantity: 2 });
+    expect(by(1).product?.priceCents).toBeGreaterThan(0);
+    expect(by(2)).toMatchObject({ status: 'above_stock', code: 'LBN-10001', quantity: 5 });
+    expect(by(2).message).toMatch(/Límite de stock: hay 3 en existencia/);
+    expect(by(3)).toMatchObject({ status: 'no_stock', message: expect.stringMatching(/Sin existencia/) });
+    expect(by(4)).toMatchObject({ status: 'inactive', product: null });
+    expect(by(5)).toMatchObject({ status: 'not_found' });
+    expect(by(5).suggestions.length).toBeGreaterThan(0);
+    expect(by(5).suggestions.every((s) => s.code.startsWith('LBN-1001'))).toBe(true);
+    expect(by(6)).toMatchObject({ status: 'not_found', suggestions: [] });
+    expect(by(7)).toMatchObject({ status: 'invalid', message: expect.stringMatching(/fórmula/) });
+  });
+
+  it('finds a code written with spaces and says how it was written', async () => {
+    const [line] = (await ok({ text: 'lbn 10001 1' })).lines;
+    expect(line).toMatchObject({ status: 'ok', code: 'LBN-10001' });
+    expect(line?.message).toMatch(/código escrito «lbn 10001»/);
+  });
+
+  it('counts what the cart already holds and earlier lines of the same product, as the product page does', async () => {
+    const withCart = await ok({ text: 'LBN-10001 2', cart: [{ code: 'LBN-10001', quantity: 2 }] });
+    expect(withCart.lines[0]).toMatchObject({ status: 'above_stock' });
+    expect(withCart.lines[0]?.message).toMatch(/ya lleva 2/);
+    const twice = await ok({ text: 'LBN-10001 2\nLBN-10001 2' });
+    expect(twice.lines.map((l) => l.status)).toEqual(['ok', 'above_stock']);
+  });
+
+  it('reads a CSV file in UTF-8, and in Latin-1 from Excel saying so', async () => {
+    const utf8 = Buffer.from('Código;Cantidad\r\nTRM-10002;2\r\n', 'utf8');
+    expect((await ok({ file: { name: 'pedido.csv', base64: utf8.toString('base64') } })).lines).toMatchObject(
+      [{ status: 'ok', code: 'TRM-10002', quantity: 2 }],
+    );
+    const latin1 = Buffer.from(
+      'C\xf3digo;Descripci\xf3n;Cantidad\r\nTRM-10002;Matraz de 50 ml ñ;3\r\n',
+      'latin1',
+    );
+    const r = await ok({ file: { name: 'pedido.csv', base64: latin1.toString('base64') } });
+    expect(r.lines).toMatchObject([{ status: 'ok', code: 'TRM-10002', quantity: 3 }]);
+    expect(r.notes.join(' ')).toMatch(/Latin-1/);
+  });
+
+  it('refuses binary files, Excel workbooks, oversized input and 5,000 lines with a clear message, never a 500', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        {
+          file: {
+            name: 'foto.png',
+            base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]).toString('base64'),
+          },
+        },
+        /no es un archivo de texto/,
+      ],
+      [
+        { file: { name: 'pedido.xlsx', base64: Buffer.from('PK\x03\x04rest', 'latin1').toString('base64') } },
+        /Excel/,
+      ],
+      [{ file: { name: 'grande.csv', base64: Buffer.alloc(120_000, 65).toString('base64') } }, /100 KB/],
+      [
+        {
+          text: Array.from({ length: 5000 }, (_, i) => `LBN-${i} 1`)
+            .join('\n')
+            .slice(0, 49_000),
+        },
+        /admite hasta 100/,
+      ],
+      [{ text: 'x'.repeat(60_000) }, /50 KB/],
+      [{ text: '\n\n  \n' }, /No hay líneas/],
+      [{}, /Pegue las líneas/],
+      [{ text: 'A 1', file: { name: 'a.csv', base64: 'QQ==' } }, /Pegue las líneas/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await preview(body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.json().error.message).toMatch(message);
+    }
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/api/quick-order/preview',
+      payload: { text: 'x'.repeat(400_000) },
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error.message).toMatch(/demasiado grande|grande/i);
+  });
+});
