@@ -307,7 +307,7 @@ test('a network failure on the product shows "Error de conexión" after the retr
     calls++;
     return route.abort('internetdisconnected');
   });
-  await page.getByTestId('product-card').first().getByRole('link').click();
+  await page.getByTestId('product-card').first().getByRole('link').first().click();
   await expect(page.getByRole('status').getByText('Cargando producto…')).toBeAttached();
   await expect(page.getByRole('alert')).toHaveText('Error de conexión', { timeout: 20_000 });
   expect(calls).toBe(4);

@@ -42,7 +42,7 @@ async function addToCart(page: Page, code: string) {
 async function payWith(page: Page, number: string) {
   await page.getByLabel('Nombre del titular').fill('Laura Méndez Ochoa');
   await page.getByLabel('Número de tarjeta').fill(number);
-  await page.getByLabel('Mes').fill('12');
+  await page.getByLabel('Mes', { exact: true }).fill('12');
   await page.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Pagar' }).click();

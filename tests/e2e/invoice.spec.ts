@@ -54,7 +54,7 @@ async function payCart(page: Page) {
   const card = page.getByRole('form', { name: 'Pago con tarjeta' });
   await card.getByLabel('Nombre del titular').fill('Eduardo Gómez Díaz');
   await card.getByLabel('Número de tarjeta').fill('4111111111111111');
-  await card.getByLabel('Mes').fill('12');
+  await card.getByLabel('Mes', { exact: true }).fill('12');
   await card.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
   await card.getByLabel('CVC').fill('123');
   await card.getByRole('button', { name: 'Pagar' }).click();

@@ -62,6 +62,9 @@ test('pick a presentation, see its price and stock, add it, and see the volume p
   await expect(page.getByText('Producto agregado al carrito')).toBeVisible();
 
   await page.goto('/carrito');
+  // Hydrated (the header's account links come from the session request made after hydration): the quantity
+  // field answers Enter from then on.
+  await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
   const line = page.locator(`[data-testid="cart-line"][data-code="${other.code}"]`);
   await expect(line).toContainText(`${other.name}, ${other.presentationLabel}`);
   await expect(line.getByTestId('unit-price')).toHaveText(money(other.priceCents));

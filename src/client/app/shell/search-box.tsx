@@ -1,8 +1,15 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { useNavigate } from 'react-router';
-import { getSuggestions } from '@/client/catalog/api/get-suggestions.ts';
 import { SearchIcon } from '@/client/ui/icons.tsx';
-import { formatPriceCard } from '@/shared/money.ts';
 import type { SuggestResponse } from '@/shared/schemas/catalog.ts';
 import { SUGGEST_MIN_LENGTH } from '@/shared/suggest.ts';
 import { searchable } from '@/shared/text.ts';
@@ -10,7 +17,22 @@ import { searchable } from '@/shared/text.ts';
 /** Typing pauses this long before suggestions are asked for; a request still running is aborted. */
 const DEBOUNCE_MS = 150;
 
-type Option = { key: string; href: string; kind: 'product' | 'brand' | 'group' | 'all'; label: string };
+export type Option = {
+  key: string;
+  href: string;
+  kind: 'product' | 'brand' | 'group' | 'all';
+  label: string;
+};
+
+/**
+ * The open list and the request for it load on first use (the shopper types): the header is on every page,
+ * the suggestions' code only where someone searches — it keeps the catalogue's initial JavaScript in budget.
+ */
+const SuggestionList = lazy(() =>
+  import('./suggestion-list.tsx').then((m) => ({ default: m.SuggestionList })),
+);
+const getSuggestions = (q: string, signal: AbortSignal) =>
+  import('@/client/catalog/api/get-suggestions.ts').then((m) => m.getSuggestions(q, signal));
 
 function optionsOf(s: SuggestResponse): Option[] {
   const all: Option[] = [
@@ -150,12 +172,6 @@ export function SearchBox({ id, onDone }: { id: string; onDone?: () => void }) {
 
   const activeId = active >= 0 && options[active] ? `${id}-op-${active}` : undefined;
   const expanded = open && options.length > 0;
-  const sections: { kind: Option['kind']; title: string }[] = [
-    { kind: 'product', title: 'Productos' },
-    { kind: 'brand', title: 'Marcas' },
-    { kind: 'group', title: 'Categorías' },
-    { kind: 'all', title: '' },
-  ];
 
   return (
     <search className="w-full">
@@ -206,74 +222,18 @@ export function SearchBox({ id, onDone }: { id: string; onDone?: () => void }) {
           hidden={!expanded}
           className="absolute inset-x-0 top-full z-40 mt-1 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-left shadow-lg"
         >
-          {data?.searchNote?.kind === 'corrected' && (
-            <div role="presentation" className="px-3 py-1.5 text-xs text-slate-600">
-              Mostrando resultados de «{data.searchNote.searched}»
-            </div>
+          {expanded && data && (
+            <Suspense fallback={null}>
+              <SuggestionList
+                id={id}
+                data={data}
+                options={options}
+                active={active}
+                onChoose={go}
+                onHover={setActive}
+              />
+            </Suspense>
           )}
-          {sections.flatMap((section) => {
-            const rows = options.map((o, i) => ({ o, i })).filter(({ o }) => o.kind === section.kind);
-            if (rows.length === 0) return [];
-            return [
-              section.title ? (
-                <div
-                  key={`t:${section.kind}`}
-                  role="presentation"
-                  className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-slate-500"
-                >
-                  {section.title}
-                </div>
-              ) : null,
-              ...rows.map(({ o, i }) => {
-                const product = o.kind === 'product' ? data?.products[i] : undefined;
-                return (
-                  // biome-ignore lint/a11y/useFocusableInteractive: focus stays in the input (aria-activedescendant)
-                  // biome-ignore lint/a11y/useKeyWithClickEvents: the input's keys (↑ ↓ Enter) choose options
-                  <div
-                    key={o.key}
-                    id={`${id}-op-${i}`}
-                    role="option"
-                    aria-selected={i === active}
-                    onPointerDown={(e) => e.preventDefault()}
-                    onClick={() => go(o.href)}
-                    onPointerMove={() => setActive(i)}
-                    className={`flex cursor-pointer items-center gap-3 px-3 py-2 text-sm ${
-                      i === active ? 'bg-brand-50 text-brand-900' : 'text-slate-800'
-                    } ${o.kind === 'all' ? 'border-t border-slate-100 font-medium text-brand-700' : ''}`}
-                  >
-                    {product ? (
-                      <>
-                        {product.imageUrl ? (
-                          <img
-                            src={`${product.imageUrl}&w=160`}
-                            alt=""
-                            loading="lazy"
-                            width={40}
-                            height={40}
-                            className="size-10 shrink-0 rounded border border-slate-100 object-contain"
-                          />
-                        ) : (
-                          <span className="size-10 shrink-0 rounded bg-slate-100" aria-hidden="true" />
-                        )}
-                        <span className="min-w-0 flex-1">
-                          <span className="line-clamp-2">{product.name}</span>
-                          <span className="text-xs text-slate-500">{product.code}</span>
-                        </span>
-                        <span className="shrink-0 font-semibold text-slate-900">
-                          {formatPriceCard(product.priceCents)}
-                        </span>
-                      </>
-                    ) : (
-                      <span>
-                        {o.label}
-                        {o.kind === 'all' ? ` de «${data?.q}»` : ''}
-                      </span>
-                    )}
-                  </div>
-                );
-              }),
-            ];
-          })}
         </div>
       </div>
       {hint && (

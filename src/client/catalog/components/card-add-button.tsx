@@ -20,9 +20,10 @@ export function CardAddButton({ product }: { product: ProductCard }) {
       <Link
         to={`/productos/${encodeURIComponent(product.code)}`}
         data-testid="card-choose"
+        aria-label={`Elegir presentación de ${product.name}`}
         className="relative z-10 mt-2 inline-flex items-center justify-center rounded-md border border-brand-700 px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
       >
-        Elegir presentación
+        Elegir
       </Link>
     );
   }

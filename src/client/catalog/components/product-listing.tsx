@@ -27,8 +27,12 @@ const DEFAULT = 'default';
 const facetTitles: Record<FacetKey, string> = { brand: 'Marca', line: 'Línea', type: 'Tipo' };
 const facetData = { brand: 'brands', line: 'lines', type: 'types' } as const;
 
-/** Cards in the first row load at once; the rest lazily (below the fold). */
-const EAGER_CARDS = 3;
+/**
+ * The first two cards load at once, the rest lazily: on a phone (two columns) that is the first row, the only one
+ * above the fold since the cards carry their 'Agregar' button; on a desktop the rest of the first row is in
+ * view and loads right after layout anyway.
+ */
+const EAGER_CARDS = 2;
 
 export type ListingProps = {
   /** The screen's own filter (its brand, its group or the search term). */
