@@ -167,7 +167,7 @@ function Checkout() {
     <>
       {steps}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <section
             aria-labelledby="productos"
             className="rounded-xl border border-slate-200 bg-white shadow-sm"
@@ -246,7 +246,7 @@ function Checkout() {
           </Link>
         </div>
 
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <AddressCard
             address={address.data ?? null}
             loading={address.isPending}

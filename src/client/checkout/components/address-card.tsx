@@ -65,13 +65,13 @@ export function AddressCard({
       ) : address ? (
         <>
           {addresses.length > 1 && onSelect ? (
-            <fieldset className="mb-4">
+            <fieldset className="mb-4 min-w-0">
               <legend className="mb-2 text-sm font-medium text-slate-700">Enviar a</legend>
-              <div className="grid gap-2 sm:grid-cols-2">
+              <div className="grid min-w-0 gap-2">
                 {addresses.map((a) => (
                   <label
                     key={a.id}
-                    className={`flex cursor-pointer items-start gap-2 rounded-lg border p-3 text-sm ${
+                    className={`flex min-w-0 cursor-pointer items-start gap-2 rounded-lg border p-3 text-sm ${
                       a.id === address.id
                         ? 'border-brand-600 bg-brand-50'
                         : 'border-slate-200 hover:bg-slate-50'
