@@ -94,7 +94,7 @@ test('adds a second address, chooses it at checkout, pays; the order and receipt
 
   await page.getByLabel('Nombre del titular').fill('Laura Gómez Ibarra');
   await page.getByLabel('Número de tarjeta').fill('4111111111111111');
-  await page.getByLabel('Mes').fill('12');
+  await page.getByLabel('Mes', { exact: true }).fill('12');
   await page.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Pagar' }).click();

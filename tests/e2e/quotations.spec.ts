@@ -116,7 +116,7 @@ test('cart → cotización → PDF → convert → pay with PO → order with PO
   await shoot(page, 'orden-cotizacion');
   await page.getByLabel('Nombre del titular').fill('Laura Méndez Ochoa');
   await page.getByLabel('Número de tarjeta').fill('4111111111111111');
-  await page.getByLabel('Mes').fill('12');
+  await page.getByLabel('Mes', { exact: true }).fill('12');
   await page.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Pagar' }).click();
