@@ -79,9 +79,9 @@ test('register → signed in → save an address → sign out → recover by cod
   await expect(page.getByRole('heading', { name: 'Ajustes' })).toBeVisible();
   await expect(page.getByLabel('Correo electrónico')).toBeDisabled();
   await expect(page.getByLabel('Correo electrónico')).toHaveValue(email);
-  await page.getByRole('link', { name: 'Datos de envío' }).click();
+  await page.getByRole('link', { name: 'Mis direcciones' }).click();
   await expect(page).toHaveURL(/\/cuenta\/domicilio$/);
-  await expect(page.getByRole('heading', { name: 'Domicilio' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Mis direcciones' })).toBeVisible();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(
     page.getByText('Escriba su nombre completo').or(page.getByText('No deje vacío este campo')).first(),
@@ -164,9 +164,12 @@ test('register → signed in → save an address → sign out → recover by cod
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('button', { name: 'Cuenta de Ana' })).toBeVisible();
-  // The address saved before is still there.
+  // The address saved before is still there ('Mis direcciones': the default one).
   await page.goto('/cuenta/domicilio');
-  await expect(page.getByLabel('Estado')).toHaveValue('CDMX');
+  await expect(page.getByTestId('saved-address')).toHaveCount(1);
+  await expect(page.getByTestId('saved-address')).toContainText('Av. Mariano Otero 1249');
+  await expect(page.getByTestId('saved-address')).toContainText('CDMX');
+  await expect(page.getByTestId('saved-address')).toContainText('Por omisión');
 });
 
 test('registering an e-mail that already has an account looks the same as a new one (issue 23)', async ({

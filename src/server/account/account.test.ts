@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD, sessionCookie, signIn, signUp, whoAmI } from '../../../tests/server/support/accounts.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
-import { getShippingAddress } from './service.ts';
+import { getShippingAddress } from './addresses.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -196,13 +196,20 @@ describe('shipping address', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      address: { ...address, estadoEnvio: 'CDMX', paisEnvio: 'México' },
+      address: {
+        ...address,
+        estadoEnvio: 'CDMX',
+        paisEnvio: 'México',
+        id: expect.any(Number),
+        alias: 'Principal',
+        isDefault: true,
+      },
       message: 'Información de domicilio correctamente actualizada',
     });
     expect((await call('GET', '/api/account/shipping-address', cookie)).json().address.estadoEnvio).toBe(
       'CDMX',
     );
-    // Saving again replaces the one address.
+    // Saving again (/envio, /cuenta) replaces the default address; it is still the only one.
     await call('PUT', '/api/account/shipping-address', cookie, {
       ...address,
       estadoEnvio: 'Baja California',
@@ -213,7 +220,11 @@ describe('shipping address', () => {
       numIntEnvio: '',
       estadoEnvio: 'Baja California',
       paisEnvio: 'México',
+      id: res.json().address.id,
+      alias: 'Principal',
+      isDefault: true,
     });
+    expect((await call('GET', '/api/account/addresses', cookie)).json().addresses).toHaveLength(1);
   });
 
   it('refuses bad fields, another country, a state not on the list; nothing stored', async () => {

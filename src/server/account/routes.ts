@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  addressIdParamsSchema,
   passwordChangeSchema,
   profileSchema,
   profileUpdateSchema,
+  savedAddressListSchema,
+  savedAddressSchema,
   shippingAddressResponseSchema,
   shippingAddressSavedSchema,
   shippingAddressSchema,
@@ -15,14 +18,16 @@ import {
   fiscalProfileViewSchema,
 } from '../../shared/schemas/invoice.ts';
 import { requireUser, setSessionCookie } from '../auth/session.ts';
-import { deleteFiscalProfile, listFiscalProfiles, saveFiscalProfile } from './fiscal-profiles.ts';
 import {
-  changePassword,
-  getProfile,
+  deleteShippingAddress,
   getShippingAddress,
-  saveShippingAddress,
-  updateProfile,
-} from './service.ts';
+  listShippingAddresses,
+  saveDefaultShippingAddress,
+  saveShippingAddressById,
+  setDefaultShippingAddress,
+} from './addresses.ts';
+import { deleteFiscalProfile, listFiscalProfiles, saveFiscalProfile } from './fiscal-profiles.ts';
+import { changePassword, getProfile, updateProfile } from './service.ts';
 
 /** The account area. Every call acts on the session's user; nothing in the body names a user. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -84,7 +89,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Domicilio de envío guardado',
+        summary: 'Dirección de envío por omisión',
         response: { 200: shippingAddressResponseSchema },
       },
     },
@@ -96,15 +101,84 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Guarda el domicilio de envío (país fijo: México)',
+        summary: 'Guarda la dirección por omisión, o la primera (país fijo: México)',
         body: shippingAddressSchema,
         response: { 200: shippingAddressSavedSchema },
       },
     },
     async (request) => {
       const user = await requireUser(request);
-      const address = await saveShippingAddress(app.db, user.id, request.body);
+      const address = await saveDefaultShippingAddress(app.db, user.id, request.body);
       return { address, message: 'Información de domicilio correctamente actualizada' };
+    },
+  );
+
+  // 'Mis direcciones' (issue 20): several addresses, one the default; another user's id reads as not found.
+  app.get(
+    '/api/account/addresses',
+    {
+      schema: { tags, summary: 'Direcciones de envío guardadas', response: { 200: savedAddressListSchema } },
+    },
+    async (request) => ({ addresses: await listShippingAddresses(app.db, (await requireUser(request)).id) }),
+  );
+
+  app.post(
+    '/api/account/addresses',
+    {
+      schema: {
+        tags,
+        summary: 'Agrega una dirección de envío (hasta 10; la primera es la de omisión)',
+        body: shippingAddressSchema,
+        response: { 201: savedAddressSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await saveShippingAddressById(app.db, (await requireUser(request)).id, request.body)),
+  );
+
+  app.put(
+    '/api/account/addresses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Modifica una dirección de envío propia',
+        params: addressIdParamsSchema,
+        body: shippingAddressSchema,
+        response: { 200: savedAddressSchema },
+      },
+    },
+    async (request) =>
+      saveShippingAddressById(app.db, (await requireUser(request)).id, request.body, request.params.id),
+  );
+
+  app.post(
+    '/api/account/addresses/:id/default',
+    {
+      schema: {
+        tags,
+        summary: 'Hace de una dirección propia la de omisión',
+        params: addressIdParamsSchema,
+        response: { 200: savedAddressSchema },
+      },
+    },
+    async (request) => setDefaultShippingAddress(app.db, (await requireUser(request)).id, request.params.id),
+  );
+
+  app.delete(
+    '/api/account/addresses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Elimina una dirección propia (no la de omisión)',
+        params: addressIdParamsSchema,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      await deleteShippingAddress(app.db, (await requireUser(request)).id, request.params.id);
+      return { message: 'Dirección eliminada' };
     },
   );
 

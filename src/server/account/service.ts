@@ -1,43 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type {
-  PasswordChangeInput,
-  ProfileUpdateInput,
-  ShippingAddress,
-} from '../../shared/schemas/account.ts';
-import type { Address } from '../../shared/schemas/common.ts';
+import type { PasswordChangeInput, ProfileUpdateInput } from '../../shared/schemas/account.ts';
 import { passwordChangedMail } from '../auth/mails.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from '../auth/session.ts';
 import { assertNotThrottled, recordFailure } from '../auth/throttle.ts';
 import type { Db } from '../db/client.ts';
-import { shippingAddresses, users } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 import { AppError, unauthorized } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 
-/** The account area: profile, password and the one shipping address of a user. */
+/** The account area: profile and password of a user (the shipping addresses: addresses.ts). */
 
 export const WRONG_CURRENT_PASSWORD = 'La contraseña actual es incorrecta';
-
-/** The user's saved shipping address (checkout copies it into the order), or null. */
-export async function getShippingAddress(db: Db, userId: number): Promise<Address | null> {
-  const [row] = await db
-    .select()
-    .from(shippingAddresses)
-    .where(eq(shippingAddresses.userId, userId))
-    .limit(1);
-  if (!row) return null;
-  const { userId: _u, updatedAt: _t, ...address } = row;
-  return address;
-}
-
-export async function saveShippingAddress(db: Db, userId: number, input: ShippingAddress) {
-  const values = { ...input, updatedAt: new Date() };
-  await db
-    .insert(shippingAddresses)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: shippingAddresses.userId, set: values });
-  return getShippingAddress(db, userId);
-}
 
 export async function getProfile(db: Db, userId: number) {
   const [row] = await db

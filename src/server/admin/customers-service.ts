@@ -1,6 +1,6 @@
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { AdminCustomerDetail, AdminCustomerRow } from '../../shared/schemas/admin.ts';
-import { getShippingAddress } from '../account/service.ts';
+import { getShippingAddress } from '../account/addresses.ts';
 import { type Actor, writeAudit } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
 import { orders, users } from '../db/schema.ts';

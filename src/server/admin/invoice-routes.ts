@@ -140,7 +140,9 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'XML timbrado de una factura global',
-        params: z.object({ id: z.coerce.number().int().positive('Factura inválida') }),
+        params: z.object({
+          id: z.coerce.number().int().positive('Factura inválida').max(2_147_483_647, 'Factura inválida'),
+        }),
       },
     },
     async (request, reply) => {

@@ -2,8 +2,8 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { type DelayedMethod, delayedHoldHours, isDelayed, msiOptions } from '../../shared/payment-methods.ts';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
+import { getShippingAddress } from '../account/addresses.ts';
 import { getFiscalProfile } from '../account/fiscal-profiles.ts';
-import { getShippingAddress } from '../account/service.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
 import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
@@ -130,8 +130,10 @@ async function placePendingOrder(
       .from(orders)
       .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
-    const address = await getShippingAddress(tx, user.id);
-    if (!address) throw conflict(NO_ADDRESS, 'address_required');
+    // The chosen address (issue 20) must be the buyer's own (else 404 before anything is written); none: the default.
+    const chosen = await getShippingAddress(tx, user.id, body.addressId);
+    if (!chosen) throw conflict(NO_ADDRESS, 'address_required');
+    const { id: _id, alias: _alias, isDefault: _default, ...address } = chosen;
     // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
     const quoted = body.quotation
       ? await claimQuotationForOrder(tx, user.id, body.quotation, body.items)

@@ -12,7 +12,7 @@ import {
   phoneSchema,
   text,
 } from './auth.ts';
-import { addressSchema } from './common.ts';
+import { addressIdSchema, addressSchema } from './common.ts';
 
 /**
  * The account area: profile, password and shipping address (spec §3 and §5). The server takes the
@@ -89,7 +89,11 @@ export const ADDRESS_MSG = {
   max50: 'No escriba más de 50 letras',
   state: 'Seleccione un estado de la lista',
   country: 'El país de envío es México',
+  alias: 'Escriba un nombre corto para esta dirección (p. ej. Laboratorio, Almacén)',
 } as const;
+
+/** How many addresses one account keeps ('Mis direcciones'). */
+export const MAX_SHIPPING_ADDRESSES = 10;
 
 const field = () => text().trim().min(1, MSG.required);
 
@@ -109,12 +113,36 @@ export const shippingAddressSchema = z.object({
   ciudadEnvio: field().max(50, ADDRESS_MSG.max50),
   estadoEnvio: field().pipe(z.enum(STATE_VALUES, { error: ADDRESS_MSG.state })),
   paisEnvio: z.literal(COUNTRY, { error: ADDRESS_MSG.country }).optional().default(COUNTRY),
+  /** 'Mis direcciones' (issue 20): the buyer's short name for it; kept as it was when left out. */
+  alias: text()
+    .trim()
+    .min(1, ADDRESS_MSG.alias)
+    .max(40, 'No escriba más de 40 letras')
+    .refine((v) => !/\p{C}/u.test(v), 'El nombre de la dirección contiene caracteres no válidos')
+    .optional(),
+  /** Make this one the default (the first address always is). */
+  isDefault: z.boolean({ error: MSG.invalid }).optional(),
 });
 export type ShippingAddressInput = z.input<typeof shippingAddressSchema>;
 export type ShippingAddress = z.output<typeof shippingAddressSchema>;
 
-/** GET /api/account/shipping-address */
+/** One of the buyer's saved addresses as shown: the address, its id, short name and whether it is the default. */
+export const savedAddressSchema = addressSchema.extend({
+  id: z.number(),
+  alias: z.string(),
+  isDefault: z.boolean(),
+});
+export type SavedAddress = z.infer<typeof savedAddressSchema>;
+
+/** GET /api/account/addresses */
+export const savedAddressListSchema = z.object({ addresses: z.array(savedAddressSchema) });
+
+export const addressIdParamsSchema = z.object({
+  id: z.coerce.number({ error: 'Dirección no encontrada' }).pipe(addressIdSchema),
+});
+
+/** GET /api/account/shipping-address: the default address. */
 export const shippingAddressResponseSchema = z.object({
-  address: addressSchema.nullable(),
+  address: savedAddressSchema.nullable(),
 });
 export const shippingAddressSavedSchema = shippingAddressResponseSchema.extend({ message: z.string() });

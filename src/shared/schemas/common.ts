@@ -29,3 +29,10 @@ export const addressSchema = z.object({
   paisEnvio: z.string(),
 });
 export type Address = z.infer<typeof addressSchema>;
+
+/** A saved address's id: `:id` of /api/account/addresses/:id and the address chosen at checkout (issue 20). */
+export const addressIdSchema = z
+  .number({ error: 'Dirección no encontrada' })
+  .int('Dirección no encontrada')
+  .min(1, 'Dirección no encontrada')
+  .max(2_147_483_647, 'Dirección no encontrada');

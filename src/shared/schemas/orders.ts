@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
-import { addressSchema } from './common.ts';
+import { addressIdSchema, addressSchema } from './common.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
@@ -83,6 +83,8 @@ export const placeOrderSchema = z
       purchaseOrder: purchaseOrderSchema.optional(),
       /** Converting a quotation: the server sells at its prices and lines (the items must be its lines). */
       quotation: quotationFolioSchema.optional(),
+      /** Which of the buyer's saved addresses the order goes to (issue 20); left out: the default one. */
+      addressId: addressIdSchema.optional(),
       /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
       invoiceProfileId: z
         .number({ error: 'Seleccione sus datos fiscales' })

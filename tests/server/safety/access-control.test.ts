@@ -100,6 +100,11 @@ const bySession = (v: Shopper): [string, InjectOptions][] => [
       payload: { ...ADDRESS, userId: v.id, user_id: v.id },
     },
   ],
+  ['direcciones', { url: `/api/account/addresses?userId=${v.id}` }],
+  [
+    'agregar dirección',
+    { method: 'POST', url: '/api/account/addresses', payload: { ...ADDRESS, alias: 'Ajena', userId: v.id } },
+  ],
   ['carrito guardado', { url: `/api/cart?userId=${v.id}` }],
   [
     'guardar carrito',
@@ -202,7 +207,13 @@ describe.each([
   });
 
   it('session-bound routes answer the caller’s own data whatever id is smuggled in', async () => {
-    const own = ['/api/account/profile', '/api/account/shipping-address', '/api/cart', '/api/orders'];
+    const own = [
+      '/api/account/profile',
+      '/api/account/shipping-address',
+      '/api/cart',
+      '/api/orders',
+      '/api/account/addresses',
+    ];
     const snapshot = async () => Promise.all(own.map(async (url) => (await inject(victim(), { url })).body));
     const before = await snapshot();
     // Positive control: the victim's own answers carry the victim's markers.

@@ -222,7 +222,7 @@ async function createShopper() {
       telefono: '3312345678',
     })
     .returning({ id: users.id });
-  await db.insert(shippingAddresses).values({ userId: user!.id, ...ADDRESS });
+  await db.insert(shippingAddresses).values({ userId: user!.id, ...ADDRESS, isDefault: true });
   const session = await createSession(db, user!.id);
   return { id: user!.id, cookie: `sid=${session.token}` };
 }

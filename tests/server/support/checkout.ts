@@ -84,7 +84,7 @@ export async function createShopper(
     })
     .returning({ id: users.id });
   if (options.address !== false)
-    await t.db.insert(shippingAddresses).values({ userId: user!.id, ...ADDRESS });
+    await t.db.insert(shippingAddresses).values({ userId: user!.id, ...ADDRESS, isDefault: true });
   const session = await createSession(t.db, user!.id);
   return { id: user!.id, email, cookie: `${sessionCookieName(t.app.config)}=${session.token}` };
 }

@@ -66,6 +66,7 @@ async function person(
   if (role === 'customer') {
     await t.db.insert(shippingAddresses).values({
       userId: user!.id,
+      isDefault: true,
       nombreEnvio: `${tag.nombre} ${tag.apellido} Envío`,
       telefonoEnvio: tag.phone,
       cpEnvio: '44100',

@@ -1,8 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client.ts';
-import type { ShippingAddress } from '@/shared/schemas/account.ts';
-
-export type SavedAddress = ShippingAddress;
+import type { SavedAddress } from '@/shared/schemas/account.ts';
 
 export const getShippingAddress = () =>
   apiFetch<{ address: SavedAddress | null }>('/api/account/shipping-address').then((r) => r.address);

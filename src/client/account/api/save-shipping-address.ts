@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client.ts';
-import type { ShippingAddress, ShippingAddressInput } from '@/shared/schemas/account.ts';
+import type { SavedAddress, ShippingAddressInput } from '@/shared/schemas/account.ts';
 import { shippingAddressQueryOptions } from './get-shipping-address.ts';
 
 export const saveShippingAddress = (address: ShippingAddressInput) =>
-  apiFetch<{ address: ShippingAddress; message: string }>('/api/account/shipping-address', {
+  apiFetch<{ address: SavedAddress; message: string }>('/api/account/shipping-address', {
     method: 'PUT',
     body: address,
   });
@@ -17,6 +17,7 @@ export function useSaveShippingAddress() {
     onSuccess: (data) => {
       queryClient.setQueryData(shippingAddressQueryOptions.queryKey, data.address);
       void queryClient.invalidateQueries({ queryKey: shippingAddressQueryOptions.queryKey });
+      void queryClient.invalidateQueries({ queryKey: ['addresses'] });
     },
   });
 }

@@ -4,15 +4,15 @@ import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import type { SessionUser } from '@/client/lib/auth/session.ts';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
-import { AddressForm } from '../components/address-form.tsx';
 import { FiscalProfiles } from '../components/fiscal-profiles.tsx';
+import { MyAddresses } from '../components/my-addresses.tsx';
 import { PasswordForm } from '../components/password-form.tsx';
 import { ProfileForm } from '../components/profile-form.tsx';
 
 const menu = [
   { to: '/cuenta', label: 'Perfil', end: true },
   { to: '/cuenta/password', label: 'Contraseña', end: false },
-  { to: '/cuenta/domicilio', label: 'Datos de envío', end: false },
+  { to: '/cuenta/domicilio', label: 'Mis direcciones', end: false },
   { to: '/cuenta/fiscales', label: 'Datos fiscales', end: false },
 ];
 
@@ -87,10 +87,10 @@ function Settings({ user }: { user: SessionUser }) {
               path="domicilio"
               element={
                 <Panel
-                  title="Domicilio"
-                  description="A donde enviamos sus pedidos. Sólo enviamos dentro de México."
+                  title="Mis direcciones"
+                  description="A donde enviamos sus pedidos: laboratorio, almacén, campus. Sólo enviamos dentro de México."
                 >
-                  <AddressForm submitLabel="Guardar" backTo="/" />
+                  <MyAddresses />
                 </Panel>
               }
             />

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useAddresses } from '@/client/account/api/addresses.ts';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
@@ -85,7 +86,12 @@ function Checkout() {
         isError: quotation.isError,
       }
     : cartQuote;
-  const address = useShippingAddress();
+  const defaultAddress = useShippingAddress();
+  // 'Mis direcciones' (issue 20): the default comes chosen; the buyer may pick another of their own.
+  const addresses = useAddresses();
+  const [addressId, setAddressId] = useState<number | null>(null);
+  const chosen = addresses.data?.find((a) => a.id === addressId);
+  const address = { ...defaultAddress, data: chosen ?? defaultAddress.data };
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [paid, setPaid] = useState(false);
@@ -161,7 +167,7 @@ function Checkout() {
     <>
       {steps}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <section
             aria-labelledby="productos"
             className="rounded-xl border border-slate-200 bg-white shadow-sm"
@@ -240,8 +246,13 @@ function Checkout() {
           </Link>
         </div>
 
-        <div className="space-y-6">
-          <AddressCard address={address.data ?? null} loading={address.isPending} />
+        <div className="min-w-0 space-y-6">
+          <AddressCard
+            address={address.data ?? null}
+            loading={address.isPending}
+            addresses={addresses.data ?? []}
+            onSelect={setAddressId}
+          />
           {address.data && (
             <section
               aria-labelledby="pago"
@@ -259,6 +270,7 @@ function Checkout() {
                   ...(invoiceProfileId ? { invoiceProfileId } : {}),
                   ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
                   ...(folio ? { quotation: folio } : {}),
+                  ...(chosen ? { addressId: chosen.id } : {}),
                 }}
                 disabled={!canPay}
                 onPaid={onPaid}

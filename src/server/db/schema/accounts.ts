@@ -101,24 +101,39 @@ export const authAttempts = pgTable(
   (t) => [index('auth_attempts_lookup_idx').on(t.kind, t.key, t.createdAt)],
 );
 
-/** One shipping address per user; field names follow the spec. */
-export const shippingAddresses = pgTable('shipping_addresses', {
-  userId: integer('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  nombreEnvio: text('nombre_envio').notNull(),
-  telefonoEnvio: text('telefono_envio').notNull(),
-  cpEnvio: text('cp_envio').notNull(),
-  calleEnvio: text('calle_envio').notNull(),
-  numExtEnvio: text('num_ext_envio').notNull(),
-  numIntEnvio: text('num_int_envio').notNull().default(''),
-  coloniaEnvio: text('colonia_envio').notNull(),
-  municipioEnvio: text('municipio_envio').notNull(),
-  ciudadEnvio: text('ciudad_envio').notNull(),
-  estadoEnvio: text('estado_envio').notNull(),
-  paisEnvio: text('pais_envio').notNull().default('México'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * A user's shipping addresses ('Mis direcciones', issue 20: lab, warehouse, campus), each with a short name;
+ * exactly one is the default (a partial unique index). Field names follow the spec. Orders keep a snapshot.
+ */
+export const shippingAddresses = pgTable(
+  'shipping_addresses',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The buyer's short name for it ('Laboratorio de química', 'Almacén'). */
+    alias: text('alias').notNull().default('Principal'),
+    isDefault: boolean('is_default').notNull().default(false),
+    nombreEnvio: text('nombre_envio').notNull(),
+    telefonoEnvio: text('telefono_envio').notNull(),
+    cpEnvio: text('cp_envio').notNull(),
+    calleEnvio: text('calle_envio').notNull(),
+    numExtEnvio: text('num_ext_envio').notNull(),
+    numIntEnvio: text('num_int_envio').notNull().default(''),
+    coloniaEnvio: text('colonia_envio').notNull(),
+    municipioEnvio: text('municipio_envio').notNull(),
+    ciudadEnvio: text('ciudad_envio').notNull(),
+    estadoEnvio: text('estado_envio').notNull(),
+    paisEnvio: text('pais_envio').notNull().default('México'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('shipping_addresses_user_idx').on(t.userId),
+    uniqueIndex('shipping_addresses_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
+  ],
+);
 
 /** The signed-in shopper's cart, so it follows them across devices. */
 export const carts = pgTable('carts', {
