@@ -27,7 +27,11 @@ export const synonymInputSchema = z.object({
 });
 export type SynonymInput = z.infer<typeof synonymInputSchema>;
 export const synonymIdParamsSchema = z.object({
-  id: z.coerce.number({ error: 'Sinónimo inválido' }).int('Sinónimo inválido').positive('Sinónimo inválido'),
+  id: z.coerce
+    .number({ error: 'Sinónimo inválido' })
+    .int('Sinónimo inválido')
+    .positive('Sinónimo inválido')
+    .max(2_147_483_647, 'Sinónimo inválido'),
 });
 
 export const searchMissSchema = z.object({
