@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +7,7 @@ import {
   type Shopper,
   sandboxToken,
 } from '../../../tests/server/support/checkout.ts';
+import { runMigrationFile } from '../../../tests/server/support/migrations.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
 import type { ProductDetail, ProductsResponse } from '../../shared/schemas/catalog.ts';
 import { seedDemoCatalogue } from '../catalog/demo/seed.ts';
@@ -68,20 +68,6 @@ const backToBefore0015 = async () => {
   for (const step of steps) await t.db.execute(step);
 };
 
-/**
- * 0015's statements as Drizzle's migrator runs them (split at its breakpoints, in order). Later migrations stay
- * applied, so the file is run directly rather than by rolling the journal back.
- */
-const runMigration0015 = async () => {
-  const file = readFileSync(
-    new URL('./migrations/0015_presentations-volume-prices.sql', import.meta.url),
-    'utf8',
-  );
-  for (const statement of file.split('--> statement-breakpoint')) {
-    if (statement.trim()) await t.db.execute(sql.raw(statement));
-  }
-};
-
 const columnsOfProducts = async () =>
   (
     await t.db.execute<{ column_name: string }>(
@@ -136,7 +122,7 @@ describe('migration 0015 on a catalogue with orders and invoices', () => {
 
     await backToBefore0015();
     expect(await columnsOfProducts()).toEqual([]);
-    await runMigration0015();
+    await runMigrationFile(t.db, '0015_presentations-volume-prices.sql');
     expect((await columnsOfProducts()).sort()).toEqual(['family_code', 'presentation_label']);
 
     const after = await readable();
