@@ -124,29 +124,53 @@ async function launchChromium(): Promise<{ child: ChildProcess; close(): Promise
 async function seedCart(key: string, value: string, cookie: string) {
   const res = await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/new?${base}/robots.txt`, { method: 'PUT' });
   const target = (await res.json()) as { id: string; webSocketDebuggerUrl: string };
-  await sleep(500);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise<void>((ok, ko) => {
     ws.onopen = () => ok();
     ws.onerror = () => ko(new Error('DevTools: no se pudo conectar'));
   });
-  const answer = new Promise<void>((ok) => {
-    ws.onmessage = () => ok();
-  });
+  const answer = new Promise<{ result?: { exceptionDetails?: unknown; result?: { value?: unknown } } }>(
+    (ok) => {
+      ws.onmessage = (event) => ok(JSON.parse(String(event.data)));
+    },
+  );
+  // Waits, in the page, until it is the shop's origin (localStorage and the cookie belong to it), then writes
+  // both and answers with what the page now holds.
   ws.send(
     JSON.stringify({
       id: 1,
       method: 'Runtime.evaluate',
       params: {
-        expression:
-          `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)}); ` +
-          `document.cookie = ${JSON.stringify(`${CART_COOKIE}=${cookie}; Path=/; SameSite=Lax`)}`,
+        awaitPromise: true,
+        returnByValue: true,
+        expression: `new Promise((done) => {
+          const write = () => {
+            if (location.origin !== ${JSON.stringify(new URL(base).origin)} || document.readyState === 'loading') {
+              setTimeout(write, 20);
+              return;
+            }
+            localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)});
+            document.cookie = ${JSON.stringify(`${CART_COOKIE}=${cookie}; Path=/; SameSite=Lax`)};
+            done(localStorage.getItem(${JSON.stringify(key)}) !== null && document.cookie.includes(${JSON.stringify(`${CART_COOKIE}=`)}));
+          };
+          write();
+        })`,
       },
     }),
   );
-  await answer;
+  const reply = await answer;
   ws.close();
+  if (reply.result?.exceptionDetails || reply.result?.result?.value !== true) {
+    throw new Error('No se pudo guardar el carrito en el navegador antes de medir');
+  }
   await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/close/${target.id}`);
+  // Lighthouse must find only its own page: wait until the helper tab is gone.
+  for (let tries = 0; ; tries++) {
+    const list = (await (await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/list`)).json()) as { id: string }[];
+    if (!list.some((t) => t.id === target.id)) break;
+    if (tries === 200) throw new Error('DevTools: la pestaña auxiliar no se cerró');
+    await sleep(50);
+  }
 }
 
 async function audit(url: string, setup?: () => Promise<void>): Promise<Figures> {
