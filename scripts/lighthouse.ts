@@ -129,39 +129,40 @@ async function seedCart(key: string, value: string, cookie: string) {
     ws.onopen = () => ok();
     ws.onerror = () => ko(new Error('DevTools: no se pudo conectar'));
   });
-  const answer = new Promise<{ result?: { exceptionDetails?: unknown; result?: { value?: unknown } } }>(
-    (ok) => {
-      ws.onmessage = (event) => ok(JSON.parse(String(event.data)));
-    },
-  );
-  // Waits, in the page, until it is the shop's origin (localStorage and the cookie belong to it), then writes
-  // both and answers with what the page now holds.
-  ws.send(
-    JSON.stringify({
-      id: 1,
-      method: 'Runtime.evaluate',
-      params: {
-        awaitPromise: true,
-        returnByValue: true,
-        expression: `new Promise((done) => {
-          const write = () => {
-            if (location.origin !== ${JSON.stringify(new URL(base).origin)} || document.readyState === 'loading') {
-              setTimeout(write, 20);
-              return;
-            }
-            localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)});
-            document.cookie = ${JSON.stringify(`${CART_COOKIE}=${cookie}; Path=/; SameSite=Lax`)};
-            done(localStorage.getItem(${JSON.stringify(key)}) !== null && document.cookie.includes(${JSON.stringify(`${CART_COOKIE}=`)}));
-          };
-          write();
-        })`,
-      },
-    }),
-  );
-  const reply = await answer;
+  type Reply = {
+    error?: { message: string };
+    result?: { exceptionDetails?: unknown; result?: { value?: unknown } };
+  };
+  const waiting = new Map<number, (reply: Reply) => void>();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(String(event.data)) as Reply & { id?: number };
+    if (message.id !== undefined) waiting.get(message.id)?.(message);
+  };
+  let id = 0;
+  const evaluate = (expression: string) =>
+    new Promise<Reply>((ok) => {
+      id += 1;
+      waiting.set(id, ok);
+      ws.send(
+        JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }),
+      );
+    });
+  // Once the tab shows the shop's robots.txt (its origin owns localStorage and the cookie), write both and read
+  // them back. Until then the page has no context yet, or is still about:blank: ask again.
+  const write = `location.origin === ${JSON.stringify(new URL(base).origin)} && document.readyState === 'complete' && (() => {
+    localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(value)});
+    document.cookie = ${JSON.stringify(`${CART_COOKIE}=${cookie}; Path=/; SameSite=Lax`)};
+    return localStorage.getItem(${JSON.stringify(key)}) !== null && document.cookie.includes(${JSON.stringify(`${CART_COOKIE}=`)});
+  })()`;
+  let reply: Reply = {};
+  for (let tries = 0; tries < 200; tries++) {
+    reply = await evaluate(write);
+    if (reply.result?.result?.value === true) break;
+    await sleep(50);
+  }
   ws.close();
-  if (reply.result?.exceptionDetails || reply.result?.result?.value !== true) {
-    throw new Error('No se pudo guardar el carrito en el navegador antes de medir');
+  if (reply.result?.result?.value !== true) {
+    throw new Error(`No se pudo guardar el carrito en el navegador antes de medir: ${JSON.stringify(reply)}`);
   }
   await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/close/${target.id}`);
   // Lighthouse must find only its own page: wait until the helper tab is gone.
