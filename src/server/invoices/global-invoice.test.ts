@@ -9,8 +9,9 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
-import { globalInvoiceJob, mexicoMonth, previousMexicoMonth } from './global.ts';
+import { globalInvoiceJob, issueGlobalInvoice, mexicoMonth, previousMexicoMonth } from './global.ts';
 import { readAttribute } from './pac/tfd.ts';
+import { type Pac, PacError } from './pac/types.ts';
 import { createInvoicingContext } from './service.ts';
 
 /**
@@ -160,5 +161,65 @@ describe('the factura global of a month', () => {
       )
     ).rows;
     expect(rows).toEqual([{ created_by: 'job' }]);
+  });
+
+  it('a global whose PAC answer was lost is finished with the stamp made then; a refusal releases the period', async () => {
+    // Four and five months back: months no other test uses.
+    let lost = previousMexicoMonth(mexicoMonth(period.year, period.month).start);
+    lost = previousMexicoMonth(mexicoMonth(lost.year, lost.month).start);
+    const refused = previousMexicoMonth(mexicoMonth(lost.year, lost.month).start);
+    const inside = (p: { year: number; month: number }) =>
+      new Date(mexicoMonth(p.year, p.month).start.getTime() + 2 * 86_400_000);
+    const order = await createTestOrder(t.db, shopper.id, { paidAt: inside(lost) });
+    const base = createInvoicingContext(t.app.config, t.db);
+    const stamped: string[] = [];
+    const losing: Pac = {
+      ...base.pac,
+      name: base.pac.name,
+      cancel: (r) => base.pac.cancel(r),
+      cancellationStatus: (r) => base.pac.cancellationStatus(r),
+      stamp: async (xml) => {
+        const stamp = await base.pac.stamp(xml);
+        stamped.push(stamp.uuid);
+        throw new Error('la conexión se cortó tras el timbrado');
+      },
+    };
+    await expect(issueGlobalInvoice({ ...base, pac: losing }, lost, 'staff')).rejects.toThrow(/se cortó/);
+    const left = (
+      await t.db.execute<{ status: string; sealed: string | null }>(
+        sql`select status, sealed from global_invoices where year = ${lost.year} and month = ${lost.month}`,
+      )
+    ).rows;
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatchObject({ status: 'pending' });
+    expect(left[0]?.sealed).toContain('Sello=');
+
+    // Staff ask again (another process): the document sealed then is stamped again, and the PAC answers the
+    // stamp it already made: one global for the month, with the UUID the SAT knows.
+    const again = await issue(lost);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json()).toMatchObject({ uuid: stamped[0], status: 'issued' });
+    const rows = (
+      await t.db.execute<{ uuid: string; order_number: number }>(
+        sql`select g.uuid, o.order_number from global_invoices g join global_invoice_orders o on o.global_invoice_id = g.id
+            where g.year = ${lost.year} and g.month = ${lost.month}`,
+      )
+    ).rows;
+    expect(rows.map((r) => [r.uuid, Number(r.order_number)])).toEqual([[stamped[0], order]]);
+
+    // A definite refusal stamped nothing: the period is free again and the next request issues it.
+    await createTestOrder(t.db, shopper.id, { paidAt: inside(refused) });
+    const refusing: Pac = {
+      ...losing,
+      stamp: async () => {
+        throw new PacError('El PAC rechazó el comprobante: CFDI40999', 'CFDI40999');
+      },
+    };
+    await expect(issueGlobalInvoice({ ...base, pac: refusing }, refused, 'staff')).rejects.toThrow(/rechazó/);
+    const none = await t.db.execute(
+      sql`select 1 from global_invoices where year = ${refused.year} and month = ${refused.month}`,
+    );
+    expect(none.rows).toHaveLength(0);
+    expect((await issue(refused)).statusCode).toBe(201);
   });
 });

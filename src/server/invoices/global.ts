@@ -158,9 +158,9 @@ export async function issueGlobalInvoice(
   if (ctx.now().getTime() < mexicoMonth(year, month).end.getTime()) {
     throw conflict(`El mes de ${periodName(year, month)} aún no termina`, 'period_open');
   }
-  const claim = await ctx.db.transaction(async (tx) => {
+  const id = await ctx.db.transaction(async (tx): Promise<number> => {
     const [existing] = await tx
-      .select({ id: globalInvoices.id })
+      .select({ id: globalInvoices.id, status: globalInvoices.status, replacesId: globalInvoices.replacesId })
       .from(globalInvoices)
       .where(
         and(
@@ -169,6 +169,9 @@ export async function issueGlobalInvoice(
           ne(globalInvoices.status, 'cancelled'),
         ),
       );
+    // The period's first global left pending (the answer of the PAC lost, the process died): it is finished,
+    // with the document sealed then, never claimed again.
+    if (existing?.status === 'pending' && existing.replacesId === null) return existing.id;
     if (existing) {
       throw conflict(`Ya existe la factura global de ${periodName(year, month)}`, 'global_exists');
     }
@@ -198,19 +201,31 @@ export async function issueGlobalInvoice(
     await tx
       .insert(globalInvoiceOrders)
       .values(list.map((o) => ({ globalInvoiceId: id, orderNumber: o.number })));
-    return { id, amounts, formaPago };
+    return id;
   });
 
   try {
-    await stampGlobal(ctx, claim.id);
+    await stampGlobal(ctx, id);
   } catch (error) {
-    // The first global of the period: a failed stamp releases the claim (the period may be tried again).
-    await ctx.db
-      .delete(globalInvoices)
-      .where(and(eq(globalInvoices.id, claim.id), eq(globalInvoices.status, 'pending')));
+    // A PAC that refused the document (a definite answer, not transient) stamped nothing: the claim is released
+    // and the period may be tried again. Any other failure may have happened after the PAC stamped (the answer
+    // lost, the process or the database gone): the row keeps its sealed document, and the next request or the
+    // monthly job sends that very document again, which the PAC answers with the same stamp (Pac.stamp).
+    if (error instanceof GlobalStampError && !error.pac.transient) {
+      await ctx.db
+        .delete(globalInvoices)
+        .where(and(eq(globalInvoices.id, id), eq(globalInvoices.status, 'pending')));
+    }
     throw error;
   }
-  return viewOf(ctx.db, claim.id);
+  return viewOf(ctx.db, id);
+}
+
+/** The PAC's answer to a global CFDI, as the shop's 502; `pac` tells a refusal from a transient failure. */
+class GlobalStampError extends AppError {
+  constructor(readonly pac: PacError) {
+    super(502, 'pac_error', `El PAC no timbró la factura global: ${pac.message}`);
+  }
 }
 
 /**
@@ -273,7 +288,7 @@ async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
     stamp = await ctx.pac.stamp(sealedXml);
   } catch (error) {
     if (error instanceof PacError) {
-      throw new AppError(502, 'pac_error', `El PAC no timbró la factura global: ${error.message}`);
+      throw new GlobalStampError(error);
     }
     throw error;
   }
