@@ -8,7 +8,7 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
-import { mexicoMonth, previousMexicoMonth } from './global.ts';
+import { mexicoMonth, previousMexicoMonth, resumeGlobalInvoices } from './global.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';
 import { createInvoicingContext, issueInvoice } from './service.ts';
@@ -267,5 +267,45 @@ describe('an order of a factura global invoiced individually (SAT motivo 04)', (
     // The retry sent the very sealed document: the PAC answered the same stamp, one replacement UUID.
     expect(new Set(stamped)).toEqual(new Set([globals[1]!.uuid]));
     for (const n of orders) expect(await validCfdisOf(n)).toBe(1);
+  });
+
+  it('a release stopped half-way is finished by the periodic round, before the buyer asks again', async () => {
+    const { p, orders, first } = await monthWithGlobal(8);
+    const base = createInvoicingContext(t.app.config, t.db);
+    let lose = true;
+    const pac: Pac = {
+      name: base.pac.name,
+      cancellationStatus: (r) => base.pac.cancellationStatus(r),
+      cancel: (r) => base.pac.cancel(r),
+      stamp: async (xml) => {
+        const stamp = await base.pac.stamp(xml);
+        if (lose && xml.includes('CfdiRelacionados')) {
+          lose = false;
+          throw new Error('el proceso terminó tras timbrar la sustituta');
+        }
+        return stamp;
+      },
+    };
+    const user = {
+      id: shopper.id,
+      email: shopper.email,
+      role: 'customer' as const,
+      nombre: 'Renata',
+      apellidoPat: 'López',
+      apellidoMat: 'Ruiz',
+      telefono: '3312345678',
+    };
+    const target = orders[0]!;
+    await expect(issueInvoice({ ...base, pac }, user, target, receptor)).rejects.toThrow(/sustituta/);
+    expect((await globalsOf(p)).map((g) => g.status)).toEqual(['cancelled', 'pending']);
+    // The other sales of the month are in no valid CFDI now: the round finishes the replacement.
+    expect(await validCfdisOf(orders[1]!)).toBe(0);
+    expect(await resumeGlobalInvoices(base)).toBeGreaterThanOrEqual(1);
+    const globals = await globalsOf(p);
+    expect(globals.map((g) => g.status)).toEqual(['cancelled', 'issued']);
+    expect(globals[1]!.related_uuid).toBe(first.uuid);
+    for (const n of orders.slice(1)) expect(await validCfdisOf(n)).toBe(1);
+    // A second round finds nothing left to do.
+    expect(await resumeGlobalInvoices(base)).toBe(0);
   });
 });

@@ -354,6 +354,34 @@ export async function releaseFromGlobal(ctx: InvoicingContext, orderNumber: numb
   );
 }
 
+/**
+ * Global CFDIs left half-way are finished by the invoices' periodic round, not only when someone asks again:
+ * a release stopped between the motivo-04 cancellation and the replacement's stamp (until it is finished the
+ * period's other sales are in no valid global CFDI), and a period's first global whose PAC answer was lost.
+ * Each step is the same idempotent one the requests use; a PAC still down is asked again next round.
+ * Answers how many were finished.
+ */
+export async function resumeGlobalInvoices(ctx: InvoicingContext): Promise<number> {
+  const { rows } = await ctx.db.execute<{ released: number | null; id: number }>(sql`
+    select c.released_order_number as released, c.id from global_invoices c
+    where c.released_order_number is not null and (c.status = 'cancelling' or exists (
+      select 1 from global_invoices r where r.replaces_id = c.id and r.status = 'pending'))
+    union all
+    select null, g.id from global_invoices g
+    where g.status = 'pending' and g.replaces_id is null and g.sealed is not null`);
+  let finished = 0;
+  for (const row of rows) {
+    try {
+      if (row.released !== null) await releaseFromGlobal(ctx, Number(row.released));
+      else await stampGlobal(ctx, Number(row.id));
+      finished++;
+    } catch (error) {
+      ctx.log?.warn?.({ err: error, global: row.id }, 'factura global pendiente: se intentará de nuevo');
+    }
+  }
+  return finished;
+}
+
 export const GLOBAL_CANCEL_PENDING =
   'Solicitamos al SAT la cancelación de la factura global que incluye este pedido (motivo 04); intente de nuevo en unos minutos.';
 

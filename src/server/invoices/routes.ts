@@ -9,6 +9,7 @@ import {
 } from '../../shared/schemas/invoice.ts';
 import { requireUser } from '../auth/session.ts';
 import { issueWaitingAtPurchase } from './at-purchase.ts';
+import { resumeGlobalInvoices } from './global.ts';
 import type { InvoicingContext } from './service.ts';
 import {
   cancelInvoice,
@@ -41,13 +42,16 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
 
   // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
   // Sales undone after invoicing (refunded in Openpay's dashboard…) get their invoice cancelled with motivo 03.
+  // Global CFDIs left half-way (a crash, the PAC down) are finished.
   const followUp = setInterval(() => {
     cancelInvoicesOfUndoneSales(ctx)
       .catch((error: unknown) =>
         app.log.error({ err: error }, 'facturas de ventas que no se llevaron a cabo'),
       )
       .then(() => followUpCancellations(ctx))
-      .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'));
+      .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'))
+      .then(() => resumeGlobalInvoices(ctx))
+      .catch((error: unknown) => app.log.error({ err: error }, 'facturas globales pendientes'));
   }, FOLLOW_UP_MS);
   followUp.unref();
   // 'Facturar esta compra' (issue 20): paid orders waiting for their CFDI, every few seconds.
