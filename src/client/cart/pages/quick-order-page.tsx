@@ -49,7 +49,11 @@ export function Component() {
   const [preview, setPreview] = useState<QuickOrderResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ added: number; refused: string[] } | null>(null);
+  const [result, setResult] = useState<{
+    added: number;
+    refused: string[];
+    cartFull: string | null;
+  } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const textId = useId();
   const fileId = useId();
@@ -110,7 +114,11 @@ export function Component() {
     }));
     const r = addLines(getCartItems(), lines);
     setCartItems(r.items);
-    setResult({ added: r.added.length, refused: r.refused.map((x) => x.code) });
+    setResult({
+      added: r.added.length,
+      refused: r.refused.filter((x) => x.reason !== 'cart_full').map((x) => x.code),
+      cartFull: r.cartFull,
+    });
     setPreview(null);
     setText('');
   }
@@ -126,11 +134,12 @@ export function Component() {
 
       {result && (
         <div className="mt-6" data-testid="quick-order-result">
-          <Alert tone={result.refused.length ? 'warning' : 'success'}>
+          <Alert tone={result.refused.length || result.cartFull ? 'warning' : 'success'}>
             {result.added === 1
               ? 'Se agregó 1 producto al carrito.'
               : `Se agregaron ${result.added} productos al carrito.`}
-            {result.refused.length > 0 && ` Límite de stock: no se agregaron ${result.refused.join(', ')}.`}{' '}
+            {result.refused.length > 0 && ` Límite de stock: no se agregaron ${result.refused.join(', ')}.`}
+            {result.cartFull && ` ${result.cartFull}`}{' '}
             <Link to="/carrito" className="font-semibold underline">
               Ver carrito
             </Link>
