@@ -224,7 +224,10 @@ export function SaveCartAsList({ items }: { items: { code: string; quantity: num
         setDone({
           listId: list.id,
           listName: list.name,
-          message: `Se guardaron ${list.lines.length} ${list.lines.length === 1 ? 'producto' : 'productos'} en una lista nueva.`,
+          message:
+            list.lines.length === 1
+              ? 'Se guardó 1 producto en una lista nueva.'
+              : `Se guardaron ${list.lines.length} productos en una lista nueva.`,
         });
         setOpen(false);
         setName('');

@@ -22,7 +22,7 @@ export function ListLines({
         <li
           key={line.code}
           data-testid="list-line"
-          className="grid grid-cols-[3.5rem_1fr] gap-x-3 gap-y-2 p-3 sm:grid-cols-[3.5rem_1fr_7rem_8rem_auto] sm:items-center sm:p-4"
+          className="grid grid-cols-[3.5rem_1fr] gap-x-3 gap-y-2 p-3 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto_auto_auto] sm:items-center sm:gap-x-6 sm:p-4"
         >
           <div className="row-span-2 flex size-14 items-center justify-center overflow-hidden rounded-md bg-slate-50 ring-1 ring-slate-200 sm:row-span-1">
             {line.product?.imageUrl ? (
@@ -60,7 +60,7 @@ export function ListLines({
               </p>
             )}
           </div>
-          <div className="col-start-2 text-sm text-slate-700 sm:col-start-auto sm:text-right">
+          <div className="col-start-2 whitespace-nowrap text-sm text-slate-700 sm:col-start-auto sm:text-right">
             {line.product ? (
               <>
                 <span className="font-semibold text-slate-900">{formatMoney(line.product.priceCents)}</span>
