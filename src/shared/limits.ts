@@ -25,8 +25,8 @@ export const MAX_CART_LINES = 100;
 
 /** What the shopper reads when lines were not added because the cart already holds MAX_CART_LINES products. */
 export function cartFullMessage(notAdded: number): string {
-  const lines = notAdded === 1 ? '1 línea' : `${notAdded} líneas`;
-  return `No se agregaron ${lines}: el carrito admite hasta ${MAX_CART_LINES} productos distintos. Complete o divida este pedido y agréguelas después.`;
+  const lines = notAdded === 1 ? 'se agregó 1 línea' : `se agregaron ${notAdded} líneas`;
+  return `No ${lines}: el carrito admite hasta ${MAX_CART_LINES} productos distintos. Complete o divida este pedido y ${notAdded === 1 ? 'agréguela' : 'agréguelas'} después.`;
 }
 
 export const lineQuantityMessage = () => `La cantidad no puede ser mayor que ${MAX_LINE_QUANTITY}`;

@@ -228,3 +228,9 @@ describe("the cart's most lines (MAX_CART_LINES) when adding", () => {
     expect(addToCart(full, product(0)).ok).toBe(true);
   });
 });
+
+it('names one line left out in the singular', () => {
+  expect(cartFullMessage(1)).toBe(
+    'No se agregó 1 línea: el carrito admite hasta 100 productos distintos. Complete o divida este pedido y agréguela después.',
+  );
+});
