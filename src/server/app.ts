@@ -26,6 +26,7 @@ import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { listRoutes } from './lists/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
@@ -166,6 +167,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(accountRoutes);
   if (config.env !== 'production') await app.register(devMailRoutes);
   await app.register(cartRoutes);
+  await app.register(listRoutes);
   await app.register(paymentsPlugin, { gateway: deps.paymentGateway, reports: chargeReports(app) });
   await app.register(checkoutRoutes);
   await app.register(ordersRoutes);

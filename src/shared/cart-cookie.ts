@@ -1,4 +1,4 @@
-import { MAX_LINE_QUANTITY } from './limits.ts';
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './limits.ts';
 
 /**
  * The visitor's cart mirrored into a cookie so the server can render /carrito with its lines (docs/decisions/019):
@@ -17,8 +17,6 @@ export function encodeCartCookie(items: readonly { code: string; quantity: numbe
   return items.map((i) => `${encodeURIComponent(i.code).replace(/\*/g, '%2A')}*${i.quantity}`).join('|');
 }
 
-/** As src/shared/schemas/cart.ts's MAX_CART_LINES (not imported: this module is in every page's bundle, zod is not). */
-const MAX_LINES = 100;
 const MAX_CODE = 64;
 
 /**
@@ -31,7 +29,7 @@ export function decodeCartCookie(value: string): { code: string; quantity: numbe
   if (value === '') return [];
   if (value.length > CART_COOKIE_MAX_LENGTH) return null;
   const pairs = value.split('|');
-  if (pairs.length > MAX_LINES) return null;
+  if (pairs.length > MAX_CART_LINES) return null;
   const lines: { code: string; quantity: number }[] = [];
   const seen = new Set<string>();
   for (const pair of pairs) {

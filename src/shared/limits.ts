@@ -16,6 +16,18 @@ import { shop } from './shop.ts';
  */
 export const MAX_CHARGE_CENTS = shop.limits.maxChargeCents;
 export const MAX_LINE_QUANTITY = shop.limits.maxLineQuantity;
+/**
+ * The most distinct products (lines) in one cart: the cart schemas refuse more, the cookie holds no more, and the
+ * browser's adding rules (lib/cart-add.ts: product page, cards, quick order, 'Volver a comprar', saved lists)
+ * stop at it and say how many lines were left out.
+ */
+export const MAX_CART_LINES = 100;
+
+/** What the shopper reads when lines were not added because the cart already holds MAX_CART_LINES products. */
+export function cartFullMessage(notAdded: number): string {
+  const lines = notAdded === 1 ? 'se agregó 1 línea' : `se agregaron ${notAdded} líneas`;
+  return `No ${lines}: el carrito admite hasta ${MAX_CART_LINES} productos distintos. Complete o divida este pedido y ${notAdded === 1 ? 'agréguela' : 'agréguelas'} después.`;
+}
 
 export const lineQuantityMessage = () => `La cantidad no puede ser mayor que ${MAX_LINE_QUANTITY}`;
 

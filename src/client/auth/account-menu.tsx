@@ -99,6 +99,9 @@ function SignedInMenu({ nombre, email }: { nombre: string; email: string }) {
           <Link role="menuitem" to="/historial" className={item} onClick={() => setOpen(false)}>
             Pedidos
           </Link>
+          <Link role="menuitem" to="/listas" className={item} onClick={() => setOpen(false)}>
+            Mis listas
+          </Link>
           <button
             role="menuitem"
             type="button"

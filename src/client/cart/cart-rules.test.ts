@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '@/client/lib/cart-store.ts';
+import { cartFullMessage, MAX_CART_LINES } from '@/shared/limits.ts';
 import {
   addLines,
   addToCart,
@@ -52,12 +53,20 @@ describe('adding from the product detail', () => {
 
   it('refuses with the stock limit when the new quantity would exceed stock, changing nothing', () => {
     const items = added([], pipeta);
-    expect(addToCart(items, pipeta)).toEqual({ ok: false, reason: 'stock_limit' });
+    expect(addToCart(items, pipeta)).toEqual({
+      ok: false,
+      reason: 'stock_limit',
+      message: 'Límite de stock',
+    });
     expect(items).toEqual([{ ...pipeta, quantity: 1 }]);
   });
 
   it('refuses a product with stock 0', () => {
-    expect(addToCart([], { ...matraz, stock: 0 })).toEqual({ ok: false, reason: 'stock_limit' });
+    expect(addToCart([], { ...matraz, stock: 0 })).toEqual({
+      ok: false,
+      reason: 'stock_limit',
+      message: 'Límite de stock',
+    });
   });
 
   it('stores the product data of the latest add (e.g. a new price) with the summed quantity', () => {
@@ -173,4 +182,55 @@ describe('adding several lines at once (quick order, lists, buying again)', () =
     expect(again.items).toEqual(r.items);
     expect(again.refused).toEqual([{ code: 'VID-10001', reason: 'stock_limit' }]);
   });
+});
+
+describe("the cart's most lines (MAX_CART_LINES) when adding", () => {
+  const product = (i: number): ProductForCart => ({
+    code: `P-${i}`,
+    name: `Producto ${i}`,
+    priceCents: 100,
+    stock: 50,
+    imageUrl: null,
+  });
+  const cartOf = (n: number) =>
+    addLines(
+      [],
+      Array.from({ length: n }, (_, i) => ({ product: product(i), quantity: 1 })),
+    ).items;
+
+  it('adds new products up to 100 lines, more units of a product already there, and says how many were left out', () => {
+    const start = cartOf(97);
+    expect(start).toHaveLength(97);
+    const r = addLines(start, [
+      { product: product(0), quantity: 2 }, // already in the cart: more units, not a new line
+      ...Array.from({ length: 6 }, (_, i) => ({ product: product(200 + i), quantity: 1 })),
+    ]);
+    expect(r.items).toHaveLength(MAX_CART_LINES);
+    expect(r.items[0]).toMatchObject({ code: 'P-0', quantity: 3 });
+    expect(r.added).toEqual(['P-0', 'P-200', 'P-201', 'P-202']);
+    expect(r.refused).toEqual(['P-203', 'P-204', 'P-205'].map((code) => ({ code, reason: 'cart_full' })));
+    expect(r.cartFull).toBe(
+      'No se agregaron 3 líneas: el carrito admite hasta 100 productos distintos. Complete o divida este pedido y agréguelas después.',
+    );
+  });
+
+  it('says nothing about the maximum when every line fit', () => {
+    expect(addLines(cartOf(99), [{ product: product(500), quantity: 1 }]).cartFull).toBeNull();
+  });
+
+  it('refuses a 101st product from the product page with the same message', () => {
+    const full = cartOf(MAX_CART_LINES);
+    expect(addToCart(full, product(500))).toEqual({
+      ok: false,
+      reason: 'cart_full',
+      message: cartFullMessage(1),
+    });
+    expect(addToCart(full, product(0)).ok).toBe(true);
+  });
+});
+
+it('names one line left out in the singular', () => {
+  expect(cartFullMessage(1)).toBe(
+    'No se agregó 1 línea: el carrito admite hasta 100 productos distintos. Complete o divida este pedido y agréguela después.',
+  );
 });

@@ -1,4 +1,4 @@
-import { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
+import { cartFullMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 import type { CartItem } from './cart-store.ts';
 
 /**
@@ -28,9 +28,12 @@ export function quantityInCart(items: readonly CartItem[], code: string): number
 export function addToCart(
   items: readonly CartItem[],
   product: ProductForCart,
-): { ok: true; items: CartItem[] } | { ok: false; reason: 'stock_limit' } {
+): { ok: true; items: CartItem[] } | { ok: false; reason: 'stock_limit' | 'cart_full'; message: string } {
   const quantity = quantityInCart(items, product.code) + 1;
-  if (product.stock < quantity || quantity > MAX_LINE_QUANTITY) return { ok: false, reason: 'stock_limit' };
+  if (product.stock < quantity || quantity > MAX_LINE_QUANTITY)
+    return { ok: false, reason: 'stock_limit', message: STOCK_LIMIT };
+  if (quantity === 1 && items.length >= MAX_CART_LINES)
+    return { ok: false, reason: 'cart_full', message: cartFullMessage(1) };
   const item: CartItem = {
     code: product.code,
     name: product.name,
@@ -46,26 +49,40 @@ export function addToCart(
   };
 }
 
+export type LineRefusal = 'stock_limit' | 'zero' | 'cart_full';
+
 /**
  * Adds several lines at once (quick order, a saved list, 'Volver a comprar'): each under the same rule as the
  * product page — the new quantity (what the cart holds plus what is added) may not pass the stock or the most
- * units per line. A line that would is left out and reported; the others are added, in their order.
+ * units per line — and a new product only while the cart holds fewer than MAX_CART_LINES. A line that would
+ * pass either is left out and reported; the others are added, in their order. `cartFull` is the message naming
+ * how many lines the cart's maximum left out (null when none).
  */
 export function addLines(
   items: readonly CartItem[],
   lines: readonly { product: ProductForCart; quantity: number }[],
-): { items: CartItem[]; added: string[]; refused: { code: string; reason: 'stock_limit' | 'zero' }[] } {
+): {
+  items: CartItem[];
+  added: string[];
+  refused: { code: string; reason: LineRefusal }[];
+  cartFull: string | null;
+} {
   let next = [...items];
   const added: string[] = [];
-  const refused: { code: string; reason: 'stock_limit' | 'zero' }[] = [];
+  const refused: { code: string; reason: LineRefusal }[] = [];
   for (const { product, quantity } of lines) {
     if (!Number.isInteger(quantity) || quantity < 1) {
       refused.push({ code: product.code, reason: 'zero' });
       continue;
     }
-    const total = quantityInCart(next, product.code) + quantity;
+    const held = quantityInCart(next, product.code);
+    const total = held + quantity;
     if (total > product.stock || total > MAX_LINE_QUANTITY) {
       refused.push({ code: product.code, reason: 'stock_limit' });
+      continue;
+    }
+    if (held === 0 && next.length >= MAX_CART_LINES) {
+      refused.push({ code: product.code, reason: 'cart_full' });
       continue;
     }
     const item: CartItem = { ...product, quantity: total };
@@ -74,5 +91,6 @@ export function addLines(
       : [...next, item];
     added.push(product.code);
   }
-  return { items: next, added, refused };
+  const full = refused.filter((r) => r.reason === 'cart_full').length;
+  return { items: next, added, refused, cartFull: full > 0 ? cartFullMessage(full) : null };
 }

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
+import { xlsx, zip } from '../../../tests/server/support/xlsx.ts';
 import type { QuickOrderResponse } from '../../shared/schemas/quick-order.ts';
 import { parseQuickOrder } from './quick-order.ts';
+import { XLSX_MAX_PART_BYTES } from './xlsx.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -156,5 +158,108 @@ describe('POST /api/quick-order/preview', () => {
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.message).toMatch(/demasiado grande|grande/i);
+  });
+});
+
+describe('Excel workbooks (.xlsx): the first sheet, read with zlib only', () => {
+  const upload = (bytes: Buffer, name = 'pedido.xlsx') => ({
+    file: { name, base64: bytes.toString('base64') },
+  });
+
+  it('reads the first sheet: shared strings, inline strings and numbers, at the rows Excel shows', async () => {
+    const book = xlsx([
+      {
+        name: 'Pedido marzo',
+        rows: [
+          [{ s: 'Código' }, { s: 'Descripción' }, { s: 'Cantidad' }],
+          [{ s: 'TRM-10002' }, { s: 'Matraz «50 ml» & tapón' }, { n: 2 }],
+          null, // a blank row: the next line is still Excel's row 4
+          [{ inline: 'lbn-10001' }, null, { n: '1.0' }],
+          [{ n: 10003 }, { s: 'código numérico' }, { n: '1E+0' }],
+          [{ s: 'NO-EXISTE-9' }, null, { n: 1 }],
+        ],
+      },
+      { name: 'Precios', rows: [[{ s: 'CRX-10000' }, { n: 5 }]] },
+    ]);
+    const r = await ok(upload(book));
+    expect(r.lines.map((l) => [l.line, l.status, l.code, l.quantity])).toEqual([
+      [2, 'ok', 'TRM-10002', 2],
+      [4, 'ok', 'LBN-10001', 1],
+      [5, 'not_found', null, 1],
+      [6, 'not_found', null, 1],
+    ]);
+    expect(r.lines[2]?.message).toBe('No encontramos el código «10003»');
+    expect(r.notes).toEqual([
+      'Se leyó la hoja «Pedido marzo» del libro de Excel (la primera de 2; las demás no se leen).',
+    ]);
+  });
+
+  it('refuses formula cells line by line, as pasted formulas are', async () => {
+    const book = xlsx([
+      {
+        name: 'Hoja1',
+        rows: [
+          [{ s: 'TRM-10002' }, { f: 'A1*0+3', v: '3' }],
+          [{ f: 'CONCATENATE("cmd|\' /C calc\'!A0")', v: 'x', t: 'str' }, { n: 1 }],
+          [{ s: 'LBN-10001' }, { n: 1 }],
+        ],
+      },
+    ]);
+    const r = await ok(upload(book));
+    expect(r.lines.map((l) => [l.line, l.status])).toEqual([
+      [1, 'invalid'],
+      [2, 'invalid'],
+      [3, 'ok'],
+    ]);
+    expect(r.lines[0]?.message).toBe(
+      'La celda «=A1*0+3» es una fórmula de hoja de cálculo: escriba solo el código y la cantidad',
+    );
+  });
+
+  it('refuses junk, a renamed file, other archives, damaged and oversized workbooks with a Spanish message, never a 500', async () => {
+    const good = xlsx([{ name: 'Hoja1', rows: [[{ s: 'TRM-10002' }, { n: 1 }]] }]);
+    const bomb = zip([
+      {
+        name: 'xl/workbook.xml',
+        data: '<workbook><sheets><sheet name="A" r:id="rId1"/></sheets></workbook>',
+      },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(XLSX_MAX_PART_BYTES + 1, 0x20) },
+    ]);
+    // A part that says it is small but inflates to far more: zlib stops at the cap.
+    const liar = Buffer.from(bomb);
+    const at = liar.lastIndexOf(Buffer.from('xl/worksheets/sheet1.xml')) - 46;
+    liar.writeUInt32LE(100, at + 24);
+    const cases: [Buffer, string, RegExp][] = [
+      [Buffer.from('PK\x03\x04' + 'x'.repeat(200), 'latin1'), 'junk.xlsx', /dañado/],
+      [good.subarray(0, good.length - 40), 'cortado.xlsx', /dañado/],
+      [zip([{ name: 'word/document.xml', data: '<w:document/>' }]), 'carta.xlsx', /no es un libro de Excel/],
+      [
+        zip([{ name: 'xl/workbook.xml', data: '<!DOCTYPE x [<!ENTITY a "b">]><workbook/>' }]),
+        'dtd.xlsx',
+        /no es un libro de Excel/,
+      ],
+      [bomb, 'bomba.xlsx', /demasiado grande/],
+      [liar, 'mentira.xlsx', /demasiado grande/],
+      [Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), 'viejo.xls', /97-2003/],
+      [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), 'pedido.xlsx', /no es un archivo de texto/],
+    ];
+    for (const [bytes, name, message] of cases) {
+      const res = await preview(upload(bytes, name));
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().error.message, name).toMatch(message);
+    }
+    expect(bomb.length).toBeLessThan(100_000);
+    // A shared-string index outside the table is damage, not a crash.
+    const wrongIndex = zip([
+      {
+        name: 'xl/workbook.xml',
+        data: '<workbook><sheets><sheet name="A" r:id="rId1"/></sheets></workbook>',
+      },
+      {
+        name: 'xl/worksheets/sheet1.xml',
+        data: '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>7</v></c></row></sheetData></worksheet>',
+      },
+    ]);
+    expect((await preview(upload(wrongIndex))).json().error.message).toMatch(/dañado/);
   });
 });

@@ -12,6 +12,7 @@ import type { Db } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import { productImageUrl } from './quote.ts';
+import { xlsxToText } from './xlsx.ts';
 
 /**
  * Quick order (issue 18, decision 020): lines 'CÓDIGO CANTIDAD' pasted or read from a CSV export, resolved
@@ -125,17 +126,23 @@ export function parseQuickOrder(text: string): { lines: ParsedLine[]; total: num
   return { lines, total };
 }
 
-/** The text of an uploaded file: CSV or plain text in UTF-8 or Latin-1/Windows-1252; anything else is refused. */
+/**
+ * The text of an uploaded file: an Excel workbook's first sheet (.xlsx), or CSV or plain text in UTF-8 or
+ * Latin-1/Windows-1252; anything else is refused.
+ */
 export function decodeQuickOrderFile(name: string, base64: string): { text: string; notes: string[] } {
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length === 0) throw badRequest('El archivo está vacío');
   if (bytes.length > QUICK_ORDER_MAX_FILE_BYTES) {
     throw badRequest(`El archivo no puede pasar de ${QUICK_ORDER_MAX_FILE_BYTES / 1000} KB`);
   }
-  // XLSX (and any ZIP) starts with 'PK'; the old XLS with the OLE2 signature.
-  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || (bytes[0] === 0xd0 && bytes[1] === 0xcf)) {
+  // XLSX (and any ZIP) starts with 'PK\x03\x04': its first sheet is read (xlsx.ts). The old XLS, and any
+  // password-protected workbook, is an OLE2 compound file.
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)
+    return xlsxToText(bytes);
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf) {
     throw badRequest(
-      'Los archivos de Excel (.xlsx, .xls) no se leen aquí: en Excel elija «Guardar como» → «CSV UTF-8 (delimitado por comas)» y suba ese archivo, o copie las celdas y péguelas en el cuadro.',
+      'Los libros de Excel 97-2003 (.xls) y los protegidos con contraseña no se leen aquí: en Excel elija «Guardar como» → «Libro de Excel (.xlsx)» o «CSV UTF-8», o copie las celdas y péguelas en el cuadro.',
     );
   }
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {

@@ -35,11 +35,11 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['carrito'],
         summary:
-          'Pedido rápido: lee líneas «CÓDIGO CANTIDAD» (texto pegado o CSV) y dice qué pasa con cada una',
+          'Pedido rápido: lee líneas «CÓDIGO CANTIDAD» (texto pegado, CSV o XLSX) y dice qué pasa con cada una',
         description:
           'No cambia nada: responde por línea si el producto se encontró, no existe (con sugerencias), está inactivo, ' +
           'sin existencia o por encima de la existencia (contando lo que ya hay en el carrito). Hasta 100 líneas; ' +
-          'archivos CSV o de texto de hasta 100 KB en UTF-8 o Latin-1.',
+          'libros de Excel (.xlsx, primera hoja), archivos CSV o de texto de hasta 100 KB en UTF-8 o Latin-1.',
         body: quickOrderRequestSchema,
         response: { 200: quickOrderResponseSchema },
       },

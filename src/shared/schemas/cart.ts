@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lineQuantityMessage, MAX_LINE_QUANTITY } from '../limits.ts';
+import { lineQuantityMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../limits.ts';
 
 /**
  * The cart API's payloads: the contract between src/server/cart and src/client/cart.
@@ -7,9 +7,8 @@ import { lineQuantityMessage, MAX_LINE_QUANTITY } from '../limits.ts';
  * prices, names, stock and weights always come from the database (any extra field is ignored).
  */
 
-export const MAX_CART_LINES = 100;
-/** From config/shop.json → limits (src/shared/limits.ts). */
-export { MAX_LINE_QUANTITY };
+/** From src/shared/limits.ts (MAX_LINE_QUANTITY from config/shop.json → limits). */
+export { MAX_CART_LINES, MAX_LINE_QUANTITY };
 
 const code = z
   .string({ error: 'El código del producto es obligatorio' })

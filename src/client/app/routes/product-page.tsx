@@ -1,12 +1,34 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { AddToCartButton } from '@/client/cart/components/add-to-cart-button.tsx';
 import { prefetchProduct, useProduct } from '@/client/catalog/api/get-product.ts';
 import { ProductDetailView } from '@/client/catalog/components/product-detail.tsx';
+import { useSessionUser } from '@/client/lib/auth/session.ts';
 import type { Prefetch } from '@/client/lib/page-data.ts';
 import { NotFound } from '@/client/ui/not-found.tsx';
 import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';
+
+// 'Agregar a una lista' (issue 18) is for signed-in shoppers only: its code loads after hydration, when the
+// session says so, and never weighs on the page's first JavaScript (the server renders no button for it).
+const AddToListButton = lazy(() =>
+  import('@/client/lib/lists/save-to-list.tsx').then((m) => ({ default: m.AddToListButton })),
+);
+
+function AddToList({ code }: { code: string }) {
+  const { user } = useSessionUser();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated || !user) return null;
+  return (
+    <div className="mt-3">
+      <Suspense fallback={null}>
+        <AddToListButton code={code} />
+      </Suspense>
+    </div>
+  );
+}
 
 /** The server reads the product: 404 when there is none; its facts make the title, price tags and JSON-LD. */
 export const prefetch: Prefetch = async ({ params, client, reads }) => {
@@ -42,15 +64,18 @@ export function Component() {
     <ProductDetailView
       product={p}
       purchase={
-        <AddToCartButton
-          product={{
-            code: p.code,
-            name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
-            priceCents: p.priceCents,
-            stock: p.stock,
-            imageUrl: p.imageUrl,
-          }}
-        />
+        <>
+          <AddToCartButton
+            product={{
+              code: p.code,
+              name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+              priceCents: p.priceCents,
+              stock: p.stock,
+              imageUrl: p.imageUrl,
+            }}
+          />
+          <AddToList code={p.code} />
+        </>
       }
     />
   );

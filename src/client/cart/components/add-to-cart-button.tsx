@@ -22,7 +22,7 @@ export function AddToCartButton({ product }: { product: ProductForCart }) {
   function add() {
     const result = addToCart(getCartItems(), product);
     if (!result.ok) {
-      toast.warning(MESSAGES.stockLimit);
+      toast.warning(result.message);
       return;
     }
     setCartItems(result.items);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useSession } from '@/client/lib/auth/session.ts';
@@ -23,6 +23,11 @@ import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.t
 import { CartLine } from '../components/cart-line.tsx';
 import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
 import { RequestQuotation } from '../components/request-quotation.tsx';
+
+// 'Guardar como lista' (issue 18): signed-in shoppers only, its code loaded when shown.
+const SaveCartAsList = lazy(() =>
+  import('@/client/lib/lists/save-to-list.tsx').then((m) => ({ default: m.SaveCartAsList })),
+);
 
 const primaryButton =
   'inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
@@ -207,6 +212,11 @@ export function Component() {
             </button>
             {session.data?.user && fresh?.lines.every((l) => l.name !== null) && (
               <RequestQuotation items={quoteItems} />
+            )}
+            {session.data?.user && fresh?.lines.every((l) => l.name !== null) && (
+              <Suspense fallback={null}>
+                <SaveCartAsList items={quoteItems} />
+              </Suspense>
             )}
             <Link to="/" className={secondaryButton}>
               Seguir comprando

@@ -49,7 +49,11 @@ export function Component() {
   const [preview, setPreview] = useState<QuickOrderResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ added: number; refused: string[] } | null>(null);
+  const [result, setResult] = useState<{
+    added: number;
+    refused: string[];
+    cartFull: string | null;
+  } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const textId = useId();
   const fileId = useId();
@@ -110,7 +114,11 @@ export function Component() {
     }));
     const r = addLines(getCartItems(), lines);
     setCartItems(r.items);
-    setResult({ added: r.added.length, refused: r.refused.map((x) => x.code) });
+    setResult({
+      added: r.added.length,
+      refused: r.refused.filter((x) => x.reason !== 'cart_full').map((x) => x.code),
+      cartFull: r.cartFull,
+    });
     setPreview(null);
     setText('');
   }
@@ -120,17 +128,18 @@ export function Component() {
       <PageHeading title="Pedido rápido" />
       <p className="mt-2 max-w-3xl text-slate-600">
         Pegue los códigos de catálogo y las cantidades, una línea por producto (separados por espacio,
-        tabulador, coma o punto y coma), o suba un archivo CSV exportado de su sistema. Revisamos cada línea
-        antes de agregarla al carrito.
+        tabulador, coma o punto y coma), o suba un archivo de Excel o CSV exportado de su sistema. Revisamos
+        cada línea antes de agregarla al carrito.
       </p>
 
       {result && (
         <div className="mt-6" data-testid="quick-order-result">
-          <Alert tone={result.refused.length ? 'warning' : 'success'}>
+          <Alert tone={result.refused.length || result.cartFull ? 'warning' : 'success'}>
             {result.added === 1
               ? 'Se agregó 1 producto al carrito.'
               : `Se agregaron ${result.added} productos al carrito.`}
-            {result.refused.length > 0 && ` Límite de stock: no se agregaron ${result.refused.join(', ')}.`}{' '}
+            {result.refused.length > 0 && ` Límite de stock: no se agregaron ${result.refused.join(', ')}.`}
+            {result.cartFull && ` ${result.cartFull}`}{' '}
             <Link to="/carrito" className="font-semibold underline">
               Ver carrito
             </Link>
@@ -172,14 +181,14 @@ export function Component() {
             O suba un archivo
           </label>
           <p className="mt-1 text-sm text-slate-600">
-            CSV o texto (UTF-8 o Latin-1), hasta {QUICK_ORDER_MAX_FILE_BYTES / 1000} KB, con el código en la
-            primera columna y la cantidad en otra. De Excel: «Guardar como» → «CSV UTF-8».
+            Libro de Excel (.xlsx, se lee la primera hoja), CSV o texto (UTF-8 o Latin-1), hasta{' '}
+            {QUICK_ORDER_MAX_FILE_BYTES / 1000} KB, con el código en la primera columna y la cantidad en otra.
           </p>
           <input
             ref={fileRef}
             id={fileId}
             type="file"
-            accept=".csv,.txt,text/csv,text/plain"
+            accept=".xlsx,.csv,.txt,text/csv,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             disabled={busy}
             onChange={(e) => void onFile(e.target.files?.[0])}
             className="mt-3 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-medium file:text-brand-800"

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { addToCart, quantityInCart, STOCK_LIMIT } from '@/client/lib/cart-add.ts';
+import { addToCart, quantityInCart } from '@/client/lib/cart-add.ts';
 import { getCartItems, setCartItems, useCartItems } from '@/client/lib/cart-store.ts';
 import type { ProductCard } from '@/shared/schemas/catalog.ts';
 
@@ -36,7 +36,7 @@ function AddOne({ product }: { product: ProductCard }) {
   function add() {
     const result = addToCart(getCartItems(), product);
     if (!result.ok) {
-      toast.warning(STOCK_LIMIT);
+      toast.warning(result.message);
       return;
     }
     setCartItems(result.items);

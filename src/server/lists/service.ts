@@ -1,0 +1,320 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import {
+  type ListCreate,
+  type ListDetail,
+  type ListLine,
+  type ListSummary,
+  MAX_LIST_LINES,
+  MAX_LISTS,
+  type SharedList,
+  tooManyLinesMessage,
+  tooManyListsMessage,
+} from '../../shared/schemas/lists.ts';
+import { productImageUrl } from '../cart/quote.ts';
+import type { Db } from '../db/client.ts';
+import { products, savedListLines, savedLists, users } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+
+/**
+ * 'Mis listas' (issue 18, decision 031). Every function but sharedList acts on the given user's own lists only:
+ * another account's list reads as not found. Writes lock the user's row (the list cap and the one-name rule hold
+ * under parallel requests) or the list's row (the line cap). Names, prices and stock come from the catalogue
+ * each time a list is read; a product deactivated or deleted since shows as no longer sold.
+ */
+
+export const LIST_NOT_FOUND = 'Lista no encontrada';
+export const LINE_NOT_FOUND = 'Ese producto no está en la lista';
+export const PRODUCT_NOT_FOUND = 'Producto no encontrado';
+export const PRODUCT_UNAVAILABLE = 'Este producto ya no está a la venta';
+const duplicateName = (name: string) => `Ya tiene una lista llamada «${name}»; elija otro nombre`;
+const quantityCap = (now: number) =>
+  `La lista ya tiene ${now} de este producto; la cantidad por producto no puede pasar de ${MAX_LINE_QUANTITY}`;
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type ListRow = typeof savedLists.$inferSelect;
+
+const sharePath = (token: string | null) => (token ? `/listas/compartida/${token}` : null);
+
+/** 144 random bits, URL-safe: a link that cannot be guessed or enumerated. */
+const newToken = () => randomBytes(18).toString('base64url');
+
+/** The lines with today's catalogue data, in the order they were added. */
+async function linesOf(db: Db | Tx, listId: number): Promise<ListLine[]> {
+  const rows = await db
+    .select({ code: savedListLines.code, quantity: savedListLines.quantity })
+    .from(savedListLines)
+    .where(eq(savedListLines.listId, listId))
+    .orderBy(asc(savedListLines.position), asc(savedListLines.code));
+  const codes = rows.map((r) => r.code);
+  const found =
+    codes.length === 0
+      ? []
+      : await db
+          .select({
+            code: products.code,
+            name: products.name,
+            presentationLabel: products.presentationLabel,
+            priceCents: products.priceCents,
+            stock: products.stock,
+            imageHash: products.imageHash,
+            active: products.active,
+          })
+          .from(products)
+          .where(inArray(products.code, codes));
+  const byCode = new Map(found.map((p) => [p.code, p]));
+  return rows.map(({ code, quantity }) => {
+    const p = byCode.get(code);
+    if (!p?.active) return { code, quantity, product: null, note: 'Ya no está a la venta' };
+    return {
+      code,
+      quantity,
+      product: {
+        name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+        priceCents: p.priceCents,
+        stock: p.stock,
+        imageUrl: productImageUrl(p.code, p.imageHash),
+      },
+      note:
+        p.stock < 1
+          ? 'Sin existencia'
+          : p.stock < quantity
+            ? `Solo hay ${p.stock} ${p.stock === 1 ? 'disponible' : 'disponibles'}`
+            : null,
+    };
+  });
+}
+
+async function detail(db: Db | Tx, row: ListRow): Promise<ListDetail> {
+  return {
+    id: row.id,
+    name: row.name,
+    updatedAt: row.updatedAt.toISOString(),
+    sharePath: sharePath(row.shareToken),
+    lines: await linesOf(db, row.id),
+  };
+}
+
+/** The user's list, locked for the rest of the transaction when asked; 404 when it is not theirs. */
+async function ownList(db: Db | Tx, userId: number, id: number, lock = false): Promise<ListRow> {
+  const query = db
+    .select()
+    .from(savedLists)
+    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound(LIST_NOT_FOUND);
+  return row;
+}
+
+async function lockUser(tx: Tx, userId: number) {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
+async function nameTaken(tx: Tx, userId: number, name: string, except?: number) {
+  const [row] = await tx
+    .select({ id: savedLists.id })
+    .from(savedLists)
+    .where(and(eq(savedLists.userId, userId), sql`lower(${savedLists.name}) = lower(${name})`));
+  return row !== undefined && row.id !== except;
+}
+
+const touch = (tx: Tx, id: number) =>
+  tx.update(savedLists).set({ updatedAt: new Date() }).where(eq(savedLists.id, id));
+
+/** Most recently changed first. */
+export async function listLists(db: Db, userId: number): Promise<ListSummary[]> {
+  const rows = await db
+    .select({
+      id: savedLists.id,
+      name: savedLists.name,
+      shareToken: savedLists.shareToken,
+      updatedAt: savedLists.updatedAt,
+      lineCount: sql<number>`(select count(*)::int from ${savedListLines} where ${savedListLines.listId} = ${savedLists.id})`,
+    })
+    .from(savedLists)
+    .where(eq(savedLists.userId, userId))
+    .orderBy(sql`${savedLists.updatedAt} desc`, asc(savedLists.id));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    lineCount: Number(r.lineCount),
+    shared: r.shareToken !== null,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export async function getList(db: Db, userId: number, id: number): Promise<ListDetail> {
+  return detail(db, await ownList(db, userId, id));
+}
+
+/**
+ * A new list, empty or with lines (the cart saved as a list). Every code must be a catalogue product (inactive
+ * ones are kept and shown as not for sale); an unknown code refuses the whole list, naming the line.
+ */
+export async function createList(db: Db, userId: number, input: ListCreate): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(savedLists)
+      .where(eq(savedLists.userId, userId));
+    if (n >= MAX_LISTS) throw conflict(tooManyListsMessage(), 'too_many_lists');
+    if (await nameTaken(tx, userId, input.name)) throw conflict(duplicateName(input.name), 'duplicate_name');
+    const codes = input.lines.map((l) => l.code);
+    if (codes.length > 0) {
+      const known = new Set(
+        (await tx.select({ code: products.code }).from(products).where(inArray(products.code, codes))).map(
+          (r) => r.code,
+        ),
+      );
+      const fields: Record<string, string> = {};
+      input.lines.forEach((l, i) => {
+        if (!known.has(l.code)) fields[`lines.${i}.code`] = `${PRODUCT_NOT_FOUND}: ${l.code}`;
+      });
+      if (Object.keys(fields).length > 0) throw badRequest(Object.values(fields)[0]!, fields);
+    }
+    const [row] = await tx.insert(savedLists).values({ userId, name: input.name }).returning();
+    if (input.lines.length > 0)
+      await tx
+        .insert(savedListLines)
+        .values(
+          input.lines.map((l, i) => ({ listId: row!.id, code: l.code, quantity: l.quantity, position: i })),
+        );
+    return detail(tx, row!);
+  });
+}
+
+export async function renameList(db: Db, userId: number, id: number, name: string): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const row = await ownList(tx, userId, id, true);
+    if (await nameTaken(tx, userId, name, id)) throw conflict(duplicateName(name), 'duplicate_name');
+    const [renamed] = await tx
+      .update(savedLists)
+      .set({ name, updatedAt: new Date() })
+      .where(eq(savedLists.id, row.id))
+      .returning();
+    return detail(tx, renamed!);
+  });
+}
+
+export async function deleteList(db: Db, userId: number, id: number): Promise<void> {
+  const deleted = await db
+    .delete(savedLists)
+    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)))
+    .returning({ id: savedLists.id });
+  if (deleted.length === 0) throw notFound(LIST_NOT_FOUND);
+}
+
+/**
+ * Adds a product (the product page's 'Agregar a una lista'): a product already in the list gets the quantity
+ * added to it. Only an active catalogue product can be added.
+ */
+export async function addToList(
+  db: Db,
+  userId: number,
+  id: number,
+  line: { code: string; quantity: number },
+): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    const row = await ownList(tx, userId, id, true);
+    const [product] = await tx
+      .select({ code: products.code, active: products.active })
+      .from(products)
+      .where(eq(products.code, line.code));
+    if (!product) throw notFound(PRODUCT_NOT_FOUND);
+    if (!product.active) throw conflict(PRODUCT_UNAVAILABLE, 'product_unavailable');
+    const [existing] = await tx
+      .select({ quantity: savedListLines.quantity })
+      .from(savedListLines)
+      .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, product.code)));
+    if (existing) {
+      const quantity = existing.quantity + line.quantity;
+      if (quantity > MAX_LINE_QUANTITY) throw conflict(quantityCap(existing.quantity), 'quantity_limit');
+      await tx
+        .update(savedListLines)
+        .set({ quantity })
+        .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, product.code)));
+    } else {
+      const [stats] = await tx
+        .select({ n: count(), last: max(savedListLines.position) })
+        .from(savedListLines)
+        .where(eq(savedListLines.listId, id));
+      if ((stats?.n ?? 0) >= MAX_LIST_LINES) throw conflict(tooManyLinesMessage(), 'too_many_lines');
+      await tx.insert(savedListLines).values({
+        listId: id,
+        code: product.code,
+        quantity: line.quantity,
+        position: (stats?.last ?? -1) + 1,
+      });
+    }
+    await touch(tx, id);
+    return detail(tx, { ...row, updatedAt: new Date() });
+  });
+}
+
+export async function setListQuantity(
+  db: Db,
+  userId: number,
+  id: number,
+  code: string,
+  quantity: number,
+): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    const row = await ownList(tx, userId, id, true);
+    const updated = await tx
+      .update(savedListLines)
+      .set({ quantity })
+      .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, code)))
+      .returning({ code: savedListLines.code });
+    if (updated.length === 0) throw notFound(LINE_NOT_FOUND);
+    await touch(tx, id);
+    return detail(tx, { ...row, updatedAt: new Date() });
+  });
+}
+
+export async function removeFromList(db: Db, userId: number, id: number, code: string): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    const row = await ownList(tx, userId, id, true);
+    const removed = await tx
+      .delete(savedListLines)
+      .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, code)))
+      .returning({ code: savedListLines.code });
+    if (removed.length === 0) throw notFound(LINE_NOT_FOUND);
+    await touch(tx, id);
+    return detail(tx, { ...row, updatedAt: new Date() });
+  });
+}
+
+/** 'Compartir': the list gets a link (the same one while it stays shared). */
+export async function shareList(db: Db, userId: number, id: number): Promise<ListDetail> {
+  return db.transaction(async (tx) => {
+    const row = await ownList(tx, userId, id, true);
+    if (row.shareToken) return detail(tx, row);
+    const [shared] = await tx
+      .update(savedLists)
+      .set({ shareToken: newToken() })
+      .where(eq(savedLists.id, id))
+      .returning();
+    return detail(tx, shared!);
+  });
+}
+
+/** 'Dejar de compartir': the link stops working at once (sharing again makes a new one). */
+export async function unshareList(db: Db, userId: number, id: number): Promise<ListDetail> {
+  await ownList(db, userId, id);
+  const [row] = await db
+    .update(savedLists)
+    .set({ shareToken: null })
+    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)))
+    .returning();
+  return detail(db, row!);
+}
+
+/** What the link shows, to anyone who has it: the name and the lines; 404 once the link is revoked. */
+export async function sharedList(db: Db, token: string): Promise<SharedList> {
+  const [row] = await db.select().from(savedLists).where(eq(savedLists.shareToken, token));
+  if (!row) throw notFound(LIST_NOT_FOUND);
+  return { name: row.name, updatedAt: row.updatedAt.toISOString(), lines: await linesOf(db, row.id) };
+}
