@@ -1,4 +1,14 @@
 import { and, asc, eq, or } from 'drizzle-orm';
+import {
+  gradeName,
+  PICTOGRAMS,
+  type PictogramCode,
+  pictogramAlt,
+  pictogramUrl,
+  SIGNAL_WORDS,
+  type SignalWord,
+  statementText,
+} from '../../shared/ghs.ts';
 import type {
   Brand,
   GroupTree,
@@ -116,7 +126,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     .limit(1);
   if (!row) return null;
   const familyCode = row.familyCode ?? row.code;
-  const [presentations, breaks] = await Promise.all([
+  const [presentations, breaks, [safetyRow]] = await Promise.all([
     db
       .select({
         code: products.code,
@@ -137,6 +147,8 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       .from(priceBreaks)
       .where(eq(priceBreaks.productCode, row.code))
       .orderBy(asc(priceBreaks.minQuantity)),
+    // Safety data is the family base's (decision 027), whichever presentation is shown.
+    db.select(safetyColumns).from(products).where(eq(products.code, familyCode)).limit(1),
   ]);
   return {
     // The page shows this presentation's own price and stock; the selector shows the others'.
@@ -155,6 +167,47 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     priceBreaks: breaks,
     casNumber: row.casNumber,
     formula: row.formula,
+    safety: safetyRow ? toSafety(safetyRow) : null,
+  };
+}
+
+const safetyColumns = {
+  molarMass: products.molarMass,
+  grade: products.grade,
+  ghsPictograms: products.ghsPictograms,
+  signalWord: products.signalWord,
+  hazardStatements: products.hazardStatements,
+  precautionaryStatements: products.precautionaryStatements,
+  storageConditions: products.storageConditions,
+};
+type SafetyRow = { [K in keyof typeof safetyColumns]: (typeof products.$inferSelect)[K] };
+
+/** The safety panel's facts with their Spanish texts, or null when the product has none. */
+export function toSafety(r: SafetyRow): ProductDetail['safety'] {
+  const empty =
+    r.molarMass === null &&
+    r.grade === null &&
+    r.signalWord === null &&
+    !r.storageConditions &&
+    r.ghsPictograms.length === 0 &&
+    r.hazardStatements.length === 0 &&
+    r.precautionaryStatements.length === 0;
+  if (empty) return null;
+  const pictograms = PICTOGRAMS.filter((p) => r.ghsPictograms.includes(p.code));
+  const statements = (codes: string[]) => codes.map((code) => ({ code, text: statementText(code) }));
+  return {
+    molarMass: r.molarMass === null ? null : Number(r.molarMass),
+    grade: r.grade ? { code: r.grade, name: gradeName(r.grade) } : null,
+    pictograms: pictograms.map((p) => ({
+      code: p.code,
+      name: p.name,
+      alt: pictogramAlt(p.code as PictogramCode),
+      url: pictogramUrl(p.code as PictogramCode),
+    })),
+    signalWord: r.signalWord ? (SIGNAL_WORDS[r.signalWord as SignalWord] ?? null) : null,
+    hazardStatements: statements(r.hazardStatements),
+    precautionaryStatements: statements(r.precautionaryStatements),
+    storageConditions: r.storageConditions,
   };
 }
 
