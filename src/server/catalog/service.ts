@@ -1,14 +1,4 @@
 import { and, asc, eq, or } from 'drizzle-orm';
-import {
-  gradeName,
-  PICTOGRAMS,
-  type PictogramCode,
-  pictogramAlt,
-  pictogramUrl,
-  SIGNAL_WORDS,
-  type SignalWord,
-  statementText,
-} from '../../shared/ghs.ts';
 import type {
   Brand,
   GroupTree,
@@ -26,6 +16,7 @@ import {
   productImageUrl,
   toCard,
 } from './listing.ts';
+import { safetyColumns, toSafety } from './safety.ts';
 import { sanitizeLongDescription } from './sanitize.ts';
 import { LOW_RESULTS, recordMiss } from './vocabulary.ts';
 
@@ -168,46 +159,6 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     casNumber: row.casNumber,
     formula: row.formula,
     safety: safetyRow ? toSafety(safetyRow) : null,
-  };
-}
-
-const safetyColumns = {
-  molarMass: products.molarMass,
-  grade: products.grade,
-  ghsPictograms: products.ghsPictograms,
-  signalWord: products.signalWord,
-  hazardStatements: products.hazardStatements,
-  precautionaryStatements: products.precautionaryStatements,
-  storageConditions: products.storageConditions,
-};
-type SafetyRow = { [K in keyof typeof safetyColumns]: (typeof products.$inferSelect)[K] };
-
-/** The safety panel's facts with their Spanish texts, or null when the product has none. */
-export function toSafety(r: SafetyRow): ProductDetail['safety'] {
-  const empty =
-    r.molarMass === null &&
-    r.grade === null &&
-    r.signalWord === null &&
-    !r.storageConditions &&
-    r.ghsPictograms.length === 0 &&
-    r.hazardStatements.length === 0 &&
-    r.precautionaryStatements.length === 0;
-  if (empty) return null;
-  const pictograms = PICTOGRAMS.filter((p) => r.ghsPictograms.includes(p.code));
-  const statements = (codes: string[]) => codes.map((code) => ({ code, text: statementText(code) }));
-  return {
-    molarMass: r.molarMass === null ? null : Number(r.molarMass),
-    grade: r.grade ? { code: r.grade, name: gradeName(r.grade) } : null,
-    pictograms: pictograms.map((p) => ({
-      code: p.code,
-      name: p.name,
-      alt: pictogramAlt(p.code as PictogramCode),
-      url: pictogramUrl(p.code as PictogramCode),
-    })),
-    signalWord: r.signalWord ? (SIGNAL_WORDS[r.signalWord as SignalWord] ?? null) : null,
-    hazardStatements: statements(r.hazardStatements),
-    precautionaryStatements: statements(r.precautionaryStatements),
-    storageConditions: r.storageConditions,
   };
 }
 

@@ -5,6 +5,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
+import { hasSafetyData } from '../../catalog/safety.ts';
 import type { Db } from '../../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
@@ -168,9 +169,6 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
 /** What the checks of a row need to know of the stored product: its price, family and whether it has safety data. */
 type StoredFacts = { priceCents: number; familyCode: string | null; hasSafety: boolean };
 
-/** The same condition as the check products_safety_on_base (migration 0020), negated. */
-const HAS_SAFETY = sql<boolean>`(${products.molarMass} is not null or ${products.grade} is not null or ${products.signalWord} is not null or ${products.storageConditions} is not null or cardinality(${products.ghsPictograms}) > 0 or cardinality(${products.hazardStatements}) > 0 or cardinality(${products.precautionaryStatements}) > 0)`;
-
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
   const found = new Map<string, StoredFacts>();
   for (let i = 0; i < codes.length; i += 1000) {
@@ -180,7 +178,7 @@ async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredF
         code: products.code,
         priceCents: products.priceCents,
         familyCode: products.familyCode,
-        hasSafety: HAS_SAFETY,
+        hasSafety: hasSafetyData,
       })
       .from(products)
       .where(inArray(products.code, chunk));

@@ -13,6 +13,7 @@ import {
   type Template,
 } from './data.ts';
 import { createRandom, type Random } from './random.ts';
+import { allReagentFacts } from './reagents.ts';
 import { demoSatKeys } from './sat-keys.ts';
 
 export type SeedOptions = {
@@ -173,6 +174,17 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         satProductKey: demoSatKeys(item.groupClas)?.productKey ?? null,
         satUnitKey: demoSatKeys(item.groupClas)?.unitKey ?? null,
       };
+      // Safety data on the family's base, or on a product without presentations (decision 027).
+      const facts = allReagentFacts[item.template.name];
+      if (facts && (!family || item.index === 0)) {
+        row.molarMass = facts.molarMass ?? null;
+        row.grade = facts.grade ?? null;
+        row.ghsPictograms = facts.pictograms;
+        row.signalWord = facts.signal ?? null;
+        row.hazardStatements = facts.h;
+        row.precautionaryStatements = facts.p;
+        row.storageConditions = facts.storage;
+      }
       if (family) {
         row.presentationLabel = family.label.replaceAll('{v}', item.variant);
         if (item.index > 0) row.familyCode = codeOf(baseN);
