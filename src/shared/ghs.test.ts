@@ -150,7 +150,9 @@ describe('the official GHS/SGA list (src/shared/ghs.ts)', () => {
       codes: ['P305+P351+P338', 'P280'],
     });
     expect(parseStatementCodes('P305+351+338', 'P')).toEqual({ codes: ['P305+P351+P338'] });
-    expect(parseStatementCodes('H350i H360Fd h361FD', 'H')).toEqual({ unknown: 'h361FD' });
+    // The suffix's case carries meaning: one listed code in another case is taken, an ambiguous one is not.
+    expect(parseStatementCodes('H350i H360Fd h361FD', 'H')).toEqual({ codes: ['H350i', 'H360Fd', 'H361fd'] });
+    expect(parseStatementCodes('H360fd', 'H')).toEqual({ unknown: 'H360fd' });
     expect(parseStatementCodes('h350I H360Fd', 'H')).toEqual({ codes: ['H350i', 'H360Fd'] });
     expect(parseStatementCodes('H290 H999', 'H')).toEqual({ unknown: 'H999' });
     expect(parseStatementCodes('H290', 'P')).toEqual({ unknown: 'H290' });

@@ -128,11 +128,14 @@ function StatementList({
       </h3>
       <ul aria-labelledby={id} className="mt-3 space-y-2 text-sm">
         {items.map((st) => (
-          <li key={st.code} className="flex gap-3">
-            <span className="w-28 shrink-0 font-mono text-xs font-semibold leading-5 text-slate-800">
+          <li key={st.code} className="flex flex-col gap-0.5 sm:flex-row sm:gap-3">
+            <span className="shrink-0 font-mono text-xs font-semibold leading-5 text-slate-800 sm:w-28">
               {st.code.replaceAll('+', '+\u200b')}
             </span>
-            <span className="leading-5 text-slate-700">{st.text}</span>
+            {/* 'guantes/prendas/gafas/máscara': the official alternatives may break at any slash on a phone. */}
+            <span className="min-w-0 leading-5 text-slate-700 [overflow-wrap:anywhere]">
+              {st.text.replaceAll('/', '/\u200b')}
+            </span>
           </li>
         ))}
       </ul>

@@ -131,7 +131,11 @@ export const demoReagentFacts: Record<string, ReagentFacts> = {
   },
 };
 
-/** More reagents, each a family of presentations (family name, presentation label with {v}). */
+/**
+ * More reagents, each a family of presentations (family name, presentation label with {v}). They are in the
+ * shop's demo (the seed's `presentations` option) only: the small flat catalogues that tests seed, and the
+ * search-quality fixture measured on them, stay as they were.
+ */
 type MoreReagent = Template & { family: string; label: string; facts: ReagentFacts };
 
 const reagent = (
@@ -321,23 +325,23 @@ export const moreReagents: Record<'REA-ACI' | 'REA-BAS' | 'REA-SOL', MoreReagent
       },
     ),
     reagent(
-      'Permanganato de potasio grado ACS',
+      'Ácido bórico grado ACS',
       'g',
-      ['250', '500'],
+      ['500', '1000'],
       'Grado ACS',
-      [320, 560],
-      [0.3, 0.6],
-      'Permanganato de potasio en cristales para permanganimetría.',
+      [260, 460],
+      [0.55, 1.1],
+      'Ácido bórico en cristales para buffers de borato.',
       {
-        cas: '7722-64-7',
-        formula: 'KMnO4',
-        molarMass: 158.03,
+        cas: '10043-35-3',
+        formula: 'H3BO3',
+        molarMass: 61.83,
         grade: 'ACS',
-        pictograms: ['GHS03', 'GHS07', 'GHS08', 'GHS09'],
+        pictograms: ['GHS08'],
         signal: 'danger',
-        h: ['H272', 'H302', 'H361d', 'H410'],
-        p: ['P201', 'P210', 'P220', 'P273', 'P301+P312', 'P308+P313'],
-        storage: OXIDIZER,
+        h: ['H360FD'],
+        p: ['P201', 'P202', 'P280', 'P308+P313', 'P405', 'P501'],
+        storage: DRY,
       },
     ),
     reagent(
@@ -537,7 +541,7 @@ export const moreReagents: Record<'REA-ACI' | 'REA-BAS' | 'REA-SOL', MoreReagent
       'Grado ACS',
       [720, 2590],
       [1.5, 6],
-      'Triclorometano estabilizado con etanol.',
+      'Triclorometano estabilizado para extracción.',
       {
         cas: '67-66-3',
         formula: 'CHCl3',
@@ -637,3 +641,8 @@ export const allReagentFacts: Record<string, ReagentFacts> = {
   ...demoReagentFacts,
   ...Object.fromEntries(Object.values(moreReagents).flatMap((list) => list.map((r) => [r.name, r.facts]))),
 };
+
+/** The names of the added reagents' templates (left out of a flat seed). */
+export const moreReagentNames: ReadonlySet<string> = new Set(
+  Object.values(moreReagents).flatMap((list) => list.map((r) => r.name)),
+);

@@ -13,7 +13,7 @@ import {
   type Template,
 } from './data.ts';
 import { createRandom, type Random } from './random.ts';
-import { allReagentFacts } from './reagents.ts';
+import { allReagentFacts, moreReagentNames } from './reagents.ts';
 import { demoSatKeys } from './sat-keys.ts';
 
 export type SeedOptions = {
@@ -60,7 +60,7 @@ function longDescription(t: Template, name: string, brand: string, rand: Random)
 }
 
 /** Every (subgroup, template, variant) of the demo catalogue, in a fixed order. */
-function productPlan() {
+function productPlan(presentations: boolean) {
   const plan: {
     groupClas: string;
     shape: Shape;
@@ -73,6 +73,7 @@ function productPlan() {
   for (const g of demoGroups) {
     for (const s of g.subgroups) {
       for (const template of s.templates) {
+        if (!presentations && moreReagentNames.has(template.name)) continue;
         template.variants.forEach((variant, i) => {
           plan.push({
             groupClas: s.clas,
@@ -124,7 +125,7 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
       set: { name: sql`excluded.name`, position: sql`excluded.position` },
     });
 
-  const plan = productPlan();
+  const plan = productPlan(options.presentations ?? false);
   // Pictures depend only on (shape, brand colour): render each once, in parallel.
   const imageCache = new Map<string, { data: Buffer; hash: string }>();
   const shapesUsed = [...new Set(plan.map((p) => p.shape))];
