@@ -23,8 +23,6 @@ const ACID =
 const BASE = 'Recipiente bien cerrado, en lugar seco; separado de ácidos. Absorbe humedad y CO₂ del aire.';
 const FLAMMABLE =
   'En gabinete para inflamables, lejos de fuentes de ignición; entre 15 y 25 °C, recipiente bien cerrado.';
-const OXIDIZER =
-  'Lejos de materiales combustibles y agentes reductores; recipiente bien cerrado, en lugar seco.';
 const TOXIC = 'Bajo llave, en lugar fresco y bien ventilado; recipiente bien cerrado.';
 const DRY = 'Entre 15 y 25 °C, en lugar seco; recipiente bien cerrado.';
 
