@@ -15,6 +15,7 @@ import {
   priceBreaksProblem,
 } from '../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../audit/log.ts';
+import { hasSafetyData } from '../catalog/safety.ts';
 import { sanitizeLongDescription } from '../catalog/sanitize.ts';
 import { datasheetUrl, productImageUrl } from '../catalog/service.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -50,6 +51,15 @@ const productFields = {
   updatedAt: products.updatedAt,
   familyCode: products.familyCode,
   presentationLabel: products.presentationLabel,
+  casNumber: products.casNumber,
+  formula: products.formula,
+  molarMass: products.molarMass,
+  grade: products.grade,
+  ghsPictograms: products.ghsPictograms,
+  signalWord: products.signalWord,
+  hazardStatements: products.hazardStatements,
+  precautionaryStatements: products.precautionaryStatements,
+  storageConditions: products.storageConditions,
 };
 
 const selectProducts = (db: Db) =>
@@ -171,6 +181,40 @@ async function checkPresentation(tx: Db, code: string, fields: ProductFields): P
     if (member)
       throw refuse(`${code} tiene presentaciones propias (${member.code}) y no puede pasar a otra familia`);
   }
+  if (family !== null) {
+    // Safety data lives on the family's base (decision 027).
+    const given = (
+      [
+        ['molarMass', fields.molarMass != null],
+        ['grade', fields.grade != null],
+        ['ghsPictograms', (fields.ghsPictograms?.length ?? 0) > 0],
+        ['signalWord', fields.signalWord != null],
+        ['hazardStatements', (fields.hazardStatements?.length ?? 0) > 0],
+        ['precautionaryStatements', (fields.precautionaryStatements?.length ?? 0) > 0],
+        ['storageConditions', fields.storageConditions != null],
+      ] as const
+    ).filter(([, set]) => set);
+    const [stored] = given.length
+      ? []
+      : await tx
+          .select({ has: hasSafetyData })
+          .from(products)
+          .where(and(eq(products.code, code), sql`${products.familyCode} is null`));
+    const keepsStored =
+      stored?.has &&
+      (fields.molarMass === undefined ||
+        fields.grade === undefined ||
+        fields.ghsPictograms === undefined ||
+        fields.signalWord === undefined ||
+        fields.hazardStatements === undefined ||
+        fields.precautionaryStatements === undefined ||
+        fields.storageConditions === undefined);
+    if (given.length > 0 || keepsStored) {
+      const message = `Los datos de seguridad se capturan en el producto base ${family}; deje vacíos estos campos en una presentación`;
+      const first = given[0]?.[0] ?? 'ghsPictograms';
+      throw badRequest(message, { [first]: message });
+    }
+  }
   const breaks = fields.priceBreaks === '' ? [] : parsePriceBreaks(fields.priceBreaks);
   const problem =
     breaks === null
@@ -218,6 +262,16 @@ const columnsOf = (f: ProductFields) => ({
   active: f.active,
   familyCode: f.familyCode,
   presentationLabel: f.presentationLabel,
+  // Reagent fields a request leaves out keep their stored value (undefined is not written).
+  casNumber: f.casNumber,
+  formula: f.formula,
+  molarMass: f.molarMass,
+  grade: f.grade,
+  ghsPictograms: f.ghsPictograms,
+  signalWord: f.signalWord,
+  hazardStatements: f.hazardStatements,
+  precautionaryStatements: f.precautionaryStatements,
+  storageConditions: f.storageConditions,
 });
 
 /** What the audit keeps of a product (no bytes; the long description by length and hash). */
@@ -238,6 +292,15 @@ const auditView = (p: AdminProduct) => ({
   familyCode: p.familyCode,
   presentationLabel: p.presentationLabel,
   priceBreaks: p.priceBreaks,
+  casNumber: p.casNumber,
+  formula: p.formula,
+  molarMass: p.molarMass,
+  grade: p.grade,
+  ghsPictograms: p.ghsPictograms,
+  signalWord: p.signalWord,
+  hazardStatements: p.hazardStatements,
+  precautionaryStatements: p.precautionaryStatements,
+  storageConditions: p.storageConditions,
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {

@@ -16,6 +16,7 @@ import {
   productImageUrl,
   toCard,
 } from './listing.ts';
+import { safetyColumns, toSafety } from './safety.ts';
 import { sanitizeLongDescription } from './sanitize.ts';
 import { LOW_RESULTS, recordMiss } from './vocabulary.ts';
 
@@ -116,7 +117,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     .limit(1);
   if (!row) return null;
   const familyCode = row.familyCode ?? row.code;
-  const [presentations, breaks] = await Promise.all([
+  const [presentations, breaks, [safetyRow]] = await Promise.all([
     db
       .select({
         code: products.code,
@@ -137,6 +138,8 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       .from(priceBreaks)
       .where(eq(priceBreaks.productCode, row.code))
       .orderBy(asc(priceBreaks.minQuantity)),
+    // Safety data is the family base's (decision 027), whichever presentation is shown.
+    db.select(safetyColumns).from(products).where(eq(products.code, familyCode)).limit(1),
   ]);
   return {
     // The page shows this presentation's own price and stock; the selector shows the others'.
@@ -155,6 +158,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     priceBreaks: breaks,
     casNumber: row.casNumber,
     formula: row.formula,
+    safety: safetyRow ? toSafety(safetyRow) : null,
   };
 }
 

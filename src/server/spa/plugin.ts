@@ -46,7 +46,8 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
     wildcard: false,
     index: false,
     setHeaders(res, path) {
-      if (path.includes(`${join(opts.clientDir, 'assets')}`)) {
+      // Hashed bundles, and the GHS pictograms whose folder names their drawing's version (src/shared/ghs.ts).
+      if (path.includes(join(opts.clientDir, 'assets')) || path.includes(join(opts.clientDir, 'ghs'))) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
       } else {
         res.header('Cache-Control', 'public, max-age=3600');

@@ -142,6 +142,22 @@ export const productDetailSchema = productCardSchema.extend({
   priceBreaks: z.array(z.object({ minQuantity: z.number().int(), priceCents: z.number().int() })),
   casNumber: z.string().nullable(),
   formula: z.string().nullable(),
+  /**
+   * Reagent safety data (decision 027), the family base's: null when the product has none. The server sends
+   * the official Spanish texts with the codes (src/shared/ghs.ts), so the page's bundle does not carry the list.
+   */
+  safety: z
+    .object({
+      molarMass: z.number().nullable(),
+      grade: z.object({ code: z.string(), name: z.string() }).nullable(),
+      pictograms: z.array(z.object({ code: z.string(), name: z.string(), alt: z.string(), url: z.string() })),
+      /** 'Peligro' or 'Atención'. */
+      signalWord: z.string().nullable(),
+      hazardStatements: z.array(z.object({ code: z.string(), text: z.string() })),
+      precautionaryStatements: z.array(z.object({ code: z.string(), text: z.string() })),
+      storageConditions: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { GRADES, PICTOGRAMS, pictogramAlt, pictogramUrl, SIGNAL_WORDS } from '@/shared/ghs.ts';
 import { formatAmount } from '@/shared/money.ts';
 import { type AdminProduct, createProductSchema, productFieldsSchema } from '@/shared/schemas/admin.ts';
 import { useCatalogOptions } from '../api/get-catalog-options.ts';
@@ -33,6 +34,15 @@ type Form = {
   familyCode: string;
   presentationLabel: string;
   priceBreaks: string;
+  casNumber: string;
+  formula: string;
+  molarMass: string;
+  grade: string;
+  ghsPictograms: string[];
+  signalWord: '' | 'danger' | 'warning';
+  hazardStatements: string;
+  precautionaryStatements: string;
+  storageConditions: string;
 };
 
 const EMPTY: Form = {
@@ -53,6 +63,15 @@ const EMPTY: Form = {
   familyCode: '',
   presentationLabel: '',
   priceBreaks: '',
+  casNumber: '',
+  formula: '',
+  molarMass: '',
+  grade: '',
+  ghsPictograms: [],
+  signalWord: '',
+  hazardStatements: '',
+  precautionaryStatements: '',
+  storageConditions: '',
 };
 
 const toForm = (p: AdminProduct): Form => ({
@@ -73,6 +92,15 @@ const toForm = (p: AdminProduct): Form => ({
   familyCode: p.familyCode ?? '',
   presentationLabel: p.presentationLabel ?? '',
   priceBreaks: p.priceBreaks,
+  casNumber: p.casNumber ?? '',
+  formula: p.formula ?? '',
+  molarMass: p.molarMass === null ? '' : String(p.molarMass),
+  grade: p.grade ?? '',
+  ghsPictograms: p.ghsPictograms,
+  signalWord: (p.signalWord ?? '') as Form['signalWord'],
+  hazardStatements: p.hazardStatements.join(' '),
+  precautionaryStatements: p.precautionaryStatements.join(' '),
+  storageConditions: p.storageConditions ?? '',
 });
 
 function Field({
@@ -297,6 +325,109 @@ export function ProductEditScreen() {
             >
               <input className={fieldClass} {...register('priceBreaks')} />
             </Field>
+            <fieldset className="grid gap-4 rounded-md border border-slate-200 p-4 sm:col-span-2 sm:grid-cols-2">
+              <legend className="px-1 text-sm font-semibold text-slate-800">
+                Reactivo y seguridad (SGA)
+              </legend>
+              <p className="text-xs text-slate-600 sm:col-span-2">
+                Los datos de seguridad se capturan en el producto base; sus presentaciones los muestran.
+              </p>
+              <Field
+                label="Número CAS"
+                error={err('casNumber')}
+                hint="p. ej. 7647-01-0; se verifica el dígito"
+              >
+                <input
+                  className={fieldClass}
+                  {...register('casNumber')}
+                  aria-invalid={Boolean(err('casNumber'))}
+                />
+              </Field>
+              <Field label="Fórmula" error={err('formula')} hint="p. ej. H2SO4">
+                <input className={fieldClass} {...register('formula')} />
+              </Field>
+              <Field label="Masa molar (g/mol)" error={err('molarMass')}>
+                <input
+                  className={fieldClass}
+                  inputMode="decimal"
+                  {...register('molarMass')}
+                  aria-invalid={Boolean(err('molarMass'))}
+                />
+              </Field>
+              <Field label="Grado" error={err('grade')}>
+                <select className={fieldClass} {...register('grade')}>
+                  <option value="">Sin grado</option>
+                  {GRADES.map((g) => (
+                    <option key={g.code} value={g.code}>
+                      {g.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <fieldset className="sm:col-span-2">
+                <legend className="text-sm font-medium text-slate-700">Pictogramas</legend>
+                <div className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-5 lg:grid-cols-9">
+                  {PICTOGRAMS.map((p) => (
+                    <label
+                      key={p.code}
+                      className="flex flex-col items-center gap-1 rounded border border-slate-200 p-2 text-center text-xs text-slate-700 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                    >
+                      <img src={pictogramUrl(p.code)} alt={pictogramAlt(p.code)} width={40} height={40} />
+                      <span>
+                        <input
+                          type="checkbox"
+                          value={p.code}
+                          className="mr-1 size-3.5 align-middle accent-brand-700"
+                          {...register('ghsPictograms')}
+                        />
+                        {p.code}
+                      </span>
+                    </label>
+                  ))}
+                </div>
+                {err('ghsPictograms') ? (
+                  <span className="mt-1 block text-xs text-red-600">{err('ghsPictograms')}</span>
+                ) : null}
+              </fieldset>
+              <Field label="Palabra de advertencia" error={err('signalWord')}>
+                <select className={fieldClass} {...register('signalWord')}>
+                  <option value="">Ninguna</option>
+                  <option value="danger">{SIGNAL_WORDS.danger}</option>
+                  <option value="warning">{SIGNAL_WORDS.warning}</option>
+                </select>
+              </Field>
+              <Field
+                label="Almacenamiento"
+                error={err('storageConditions')}
+                hint="p. ej. Entre 15 y 25 °C, en lugar seco"
+              >
+                <input className={fieldClass} {...register('storageConditions')} />
+              </Field>
+              <Field
+                label="Indicaciones de peligro (códigos H)"
+                error={err('hazardStatements')}
+                hint="Códigos de la lista oficial separados por espacios: H290 H314 H335"
+                className="sm:col-span-2"
+              >
+                <input
+                  className={`${fieldClass} font-mono`}
+                  {...register('hazardStatements')}
+                  aria-invalid={Boolean(err('hazardStatements'))}
+                />
+              </Field>
+              <Field
+                label="Consejos de prudencia (códigos P)"
+                error={err('precautionaryStatements')}
+                hint="Códigos de la lista oficial: P280 P305+P351+P338"
+                className="sm:col-span-2"
+              >
+                <input
+                  className={`${fieldClass} font-mono`}
+                  {...register('precautionaryStatements')}
+                  aria-invalid={Boolean(err('precautionaryStatements'))}
+                />
+              </Field>
+            </fieldset>
             <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">
               <textarea className={fieldClass} rows={2} {...register('shortDesc')} />
             </Field>

@@ -43,7 +43,7 @@ export function PresentationPicker({ product: p }: { product: ProductDetail }) {
                 <span className={o.stock < 1 ? 'text-amber-800' : 'text-green-800'}>
                   {availability(o.stock)}
                 </span>
-                <span className="font-mono text-xs text-slate-500">{o.code}</span>
+                <span className="font-mono text-xs text-slate-600">{o.code}</span>
               </Link>
             </li>
           );

@@ -8,6 +8,7 @@ import { shop } from '@/shared/shop.ts';
 import { stockText } from '../lib/stock-text.ts';
 import { PresentationPicker } from './presentation-picker.tsx';
 import { ProductImage } from './product-image.tsx';
+import { Formula, SafetyPanel } from './safety-panel.tsx';
 import { TechnicalSpecs } from './technical-specs.tsx';
 import { VolumePrices } from './volume-prices.tsx';
 
@@ -103,7 +104,19 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
             {p.formula && (
               <div className="flex gap-2">
                 <dt className="text-slate-600">Fórmula:</dt>
-                <dd className="text-slate-800">{p.formula}</dd>
+                <dd className="text-slate-800">
+                  <Formula text={p.formula} />
+                </dd>
+              </div>
+            )}
+            {p.safety && (
+              <div className="flex gap-2">
+                <dt className="sr-only">Seguridad:</dt>
+                <dd>
+                  <a href="#seguridad" className="font-medium text-brand-700 hover:underline">
+                    Ver información de seguridad (SGA)
+                  </a>
+                </dd>
               </div>
             )}
           </dl>
@@ -115,6 +128,7 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
       </div>
 
       <TechnicalSpecs product={p} />
+      <SafetyPanel product={p} />
     </div>
   );
 }

@@ -1,4 +1,15 @@
 import { parseCas } from '../../../shared/cas.ts';
+import {
+  GRADES,
+  MAX_STATEMENTS,
+  type PictogramCode,
+  parseGrade,
+  parseMolarMass,
+  parsePictograms,
+  parseSignalWord,
+  parseStatementCodes,
+  type SignalWord,
+} from '../../../shared/ghs.ts';
 import { parsePriceToCents } from '../../../shared/money.ts';
 import {
   MAX_PRICE_CENTS,
@@ -32,6 +43,13 @@ export const COLUMNS = [
   'family',
   'presentation',
   'price_breaks',
+  'molar_mass',
+  'grade',
+  'ghs_pictograms',
+  'signal_word',
+  'hazard_statements',
+  'precautionary_statements',
+  'storage_conditions',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -58,7 +76,33 @@ const ALIASES: Record<string, Column> = {
   presentacion: 'presentation',
   precios_volumen: 'price_breaks',
   precios_por_volumen: 'price_breaks',
+  masa_molar: 'molar_mass',
+  peso_molecular: 'molar_mass',
+  grado: 'grade',
+  pictogramas: 'ghs_pictograms',
+  pictogramas_sga: 'ghs_pictograms',
+  palabra_de_advertencia: 'signal_word',
+  palabra_advertencia: 'signal_word',
+  indicaciones_de_peligro: 'hazard_statements',
+  indicaciones_peligro: 'hazard_statements',
+  frases_h: 'hazard_statements',
+  consejos_de_prudencia: 'precautionary_statements',
+  consejos_prudencia: 'precautionary_statements',
+  frases_p: 'precautionary_statements',
+  almacenamiento: 'storage_conditions',
+  condiciones_de_almacenamiento: 'storage_conditions',
 };
+
+/** The reagent safety columns (decision 027): data of a family's base, never of a presentation. */
+export const SAFETY_COLUMNS = [
+  'molar_mass',
+  'grade',
+  'ghs_pictograms',
+  'signal_word',
+  'hazard_statements',
+  'precautionary_statements',
+  'storage_conditions',
+] as const satisfies readonly Column[];
 
 const normalizeHeader = (h: string) =>
   h
@@ -110,7 +154,35 @@ export type RowValues = {
   presentationLabel?: string | null;
   /** Volume prices, checked against the price once the stored one is known (importer.ts). */
   priceBreaks?: PriceBreak[];
+  /** Reagent safety data (decision 027); an empty cell clears it (null or no codes). */
+  molarMass?: number | null;
+  grade?: string | null;
+  ghsPictograms?: PictogramCode[];
+  signalWord?: SignalWord | null;
+  hazardStatements?: string[];
+  precautionaryStatements?: string[];
+  storageConditions?: string | null;
 };
+
+/** Does this row give any safety value that is not empty? */
+export const setsSafety = (v: RowValues) =>
+  (v.molarMass ?? null) !== null ||
+  (v.grade ?? null) !== null ||
+  (v.signalWord ?? null) !== null ||
+  (v.storageConditions ?? null) !== null ||
+  (v.ghsPictograms?.length ?? 0) > 0 ||
+  (v.hazardStatements?.length ?? 0) > 0 ||
+  (v.precautionaryStatements?.length ?? 0) > 0;
+
+/** Does this row empty every safety column (each present and blank)? */
+export const clearsSafety = (v: RowValues) =>
+  v.molarMass === null &&
+  v.grade === null &&
+  v.signalWord === null &&
+  v.storageConditions === null &&
+  v.ghsPictograms?.length === 0 &&
+  v.hazardStatements?.length === 0 &&
+  v.precautionaryStatements?.length === 0;
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
 const FALSE = new Set(['0', 'no', 'n', 'false', 'falso', 'inactivo']);
@@ -237,6 +309,67 @@ export function readRow(
       );
     else values.priceBreaks = parsed;
   }
+  readSafety(cell, values, reasons);
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };
+}
+
+/** The reagent safety columns of one row (decision 027): codes only, each checked against src/shared/ghs.ts. */
+function readSafety(cell: (c: Column) => string | undefined, values: RowValues, reasons: string[]) {
+  const mass = cell('molar_mass');
+  if (mass !== undefined) {
+    const parsed = mass === '' ? null : parseMolarMass(mass);
+    if (mass !== '' && parsed === null)
+      reasons.push(
+        `Columna molar_mass: masa molar inválida «${mass}» (g/mol, un número mayor que cero, p. ej. 36.46)`,
+      );
+    else values.molarMass = parsed;
+  }
+  const grade = cell('grade');
+  if (grade !== undefined) {
+    const parsed = grade === '' ? null : parseGrade(grade);
+    if (grade !== '' && parsed === null)
+      reasons.push(
+        `Columna grade: grado desconocido «${grade}» (use ${GRADES.map((g) => g.code).join(', ')})`,
+      );
+    else values.grade = parsed;
+  }
+  const pictograms = cell('ghs_pictograms');
+  if (pictograms !== undefined) {
+    const parsed = parsePictograms(pictograms);
+    if ('unknown' in parsed)
+      reasons.push(
+        `Columna ghs_pictograms: pictograma desconocido «${parsed.unknown}» (use GHS01 a GHS09, separados por espacios)`,
+      );
+    else values.ghsPictograms = parsed.codes;
+  }
+  const signal = cell('signal_word');
+  if (signal !== undefined) {
+    const parsed = signal === '' ? null : parseSignalWord(signal);
+    if (signal !== '' && parsed === null)
+      reasons.push(`Columna signal_word: «${signal}» no es una palabra de advertencia (Peligro o Atención)`);
+    else values.signalWord = parsed;
+  }
+  const statements = (column: 'hazard_statements' | 'precautionary_statements', kind: 'H' | 'P') => {
+    const text = cell(column);
+    if (text === undefined) return;
+    const parsed = parseStatementCodes(text, kind);
+    const what = kind === 'H' ? 'una indicación de peligro' : 'un consejo de prudencia';
+    const example = kind === 'H' ? 'H290 H314 H335' : 'P280 P305+P351+P338';
+    if ('unknown' in parsed)
+      reasons.push(
+        `Columna ${column}: «${parsed.unknown}» no es ${what} de la lista oficial del SGA (p. ej. ${example})`,
+      );
+    else if ('tooMany' in parsed)
+      reasons.push(`Columna ${column}: ${parsed.tooMany} códigos; el máximo es ${MAX_STATEMENTS}`);
+    else if (kind === 'H') values.hazardStatements = parsed.codes;
+    else values.precautionaryStatements = parsed.codes;
+  };
+  statements('hazard_statements', 'H');
+  statements('precautionary_statements', 'P');
+  const storage = cell('storage_conditions');
+  if (storage !== undefined) {
+    if (storage.length > 300) reasons.push('Columna storage_conditions: admite hasta 300 caracteres');
+    else values.storageConditions = storage || null;
+  }
 }

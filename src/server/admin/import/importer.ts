@@ -5,11 +5,12 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
+import { hasSafetyData } from '../../catalog/safety.ts';
 import type { Db } from '../../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
 import { contentHash } from '../products-service.ts';
-import { type Column, type RowValues, readHeader, readRow } from './columns.ts';
+import { type Column, clearsSafety, type RowValues, readHeader, readRow, setsSafety } from './columns.ts';
 import { decodeCsv, detectDelimiter, ImportFileError, parseCsv } from './csv.ts';
 
 export { ImportFileError };
@@ -102,6 +103,13 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     formula: keep(v.formula, e?.formula ?? null),
     familyCode: keep(v.familyCode, e?.familyCode ?? null),
     presentationLabel: keep(v.presentationLabel, e?.presentationLabel ?? null),
+    molarMass: keep(v.molarMass, e?.molarMass ?? null),
+    grade: keep(v.grade, e?.grade ?? null),
+    ghsPictograms: keep(v.ghsPictograms, e?.ghsPictograms ?? []),
+    signalWord: keep(v.signalWord, e?.signalWord ?? null),
+    hazardStatements: keep(v.hazardStatements, e?.hazardStatements ?? []),
+    precautionaryStatements: keep(v.precautionaryStatements, e?.precautionaryStatements ?? []),
+    storageConditions: keep(v.storageConditions, e?.storageConditions ?? null),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
@@ -126,13 +134,25 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   formula: 'formula',
   familyCode: 'family',
   presentationLabel: 'presentation',
+  molarMass: 'molar_mass',
+  grade: 'grade',
+  ghsPictograms: 'ghs_pictograms',
+  signalWord: 'signal_word',
+  hazardStatements: 'hazard_statements',
+  precautionaryStatements: 'precautionary_statements',
+  storageConditions: 'storage_conditions',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
 
 function changedFields(m: Merged, e: Existing): string[] {
   const before = merge({ line: 0, values: { code: e.code } }, e);
-  return (Object.keys(m) as (keyof Merged)[]).filter((k) => m[k] !== before[k]).map((k) => FIELD_LABELS[k]);
+  // Lists of codes (pictograms, H and P statements) compare by content.
+  const same = (a: unknown, b: unknown) =>
+    Array.isArray(a) && Array.isArray(b) ? a.join(' ') === b.join(' ') : a === b;
+  return (Object.keys(m) as (keyof Merged)[])
+    .filter((k) => !same(m[k], before[k]))
+    .map((k) => FIELD_LABELS[k]);
 }
 
 async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
@@ -146,18 +166,24 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
   return new Map(list.map((r) => [r.code, r]));
 }
 
-/** What the checks of a row need to know of the stored product: its price and family. */
-type StoredFacts = { priceCents: number; familyCode: string | null };
+/** What the checks of a row need to know of the stored product: its price, family and whether it has safety data. */
+type StoredFacts = { priceCents: number; familyCode: string | null; hasSafety: boolean };
 
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
   const found = new Map<string, StoredFacts>();
   for (let i = 0; i < codes.length; i += 1000) {
     const chunk = codes.slice(i, i + 1000);
     const list = await db
-      .select({ code: products.code, priceCents: products.priceCents, familyCode: products.familyCode })
+      .select({
+        code: products.code,
+        priceCents: products.priceCents,
+        familyCode: products.familyCode,
+        hasSafety: hasSafetyData,
+      })
       .from(products)
       .where(inArray(products.code, chunk));
-    for (const r of list) found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode });
+    for (const r of list)
+      found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode, hasSafety: r.hasSafety });
   }
   return found;
 }
@@ -202,6 +228,23 @@ function familyProblem(
   const ownMembers = facts.bases.has(code) || facts.named.has(code);
   if (ownMembers)
     return `Columna family: «${code}» tiene presentaciones propias y no puede pasar a otra familia`;
+  return null;
+}
+
+/**
+ * Safety data lives on the family's base (decision 027): a presentation row gives none, and a product with
+ * safety data joins a family only when the same row empties every safety column.
+ */
+function safetyProblem(
+  values: RowValues,
+  family: string | null,
+  stored: StoredFacts | undefined,
+): string | null {
+  if (family === null) return null;
+  if (setsSafety(values))
+    return `Columnas de seguridad (molar_mass, grade, ghs_pictograms, signal_word, hazard_statements, precautionary_statements, storage_conditions): «${values.code}» es una presentación de «${family}»; los datos de seguridad se capturan en el producto base «${family}»`;
+  if (stored?.hasSafety && stored.familyCode === null && !clearsSafety(values))
+    return `Columna family: «${values.code}» tiene datos de seguridad propios; déjelos vacíos en esta fila para hacerlo presentación de «${family}» (se muestran los del producto base)`;
   return null;
 }
 
@@ -269,6 +312,8 @@ export async function importCatalogue(
       const family = values.familyCode === undefined ? (before?.familyCode ?? null) : values.familyCode;
       const problem = familyProblem(values, family, { stored, bases, fileFamily, named });
       if (problem) reasons.push(problem);
+      const safety = safetyProblem(values, family, before);
+      if (safety) reasons.push(safety);
       const price = values.priceCents ?? before?.priceCents;
       if (values.priceBreaks && price !== undefined) {
         const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
@@ -488,6 +533,13 @@ async function writeBatch(
         formula: m.formula,
         familyCode: m.familyCode,
         presentationLabel: m.presentationLabel,
+        molarMass: m.molarMass,
+        grade: m.grade,
+        ghsPictograms: m.ghsPictograms,
+        signalWord: m.signalWord,
+        hazardStatements: m.hazardStatements,
+        precautionaryStatements: m.precautionaryStatements,
+        storageConditions: m.storageConditions,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -515,6 +567,13 @@ async function writeBatch(
         formula: excluded(products.formula),
         familyCode: excluded(products.familyCode),
         presentationLabel: excluded(products.presentationLabel),
+        molarMass: excluded(products.molarMass),
+        grade: excluded(products.grade),
+        ghsPictograms: excluded(products.ghsPictograms),
+        signalWord: excluded(products.signalWord),
+        hazardStatements: excluded(products.hazardStatements),
+        precautionaryStatements: excluded(products.precautionaryStatements),
+        storageConditions: excluded(products.storageConditions),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,

@@ -1,3 +1,5 @@
+import { moreReagents } from './reagents.ts';
+
 /** Fictional brands and lab-supply groups of the demo catalogue (no real trademarks). */
 export const demoBrands = [
   { name: 'Cristalux', prefix: 'CRX', color: '#1d6fb8', featured: true },
@@ -309,6 +311,7 @@ export const demoGroups: GroupDef[] = [
             weight: [1.2, 4.6],
             short: 'Ácido acético glacial para análisis.',
           },
+          ...moreReagents['REA-ACI'],
         ],
       },
       {
@@ -340,6 +343,7 @@ export const demoGroups: GroupDef[] = [
             weight: [0.3, 1.1],
             short: 'Sulfato cúprico en cristales azules.',
           },
+          ...moreReagents['REA-BAS'],
         ],
       },
       {
@@ -371,6 +375,7 @@ export const demoGroups: GroupDef[] = [
             weight: [0.9, 3.4],
             short: 'Metanol de alta pureza para HPLC.',
           },
+          ...moreReagents['REA-SOL'],
         ],
       },
       {
@@ -882,6 +887,19 @@ export const demoFamilies: Record<
     reagent: { cas: '67-56-1', formula: 'CH3OH' },
   },
   'Fenolftaleína solución 1 %, {v} ml': { name: 'Fenolftaleína solución 1 %', label: '{v} ml' },
+  // The reagents added with their safety data (reagents.ts, decision 027).
+  ...Object.fromEntries(
+    Object.values(moreReagents)
+      .flat()
+      .map((r) => [
+        r.name,
+        {
+          name: r.family,
+          label: r.label,
+          reagent: { cas: r.facts.cas ?? '', formula: r.facts.formula ?? '' },
+        },
+      ]),
+  ),
   'Guantes de nitrilo sin polvo talla {v}, caja con 100': {
     name: 'Guantes de nitrilo sin polvo, caja con 100',
     label: 'talla {v}',

@@ -13,6 +13,7 @@ import {
   type Template,
 } from './data.ts';
 import { createRandom, type Random } from './random.ts';
+import { allReagentFacts, moreReagentNames } from './reagents.ts';
 import { demoSatKeys } from './sat-keys.ts';
 
 export type SeedOptions = {
@@ -59,7 +60,7 @@ function longDescription(t: Template, name: string, brand: string, rand: Random)
 }
 
 /** Every (subgroup, template, variant) of the demo catalogue, in a fixed order. */
-function productPlan() {
+function productPlan(presentations: boolean) {
   const plan: {
     groupClas: string;
     shape: Shape;
@@ -72,6 +73,7 @@ function productPlan() {
   for (const g of demoGroups) {
     for (const s of g.subgroups) {
       for (const template of s.templates) {
+        if (!presentations && moreReagentNames.has(template.name)) continue;
         template.variants.forEach((variant, i) => {
           plan.push({
             groupClas: s.clas,
@@ -123,7 +125,7 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
       set: { name: sql`excluded.name`, position: sql`excluded.position` },
     });
 
-  const plan = productPlan();
+  const plan = productPlan(options.presentations ?? false);
   // Pictures depend only on (shape, brand colour): render each once, in parallel.
   const imageCache = new Map<string, { data: Buffer; hash: string }>();
   const shapesUsed = [...new Set(plan.map((p) => p.shape))];
@@ -173,6 +175,17 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         satProductKey: demoSatKeys(item.groupClas)?.productKey ?? null,
         satUnitKey: demoSatKeys(item.groupClas)?.unitKey ?? null,
       };
+      // Safety data on the family's base, or on a product without presentations (decision 027).
+      const facts = allReagentFacts[item.template.name];
+      if (facts && (!family || item.index === 0)) {
+        row.molarMass = facts.molarMass ?? null;
+        row.grade = facts.grade ?? null;
+        row.ghsPictograms = facts.pictograms;
+        row.signalWord = facts.signal ?? null;
+        row.hazardStatements = facts.h;
+        row.precautionaryStatements = facts.p;
+        row.storageConditions = facts.storage;
+      }
       if (family) {
         row.presentationLabel = family.label.replaceAll('{v}', item.variant);
         if (item.index > 0) row.familyCode = codeOf(baseN);

@@ -75,6 +75,25 @@ export const products = pgTable(
     familyCode: text('family_code').references((): AnyPgColumn => products.code),
     /** What the presentation is: '500 mL', '1 L', 'caja con 100'; null for a product without presentations. */
     presentationLabel: text('presentation_label'),
+    /*
+     * Reagent safety data (decision 027), kept on the family's base only (a presentation shows its base's): the
+     * substance and its hazards are the same in 500 mL and 4 L. Codes only, checked against src/shared/ghs.ts;
+     * the page shows the official Spanish texts.
+     */
+    /** Molar mass in g/mol. */
+    molarMass: numeric('molar_mass', { precision: 12, scale: 4, mode: 'number' }),
+    /** Grade code (src/shared/ghs.ts GRADES): 'ACS', 'RA', 'HPLC'… */
+    grade: text('grade'),
+    /** GHS/SGA pictograms, 'GHS01'…'GHS09', in that order. */
+    ghsPictograms: text('ghs_pictograms').array().notNull().default(sql`'{}'::text[]`),
+    /** 'danger' (Peligro) or 'warning' (Atención). */
+    signalWord: text('signal_word'),
+    /** H codes ('H290', 'H314'), as the official list spells them. */
+    hazardStatements: text('hazard_statements').array().notNull().default(sql`'{}'::text[]`),
+    /** P codes, single or combined ('P280', 'P305+P351+P338'). */
+    precautionaryStatements: text('precautionary_statements').array().notNull().default(sql`'{}'::text[]`),
+    /** How to store it ('Almacenar entre 15 y 25 °C, en lugar seco y bien ventilado'). */
+    storageConditions: text('storage_conditions'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -90,6 +109,17 @@ export const products = pgTable(
     index('products_formula_key_idx').on(sql`upper(translate(${t.formula}, '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789'))`),
     index('products_family_idx').on(t.familyCode),
     check('products_family_not_self', sql`${t.familyCode} <> ${t.code}`),
+    check('products_molar_mass_positive', sql`${t.molarMass} > 0`),
+    check('products_signal_word', sql`${t.signalWord} in ('danger', 'warning')`),
+    check(
+      'products_ghs_pictograms',
+      sql`${t.ghsPictograms} <@ array['GHS01','GHS02','GHS03','GHS04','GHS05','GHS06','GHS07','GHS08','GHS09']::text[]`,
+    ),
+    // Safety data lives on the family's base (decision 027): a presentation carries none of its own.
+    check(
+      'products_safety_on_base',
+      sql`${t.familyCode} is null or (${t.molarMass} is null and ${t.grade} is null and ${t.signalWord} is null and ${t.storageConditions} is null and cardinality(${t.ghsPictograms}) = 0 and cardinality(${t.hazardStatements}) = 0 and cardinality(${t.precautionaryStatements}) = 0)`,
+    ),
   ],
 );
 
