@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
+import { leadTimeFieldsProblem } from '../../shared/backorder.ts';
 import {
   type AdminProduct,
   type AdminProductList,
@@ -50,6 +51,9 @@ const productFields = {
   updatedAt: products.updatedAt,
   familyCode: products.familyCode,
   presentationLabel: products.presentationLabel,
+  backorderable: products.backorderable,
+  leadMinDays: products.leadMinDays,
+  leadMaxDays: products.leadMaxDays,
 };
 
 const selectProducts = (db: Db) =>
@@ -149,6 +153,9 @@ async function readProduct(db: Db, code: string): Promise<AdminProduct | null> {
  * hold against the price. Refused with the field named (400).
  */
 async function checkPresentation(tx: Db, code: string, fields: ProductFields): Promise<PriceBreak[]> {
+  // 'Sobre pedido' (decision 029): the flag and its lead time go together.
+  const lead = leadTimeFieldsProblem(fields);
+  if (lead) throw badRequest(lead.message, { [lead.field]: lead.message });
   const family = fields.familyCode;
   if (family !== null) {
     const refuse = (message: string) => badRequest(message, { familyCode: message });
@@ -218,6 +225,9 @@ const columnsOf = (f: ProductFields) => ({
   active: f.active,
   familyCode: f.familyCode,
   presentationLabel: f.presentationLabel,
+  backorderable: f.backorderable,
+  leadMinDays: f.backorderable ? f.leadMinDays : null,
+  leadMaxDays: f.backorderable ? f.leadMaxDays : null,
 });
 
 /** What the audit keeps of a product (no bytes; the long description by length and hash). */
@@ -238,6 +248,9 @@ const auditView = (p: AdminProduct) => ({
   familyCode: p.familyCode,
   presentationLabel: p.presentationLabel,
   priceBreaks: p.priceBreaks,
+  backorderable: p.backorderable,
+  leadMinDays: p.leadMinDays,
+  leadMaxDays: p.leadMaxDays,
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {

@@ -33,6 +33,9 @@ type Form = {
   familyCode: string;
   presentationLabel: string;
   priceBreaks: string;
+  backorderable: boolean;
+  leadMinDays: string;
+  leadMaxDays: string;
 };
 
 const EMPTY: Form = {
@@ -53,6 +56,9 @@ const EMPTY: Form = {
   familyCode: '',
   presentationLabel: '',
   priceBreaks: '',
+  backorderable: false,
+  leadMinDays: '',
+  leadMaxDays: '',
 };
 
 const toForm = (p: AdminProduct): Form => ({
@@ -73,6 +79,9 @@ const toForm = (p: AdminProduct): Form => ({
   familyCode: p.familyCode ?? '',
   presentationLabel: p.presentationLabel ?? '',
   priceBreaks: p.priceBreaks,
+  backorderable: p.backorderable,
+  leadMinDays: p.leadMinDays === null ? '' : String(p.leadMinDays),
+  leadMaxDays: p.leadMaxDays === null ? '' : String(p.leadMaxDays),
 });
 
 function Field({
@@ -297,6 +306,24 @@ export function ProductEditScreen() {
             >
               <input className={fieldClass} {...register('priceBreaks')} />
             </Field>
+            <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2">
+              <legend className="px-1 text-sm font-medium text-slate-700">Sobre pedido</legend>
+              <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-700"
+                  data-testid="backorderable"
+                  {...register('backorderable')}
+                />
+                Se puede pedir más allá de la existencia (lo que falte se entrega en el plazo)
+              </label>
+              <Field label="Entrega: días hábiles mínimos" error={err('leadMinDays')} hint="p. ej. 10">
+                <input className={fieldClass} inputMode="numeric" {...register('leadMinDays')} />
+              </Field>
+              <Field label="Entrega: días hábiles máximos" error={err('leadMaxDays')} hint="p. ej. 15">
+                <input className={fieldClass} inputMode="numeric" {...register('leadMaxDays')} />
+              </Field>
+            </fieldset>
             <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">
               <textarea className={fieldClass} rows={2} {...register('shortDesc')} />
             </Field>

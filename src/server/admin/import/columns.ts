@@ -1,3 +1,4 @@
+import { type LeadTime, MAX_LEAD_DAYS } from '../../../shared/backorder.ts';
 import { parseCas } from '../../../shared/cas.ts';
 import { parsePriceToCents } from '../../../shared/money.ts';
 import {
@@ -32,6 +33,8 @@ export const COLUMNS = [
   'family',
   'presentation',
   'price_breaks',
+  'backorder',
+  'lead_time_days',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -58,6 +61,10 @@ const ALIASES: Record<string, Column> = {
   presentacion: 'presentation',
   precios_volumen: 'price_breaks',
   precios_por_volumen: 'price_breaks',
+  sobre_pedido: 'backorder',
+  tiempo_de_entrega: 'lead_time_days',
+  dias_de_entrega: 'lead_time_days',
+  dias_entrega: 'lead_time_days',
 };
 
 const normalizeHeader = (h: string) =>
@@ -110,7 +117,32 @@ export type RowValues = {
   presentationLabel?: string | null;
   /** Volume prices, checked against the price once the stored one is known (importer.ts). */
   priceBreaks?: PriceBreak[];
+  /** 'Sobre pedido' (decision 029); checked against the stored product in importer.ts (a flag needs a lead time). */
+  backorderable?: boolean;
+  /** Business days; null clears it (empty cell). */
+  leadTime?: LeadTime | null;
 };
+
+/**
+ * A lead time cell: '10-15' (also '10–15' or '10 a 15') or '10'; whole business days from 1 to MAX_LEAD_DAYS, the
+ * first not above the second. Answers the lead time or the Spanish reason naming the column.
+ */
+export function parseLeadTime(text: string): LeadTime | string {
+  const m = /^(-?\d+(?:[.,]\d+)?)(?:\s*(?:-|–|—|a)\s*(-?\d+(?:[.,]\d+)?))?$/.exec(text.trim());
+  const example = '(días hábiles, p. ej. 10-15 o 10)';
+  if (!m) return `Columna lead_time_days: «${text}» no se entiende ${example}`;
+  const parts = [m[1]!, m[2] ?? m[1]!];
+  if (parts.some((p) => /[.,]/.test(p)))
+    return `Columna lead_time_days: «${text}» debe ser un número entero de días hábiles`;
+  const [min, max] = parts.map(Number) as [number, number];
+  if (min < 0 || max < 0) return `Columna lead_time_days: «${text}» no puede ser negativo`;
+  if (min < 1) return `Columna lead_time_days: «${text}»: el mínimo es 1 día hábil`;
+  if (max > MAX_LEAD_DAYS)
+    return `Columna lead_time_days: «${text}»: el máximo es ${MAX_LEAD_DAYS} días hábiles`;
+  if (min > max)
+    return `Columna lead_time_days: «${text}»: el mínimo (${min}) es mayor que el máximo (${max})`;
+  return { minDays: min, maxDays: max };
+}
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
 const FALSE = new Set(['0', 'no', 'n', 'false', 'falso', 'inactivo']);
@@ -236,6 +268,22 @@ export function readRow(
         `Columna price_breaks: «${breaks}» no se entiende (cantidad:precio separados por ;, p. ej. 10:145.00;50:130.00)`,
       );
     else values.priceBreaks = parsed;
+  }
+  const backorder = cell('backorder')?.toLowerCase();
+  if (backorder) {
+    if (TRUE.has(backorder)) values.backorderable = true;
+    else if (FALSE.has(backorder)) values.backorderable = false;
+    else reasons.push(`Columna backorder: valor inválido «${backorder}» (sí o no)`);
+  }
+  const lead = cell('lead_time_days');
+  if (lead !== undefined) {
+    const parsed = lead === '' ? null : parseLeadTime(lead);
+    if (typeof parsed === 'string') reasons.push(parsed);
+    else if (parsed && values.backorderable === false)
+      reasons.push(
+        `Columna lead_time_days: «${lead}» sin sobre pedido; el tiempo de entrega solo aplica con backorder = sí`,
+      );
+    else values.leadTime = parsed;
   }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };

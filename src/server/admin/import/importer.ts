@@ -102,9 +102,32 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     formula: keep(v.formula, e?.formula ?? null),
     familyCode: keep(v.familyCode, e?.familyCode ?? null),
     presentationLabel: keep(v.presentationLabel, e?.presentationLabel ?? null),
+    ...leadTimeColumns(v, e),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
+}
+
+/** 'Sobre pedido' (decision 029): 'backorder = no' clears the lead time; an empty cell keeps the stored one. */
+function leadTimeColumns(
+  v: RowValues,
+  e: Existing | undefined,
+): Pick<Merged, 'backorderable' | 'leadMinDays' | 'leadMaxDays'> {
+  const backorderable = keep(v.backorderable, e?.backorderable ?? false);
+  if (!backorderable) return { backorderable, leadMinDays: null, leadMaxDays: null };
+  if (v.leadTime) return { backorderable, leadMinDays: v.leadTime.minDays, leadMaxDays: v.leadTime.maxDays };
+  return { backorderable, leadMinDays: e?.leadMinDays ?? null, leadMaxDays: e?.leadMaxDays ?? null };
+}
+
+/** A row's 'sobre pedido' with what is stored: a flag needs a lead time, a lead time needs the flag. */
+function leadTimeProblem(values: RowValues, before: StoredFacts | undefined): string | null {
+  const flagged = values.backorderable ?? before?.backorderable ?? false;
+  const lead = values.leadTime === undefined ? (before?.hasLeadTime ?? false) : values.leadTime !== null;
+  if (flagged && !lead)
+    return 'Columna backorder: un producto sobre pedido necesita su tiempo de entrega en lead_time_days (p. ej. 10-15)';
+  if (!flagged && values.leadTime)
+    return 'Columna lead_time_days: el tiempo de entrega solo aplica a productos sobre pedido; indique backorder = sí';
+  return null;
 }
 
 const FIELD_LABELS: Record<keyof Merged, string> = {
@@ -126,13 +149,19 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   formula: 'formula',
   familyCode: 'family',
   presentationLabel: 'presentation',
+  backorderable: 'backorder',
+  leadMinDays: 'lead_time_days',
+  leadMaxDays: 'lead_time_days',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
 
 function changedFields(m: Merged, e: Existing): string[] {
   const before = merge({ line: 0, values: { code: e.code } }, e);
-  return (Object.keys(m) as (keyof Merged)[]).filter((k) => m[k] !== before[k]).map((k) => FIELD_LABELS[k]);
+  const labels = (Object.keys(m) as (keyof Merged)[])
+    .filter((k) => m[k] !== before[k])
+    .map((k) => FIELD_LABELS[k]);
+  return [...new Set(labels)];
 }
 
 async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
@@ -147,17 +176,34 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
 }
 
 /** What the checks of a row need to know of the stored product: its price and family. */
-type StoredFacts = { priceCents: number; familyCode: string | null };
+type StoredFacts = {
+  priceCents: number;
+  familyCode: string | null;
+  backorderable: boolean;
+  hasLeadTime: boolean;
+};
 
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
   const found = new Map<string, StoredFacts>();
   for (let i = 0; i < codes.length; i += 1000) {
     const chunk = codes.slice(i, i + 1000);
     const list = await db
-      .select({ code: products.code, priceCents: products.priceCents, familyCode: products.familyCode })
+      .select({
+        code: products.code,
+        priceCents: products.priceCents,
+        familyCode: products.familyCode,
+        backorderable: products.backorderable,
+        leadMinDays: products.leadMinDays,
+      })
       .from(products)
       .where(inArray(products.code, chunk));
-    for (const r of list) found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode });
+    for (const r of list)
+      found.set(r.code, {
+        priceCents: r.priceCents,
+        familyCode: r.familyCode,
+        backorderable: r.backorderable,
+        hasLeadTime: r.leadMinDays !== null,
+      });
   }
   return found;
 }
@@ -269,6 +315,8 @@ export async function importCatalogue(
       const family = values.familyCode === undefined ? (before?.familyCode ?? null) : values.familyCode;
       const problem = familyProblem(values, family, { stored, bases, fileFamily, named });
       if (problem) reasons.push(problem);
+      const leadProblem = leadTimeProblem(values, before);
+      if (leadProblem) reasons.push(leadProblem);
       const price = values.priceCents ?? before?.priceCents;
       if (values.priceBreaks && price !== undefined) {
         const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
@@ -488,6 +536,9 @@ async function writeBatch(
         formula: m.formula,
         familyCode: m.familyCode,
         presentationLabel: m.presentationLabel,
+        backorderable: m.backorderable,
+        leadMinDays: m.leadMinDays,
+        leadMaxDays: m.leadMaxDays,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -515,6 +566,9 @@ async function writeBatch(
         formula: excluded(products.formula),
         familyCode: excluded(products.familyCode),
         presentationLabel: excluded(products.presentationLabel),
+        backorderable: excluded(products.backorderable),
+        leadMinDays: excluded(products.leadMinDays),
+        leadMaxDays: excluded(products.leadMaxDays),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,

@@ -75,6 +75,14 @@ export const products = pgTable(
     familyCode: text('family_code').references((): AnyPgColumn => products.code),
     /** What the presentation is: '500 mL', '1 L', 'caja con 100'; null for a product without presentations. */
     presentationLabel: text('presentation_label'),
+    /**
+     * 'Sobre pedido' (decision 029): the presentation may be ordered beyond its stock; what stock cannot cover is
+     * backordered on the order line and delivered within the lead time, in business days (Mexico City).
+     * Not flagged: the exact stock rules hold (never sold beyond stock). Flagged: both days are set, min ≤ max.
+     */
+    backorderable: boolean('backorderable').notNull().default(false),
+    leadMinDays: integer('lead_min_days'),
+    leadMaxDays: integer('lead_max_days'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -90,6 +98,10 @@ export const products = pgTable(
     index('products_formula_key_idx').on(sql`upper(translate(${t.formula}, '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789'))`),
     index('products_family_idx').on(t.familyCode),
     check('products_family_not_self', sql`${t.familyCode} <> ${t.code}`),
+    check(
+      'products_lead_time',
+      sql`(not ${t.backorderable} and ${t.leadMinDays} is null and ${t.leadMaxDays} is null) or (${t.backorderable} and ${t.leadMinDays} between 1 and 180 and ${t.leadMaxDays} between ${t.leadMinDays} and 180)`,
+    ),
   ],
 );
 
