@@ -49,6 +49,7 @@ export function Component() {
             priceCents: p.priceCents,
             stock: p.stock,
             imageUrl: p.imageUrl,
+            leadTime: p.leadTime,
           }}
         />
       }
