@@ -24,7 +24,7 @@ const parts = (date: Ymd) => date.split('-').map(Number) as [number, number, num
 /** Day of week of a calendar date (0 = Sunday), independent of any time zone. */
 const weekday = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d)).getUTCDay();
 
-const MEXICO_CITY = new Intl.DateTimeFormat('en-CA', {
+const MEXICO_CITY = /* @__PURE__ */ new Intl.DateTimeFormat('en-CA', {
   timeZone: 'America/Mexico_City',
   year: 'numeric',
   month: '2-digit',
