@@ -39,12 +39,11 @@ export async function reserveStock(
           leadMaxDays: products.leadMaxDays,
         })
         .from(products)
-        .where(eq(products.code, line.code))
-        .for('update');
+        .where(eq(products.code, line.code));
       if (!row?.active) throw conflict(`${line.name} ya no está disponible`, 'unavailable');
-      const lead = leadTimeOf(row);
-      if (lead) {
-        reserved.set(line.code, await takeWhatThereIs(tx, orderNumber, line, row.stock, lead));
+      // Not 'sobre pedido': refused exactly as always, without waiting on the row. Flagged: under the row's lock.
+      if (leadTimeOf(row)) {
+        reserved.set(line.code, await takeWhatThereIs(tx, orderNumber, line));
         continue;
       }
       const left = row.stock;
@@ -63,15 +62,34 @@ export async function reserveStock(
   return reserved;
 }
 
-/** A 'sobre pedido' line short of stock, its row locked by the caller: min(q, stock) taken, the rest backordered. */
+/**
+ * A 'sobre pedido' line short of stock: its row locked (the stock read then is the stock), min(q, stock) taken
+ * with a ledger row, the rest backordered. The flag is read again under the lock: staff may have just cleared it.
+ */
 async function takeWhatThereIs(
   tx: Tx,
   orderNumber: number,
-  line: { code: string; quantity: number },
-  stock: number,
-  lead: LeadTime,
+  line: { code: string; name: string; quantity: number },
 ): Promise<Reserved> {
-  const now = Math.max(0, Math.min(stock, line.quantity));
+  const [row] = await tx
+    .select({
+      stock: products.stock,
+      active: products.active,
+      backorderable: products.backorderable,
+      leadMinDays: products.leadMinDays,
+      leadMaxDays: products.leadMaxDays,
+    })
+    .from(products)
+    .where(eq(products.code, line.code))
+    .for('update');
+  if (!row?.active) throw conflict(`${line.name} ya no está disponible`, 'unavailable');
+  const lead = leadTimeOf(row);
+  if (!lead && row.stock < line.quantity)
+    throw conflict(
+      `Sin existencia suficiente de ${line.name}: solo hay ${row.stock} disponibles`,
+      'out_of_stock',
+    );
+  const now = Math.max(0, Math.min(row.stock, line.quantity));
   if (now > 0) {
     await tx
       .update(products)
