@@ -45,6 +45,10 @@ async function partlyInStock(request: APIRequestContext): Promise<Detail> {
 test('a sobre pedido quantity above stock: the product page, the cart, checkout and the order say what ships now and later', async ({
   page,
 }) => {
+  const hydration: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /hydrat/i.test(m.text())) hydration.push(m.text());
+  });
   const p = await partlyInStock(page.request);
   const lead = p.leadTime!;
   const later = 4;
@@ -114,7 +118,30 @@ test('a sobre pedido quantity above stock: the product page, the cart, checkout 
   await expect(page.getByTestId('ship-now')).toContainText('Lo disponible se envía a más tardar el');
   await shoot(page, 'pedido');
 
+  expect(hydration).toEqual([]);
   // Stock went to 0, never below; the backordered units were not taken from it.
   const stock = (await (await page.request.get(`/api/products/${p.code}/stock`)).json()) as { stock: number };
   expect(stock.stock).toBe(0);
+});
+
+test('a product sobre pedido with nothing in stock: its card says so and it can still be added', async ({
+  page,
+}) => {
+  let found: { code: string; name: string; leadTime: LeadTime } | undefined;
+  for (let n = 1; n <= 12 && !found; n++) {
+    const { items } = (await (await page.request.get(`/api/products?pageSize=60&page=${n}`)).json()) as {
+      items: { code: string; name: string; familyStock: number; leadTime: LeadTime | null }[];
+    };
+    const card = items.find((c) => c.leadTime && c.familyStock < 1);
+    if (card) found = { code: card.code, name: card.name, leadTime: card.leadTime! };
+  }
+  expect(found, 'the demo has a sobre pedido product with stock 0').toBeTruthy();
+  await page.goto(`/busqueda/${encodeURIComponent(found!.code)}`);
+  const card = page.getByTestId('product-card').filter({ hasText: found!.code });
+  await expect(card.getByTestId('card-backorder')).toHaveText(
+    `Sobre pedido · entrega en ${found!.leadTime.minDays}–${found!.leadTime.maxDays} días hábiles`,
+  );
+  await card.getByTestId('card-add').click();
+  await expect(page.getByText('Producto agregado al carrito').first()).toBeVisible();
+  await shoot(page, 'tarjeta');
 });

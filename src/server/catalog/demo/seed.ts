@@ -196,6 +196,13 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
           last = cents;
         }
       }
+      // A few products without presentations are 'sobre pedido' with nothing in stock (their cards say so).
+      if (!family && options.presentations && n % 60 === 7) {
+        row.backorderable = true;
+        row.leadMinDays = 5;
+        row.leadMaxDays = 8;
+        row.stock = 0;
+      }
       const withMedia = n < mediaLimit;
       if (withMedia && rand.chance(0.88)) {
         const img = imageCache.get(`${item.shape}:${brand.color}`)!;
