@@ -1,11 +1,13 @@
 import {
   addLines,
   addToCart,
+  orderableUpTo,
   type ProductForCart,
   quantityInCart,
   STOCK_LIMIT,
 } from '@/client/lib/cart-add.ts';
 import type { CartItem } from '@/client/lib/cart-store.ts';
+import type { LeadTime } from '@/shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 
 /** Adding one unit (product page, listing cards) lives in lib/ so the catalogue's cards use the same rule. */
@@ -47,13 +49,14 @@ export function parseQuantity(text: string): number | null {
  * locally held stock. The server's stock is checked afterwards by the caller (see `checkServerStock`).
  */
 export function validateQuantity(
-  item: Pick<CartItem, 'stock'>,
+  item: Pick<CartItem, 'stock' | 'leadTime'>,
   text: string,
 ): { ok: true; quantity: number } | { ok: false; reason: CartRefusal } {
   const quantity = parseQuantity(text);
   if (quantity === null) return { ok: false, reason: 'invalid' };
   if (quantity === 0) return { ok: false, reason: 'zero' };
-  if (quantity > item.stock || quantity > MAX_LINE_QUANTITY) return { ok: false, reason: 'local_stock' };
+  if (quantity > orderableUpTo(item) || quantity > MAX_LINE_QUANTITY)
+    return { ok: false, reason: 'local_stock' };
   return { ok: true, quantity };
 }
 
@@ -79,6 +82,7 @@ export function refreshFromQuote(
     stock: number;
     imageUrl: string | null;
     available: boolean;
+    leadTime?: LeadTime | null;
   }[],
 ): CartItem[] {
   let changed = false;
@@ -89,20 +93,26 @@ export function refreshFromQuote(
       line.unitPriceCents === i.priceCents &&
       line.stock === i.stock &&
       line.name === i.name &&
-      line.imageUrl === i.imageUrl
+      line.imageUrl === i.imageUrl &&
+      sameLead(line.leadTime, i.leadTime)
     )
       return i;
     changed = true;
+    const { leadTime: _old, ...rest } = i;
     return {
-      ...i,
+      ...rest,
       name: line.name,
       priceCents: line.unitPriceCents,
       stock: line.stock,
       imageUrl: line.imageUrl,
+      ...(line.leadTime ? { leadTime: line.leadTime } : {}),
     };
   });
   return changed ? next : (items as CartItem[]);
 }
+
+const sameLead = (a: LeadTime | null | undefined, b: LeadTime | null | undefined) =>
+  (a ?? null) === (b ?? null) || (!!a && !!b && a.minDays === b.minDays && a.maxDays === b.maxDays);
 
 /** Sum of quantities: the header's count. */
 export function cartCount(items: readonly CartItem[]): number {
@@ -132,8 +142,8 @@ export function rebaseOnSaved(
     const delta = line.quantity - quantityInCart(before, line.code);
     if (delta === 0) continue;
     const existing = next.find((i) => i.code === line.code);
-    if (existing) existing.quantity = Math.min(Math.max(existing.quantity + delta, 0), line.stock);
-    else if (delta > 0) next.push({ ...line, quantity: Math.min(delta, line.stock) });
+    if (existing) existing.quantity = Math.min(Math.max(existing.quantity + delta, 0), orderableUpTo(line));
+    else if (delta > 0) next.push({ ...line, quantity: Math.min(delta, orderableUpTo(line)) });
   }
   for (const line of before) {
     if (!now.some((i) => i.code === line.code)) next = next.filter((i) => i.code !== line.code);

@@ -1,5 +1,5 @@
 import { apiFetch } from '@/client/lib/api-client.ts';
-import { addLines, type ProductForCart, quantityInCart } from '@/client/lib/cart-add.ts';
+import { addLines, orderableUpTo, type ProductForCart, quantityInCart } from '@/client/lib/cart-add.ts';
 import { getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { CartQuote } from '@/shared/schemas/cart.ts';
@@ -36,7 +36,8 @@ export async function addAtTodaysPrices(
       changes.push(`${old.description}: ya no está a la venta.`);
       continue;
     }
-    const room = Math.max(0, today.stock - quantityInCart(cart, old.code));
+    // 'Sobre pedido' (decision 029): beyond stock is fine (up to the most units per line).
+    const room = Math.max(0, orderableUpTo(today) - quantityInCart(cart, old.code));
     if (room === 0) {
       changes.push(
         `${today.name}: sin existencia${today.stock > 0 ? ' (ya tiene en el carrito lo disponible)' : ''}.`,
@@ -60,6 +61,7 @@ export async function addAtTodaysPrices(
         priceCents: today.unitPriceCents,
         stock: today.stock,
         imageUrl: today.imageUrl,
+        leadTime: today.leadTime,
       },
       quantity,
     });

@@ -1,3 +1,4 @@
+import type { LeadTime } from '@/shared/backorder.ts';
 import { cartFullMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 import type { CartItem } from './cart-store.ts';
 
@@ -12,7 +13,17 @@ export type ProductForCart = {
   priceCents: number;
   stock: number;
   imageUrl: string | null;
+  /** 'Sobre pedido' (decision 029): orderable beyond stock. */
+  leadTime?: LeadTime | null;
 };
+
+/**
+ * The most units a line may hold: the stock — or, for a 'sobre pedido' product (decision 029), the most units per
+ * line whatever the stock (what stock does not cover is backordered by the order).
+ */
+export function orderableUpTo(p: { stock: number; leadTime?: LeadTime | null | undefined }): number {
+  return p.leadTime ? MAX_LINE_QUANTITY : p.stock;
+}
 
 export const STOCK_LIMIT = 'Límite de stock';
 
@@ -30,7 +41,7 @@ export function addToCart(
   product: ProductForCart,
 ): { ok: true; items: CartItem[] } | { ok: false; reason: 'stock_limit' | 'cart_full'; message: string } {
   const quantity = quantityInCart(items, product.code) + 1;
-  if (product.stock < quantity || quantity > MAX_LINE_QUANTITY)
+  if (orderableUpTo(product) < quantity || quantity > MAX_LINE_QUANTITY)
     return { ok: false, reason: 'stock_limit', message: STOCK_LIMIT };
   if (quantity === 1 && items.length >= MAX_CART_LINES)
     return { ok: false, reason: 'cart_full', message: cartFullMessage(1) };
@@ -41,6 +52,7 @@ export function addToCart(
     stock: product.stock,
     imageUrl: product.imageUrl,
     quantity,
+    ...(product.leadTime ? { leadTime: product.leadTime } : {}),
   };
   const exists = items.some((i) => i.code === product.code);
   return {
@@ -77,7 +89,7 @@ export function addLines(
     }
     const held = quantityInCart(next, product.code);
     const total = held + quantity;
-    if (total > product.stock || total > MAX_LINE_QUANTITY) {
+    if (total > orderableUpTo(product) || total > MAX_LINE_QUANTITY) {
       refused.push({ code: product.code, reason: 'stock_limit' });
       continue;
     }

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { LeadTime } from '@/shared/backorder.ts';
 import { CART_COOKIE, CART_COOKIE_MAX_LENGTH, encodeCartCookie } from '@/shared/cart-cookie.ts';
 
 /** One cart line as kept in the browser (display only: the server recomputes prices and stock). */
@@ -10,6 +11,8 @@ export type CartItem = {
   quantity: number;
   stock: number;
   imageUrl: string | null;
+  /** 'Sobre pedido' (decision 029): orderable beyond `stock`, the rest delivered within this lead time. */
+  leadTime?: LeadTime | null;
 };
 
 const KEY = 'cartItems';

@@ -157,6 +157,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     purchaseOrder: o.purchaseOrder,
     quotationFolio: found.quotationFolio,
     lines: await orderLineViews(db, number),
+    shipNowBy: o.shipNowBy,
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
+import { leadTimeFieldsProblem } from '../../shared/backorder.ts';
 import {
   type AdminProduct,
   type AdminProductList,
@@ -60,6 +61,9 @@ const productFields = {
   hazardStatements: products.hazardStatements,
   precautionaryStatements: products.precautionaryStatements,
   storageConditions: products.storageConditions,
+  backorderable: products.backorderable,
+  leadMinDays: products.leadMinDays,
+  leadMaxDays: products.leadMaxDays,
 };
 
 const selectProducts = (db: Db) =>
@@ -159,6 +163,9 @@ async function readProduct(db: Db, code: string): Promise<AdminProduct | null> {
  * hold against the price. Refused with the field named (400).
  */
 async function checkPresentation(tx: Db, code: string, fields: ProductFields): Promise<PriceBreak[]> {
+  // 'Sobre pedido' (decision 029): the flag and its lead time go together.
+  const lead = leadTimeFieldsProblem(fields);
+  if (lead) throw badRequest(lead.message, { [lead.field]: lead.message });
   const family = fields.familyCode;
   if (family !== null) {
     const refuse = (message: string) => badRequest(message, { familyCode: message });
@@ -272,6 +279,9 @@ const columnsOf = (f: ProductFields) => ({
   hazardStatements: f.hazardStatements,
   precautionaryStatements: f.precautionaryStatements,
   storageConditions: f.storageConditions,
+  backorderable: f.backorderable,
+  leadMinDays: f.backorderable ? f.leadMinDays : null,
+  leadMaxDays: f.backorderable ? f.leadMaxDays : null,
 });
 
 /** What the audit keeps of a product (no bytes; the long description by length and hash). */
@@ -301,6 +311,9 @@ const auditView = (p: AdminProduct) => ({
   hazardStatements: p.hazardStatements,
   precautionaryStatements: p.precautionaryStatements,
   storageConditions: p.storageConditions,
+  backorderable: p.backorderable,
+  leadMinDays: p.leadMinDays,
+  leadMaxDays: p.leadMaxDays,
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {

@@ -1,4 +1,5 @@
 import { inArray } from 'drizzle-orm';
+import { leadTimeOf, splitQuantity, splitText } from '../../shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
 import {
   QUICK_ORDER_MAX_FILE_BYTES,
@@ -209,6 +210,9 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
             stock: products.stock,
             active: products.active,
             imageHash: products.imageHash,
+            backorderable: products.backorderable,
+            leadMinDays: products.leadMinDays,
+            leadMaxDays: products.leadMaxDays,
           })
           .from(products)
           .where(inArray(products.code, [...new Set(candidates)]));
@@ -256,6 +260,7 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
       stock: found.stock,
       imageUrl: productImageUrl(found.code, found.imageHash),
       inCart: cart,
+      leadTime: leadTimeOf(found),
     };
     const base = {
       line: l.line,
@@ -278,9 +283,9 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
         product: null,
         message: `${found.code} ya no está a la venta`,
       });
-    } else if (found.stock === 0) {
+    } else if (found.stock === 0 && !product.leadTime) {
       lines.push({ ...base, status: 'no_stock', message: `Sin existencia${suffix}` });
-    } else if (cart + before + l.quantity > found.stock) {
+    } else if (cart + before + l.quantity > found.stock && !product.leadTime) {
       const already = cart + before;
       lines.push({
         ...base,
@@ -297,7 +302,14 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
         message: `La cantidad no puede ser mayor que ${MAX_LINE_QUANTITY}${suffix}`,
       });
     } else {
-      lines.push({ ...base, status: 'ok', message: `Listo para agregar${suffix}` });
+      // 'Sobre pedido' (decision 029): beyond stock is fine; the line says how much ships now and how much later.
+      const { now, later } = splitQuantity(found.stock - Math.min(found.stock, cart + before), l.quantity);
+      const split = product.leadTime ? splitText(now, later, product.leadTime) : null;
+      lines.push({
+        ...base,
+        status: 'ok',
+        message: split ? `Listo para agregar: ${split}${suffix}` : `Listo para agregar${suffix}`,
+      });
     }
   }
   return { lines, notes };

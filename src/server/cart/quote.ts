@@ -1,4 +1,5 @@
 import { inArray } from 'drizzle-orm';
+import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
 import { chargeLimitMessage } from '../../shared/limits.ts';
 import { includedIva } from '../../shared/money.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
@@ -47,7 +48,8 @@ function stockError(stock: number): string {
  * Prices a cart from the database only: the browser sends codes and quantities, never amounts. Each line carries the
  * server's price, stock and availability, or a Spanish error (unknown code, inactive product, not enough stock).
  * Unknown and inactive lines count for nothing; lines beyond stock are still priced so the shopper sees the amount,
- * but the quote is not `ok`. Total = subtotal + shipping; the IVA is the part the total already includes.
+ * but the quote is not `ok` — unless the product is 'sobre pedido' (decision 029): then the line is available and
+ * says how many of its units stock does not cover (`backordered`, shipped within `leadTime`). Total = subtotal + shipping; the IVA is the part the total already includes.
  * A total above the maximum per charge (src/shared/limits.ts) is refused with 409 'charge_limit' naming the limit:
  * the cart's quote and the order's placement both price through here, so both refuse alike.
  */
@@ -70,6 +72,9 @@ export async function quoteCart(
             imageHash: products.imageHash,
             active: products.active,
             presentationLabel: products.presentationLabel,
+            backorderable: products.backorderable,
+            leadMinDays: products.leadMinDays,
+            leadMaxDays: products.leadMaxDays,
           })
           .from(products)
           .where(inArray(products.code, codes));
@@ -112,6 +117,8 @@ export async function quoteCart(
         presentationLabel: null,
         listPriceCents: 0,
         nextBreak: null,
+        leadTime: null,
+        backordered: 0,
       };
     }
     const lineGrams = grams(p.weightKg) * quantity;
@@ -120,7 +127,11 @@ export async function quoteCart(
     const unitPriceCents = unitPriceFor(p.priceCents, breaks, quantity);
     const lineTotalCents = unitPriceCents * quantity;
     const next = nextBreak(breaks, quantity);
-    const available = p.stock >= quantity;
+    // 'Sobre pedido' (decision 029): what stock does not cover is backordered, not refused; every other product
+    // keeps the exact rule — never beyond stock.
+    const leadTime = leadTimeOf(p);
+    const backordered = leadTime ? splitQuantity(p.stock, quantity).later : 0;
+    const available = p.stock >= quantity || leadTime !== null;
     if (!available) ok = false;
     subtotalCents += lineTotalCents;
     totalGrams += lineGrams;
@@ -140,6 +151,8 @@ export async function quoteCart(
       presentationLabel: p.presentationLabel,
       listPriceCents: p.priceCents,
       nextBreak: next ? { addUnits: next.addUnits, unitPriceCents: next.priceCents } : null,
+      leadTime,
+      backordered,
     };
   });
 

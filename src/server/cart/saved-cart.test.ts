@@ -77,6 +77,7 @@ describe('saved cart', () => {
           quantity: 3,
           stock: 10,
           imageUrl: '/api/products/S-A/image?v=abc123',
+          leadTime: null,
         },
       ],
     };

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { leadTimeOf } from '../../shared/backorder.ts';
 import type { CartLineInput, SavedCartItem } from '../../shared/schemas/cart.ts';
 import type { Db } from '../db/client.ts';
 import { carts, orderLines, products } from '../db/schema.ts';
@@ -16,6 +17,9 @@ async function activeProducts(db: Db, codes: string[]) {
       priceCents: products.priceCents,
       stock: products.stock,
       imageHash: products.imageHash,
+      backorderable: products.backorderable,
+      leadMinDays: products.leadMinDays,
+      leadMaxDays: products.leadMaxDays,
     })
     .from(products)
     .where(and(inArray(products.code, codes), eq(products.active, true)));
@@ -29,6 +33,7 @@ async function activeProducts(db: Db, codes: string[]) {
         stock: r.stock,
         quantity: 0,
         imageUrl: productImageUrl(r.code, r.imageHash),
+        leadTime: leadTimeOf(r),
       },
     ]),
   );
@@ -81,7 +86,7 @@ export async function replaceSavedCart(db: Db, userId: number, items: readonly C
  * Sign-in: the browser's local lines are merged into the saved cart. Saved lines keep their order and local-only
  * lines are appended. For a code in both, the larger quantity wins rather than the sum: the local cart is often a
  * copy of the saved one (a session that expired without signing out), which summing would double. Every quantity
- * is capped by the current stock; products that are unknown, inactive or out of stock are dropped.
+ * is capped by the current stock ('sobre pedido' ones excepted); products that are unknown, inactive or out of stock are dropped.
  */
 export async function mergeIntoSavedCart(db: Db, userId: number, local: readonly CartLineInput[]) {
   return db.transaction(async (tx) => {
@@ -98,7 +103,8 @@ export async function mergeIntoSavedCart(db: Db, userId: number, local: readonly
     const items: SavedCartItem[] = [];
     for (const [code, quantity] of merged) {
       const p = known.get(code);
-      const capped = p ? Math.min(quantity, p.stock) : 0;
+      // A 'sobre pedido' product (decision 029) is not capped by its stock: the rest is backordered.
+      const capped = p ? (p.leadTime ? quantity : Math.min(quantity, p.stock)) : 0;
       if (p && capped > 0) items.push({ ...p, quantity: capped });
     }
     await save(

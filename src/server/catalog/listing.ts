@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { leadTimeOf } from '../../shared/backorder.ts';
 import type {
   FacetCount,
   ProductCard,
@@ -40,6 +41,9 @@ export const cardColumns = {
   priceCents: products.priceCents,
   stock: products.stock,
   imageHash: products.imageHash,
+  backorderable: products.backorderable,
+  leadMinDays: products.leadMinDays,
+  leadMaxDays: products.leadMaxDays,
 };
 
 type CardRow = {
@@ -52,6 +56,9 @@ type CardRow = {
   priceCents: number;
   stock: number;
   imageHash: string | null;
+  backorderable: boolean;
+  leadMinDays: number | null;
+  leadMaxDays: number | null;
 };
 
 /** A family's presentations at a glance: how many are active, their lowest and highest price, their stock. */
@@ -70,6 +77,7 @@ export const toCard = (r: CardRow, family?: FamilyStats): ProductCard => ({
   presentationCount: family?.count ?? 1,
   fromPriceCents: family && family.minCents !== family.maxCents ? family.minCents : null,
   familyStock: family?.stock ?? r.stock,
+  leadTime: leadTimeOf(r),
 });
 
 /**

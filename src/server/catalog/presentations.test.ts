@@ -90,9 +90,9 @@ describe('the product page of a presentation', () => {
     expect(p.presentationLabel).toBe('4 L');
     expect(p.familyCode).toBe('ACE-1L');
     expect(p.presentations).toEqual([
-      { code: 'ACE-1L', label: '1 L', priceCents: 33_000, stock: 40 },
-      { code: 'ACE-4L', label: '4 L', priceCents: 129_000, stock: 3 },
-      { code: 'ACE-20L', label: '20 L', priceCents: 560_000, stock: 0 },
+      { code: 'ACE-1L', label: '1 L', priceCents: 33_000, stock: 40, leadTime: null },
+      { code: 'ACE-4L', label: '4 L', priceCents: 129_000, stock: 3, leadTime: null },
+      { code: 'ACE-20L', label: '20 L', priceCents: 560_000, stock: 0, leadTime: null },
     ]);
     expect(p.priceBreaks).toEqual([]);
     expect((await detail('ACE-1L')).priceBreaks).toEqual(BREAKS);

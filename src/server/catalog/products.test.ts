@@ -237,7 +237,7 @@ describe('GET /api/products/:code', () => {
       .select({ stock: products.stock })
       .from(products)
       .where(eq(products.code, 'LBN-10001'));
-    expect(res.json()).toEqual({ code: 'LBN-10001', stock: row!.stock });
+    expect(res.json()).toEqual({ code: 'LBN-10001', stock: row!.stock, leadTime: null });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 

@@ -162,10 +162,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const stock = await getStock(app.db, request.params.code);
-      if (stock === null) throw notFound(PRODUCT_NOT_FOUND);
+      const found = await getStock(app.db, request.params.code);
+      if (found === null) throw notFound(PRODUCT_NOT_FOUND);
       reply.header('Cache-Control', 'no-store');
-      return { code: request.params.code, stock };
+      return { code: request.params.code, ...found };
     },
   );
 

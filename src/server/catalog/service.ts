@@ -1,4 +1,5 @@
 import { and, asc, eq, or } from 'drizzle-orm';
+import { type LeadTime, leadTimeOf } from '../../shared/backorder.ts';
 import type {
   Brand,
   GroupTree,
@@ -124,6 +125,9 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
         label: products.presentationLabel,
         priceCents: products.priceCents,
         stock: products.stock,
+        backorderable: products.backorderable,
+        leadMinDays: products.leadMinDays,
+        leadMaxDays: products.leadMaxDays,
       })
       .from(products)
       .where(
@@ -154,7 +158,10 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     weightKg: Number(row.weightKg),
     presentationLabel: row.presentationLabel,
     familyCode,
-    presentations,
+    presentations: presentations.map(({ backorderable: _b, leadMinDays: _min, leadMaxDays: _max, ...o }) => ({
+      ...o,
+      leadTime: leadTimeOf({ backorderable: _b, leadMinDays: _min, leadMaxDays: _max }),
+    })),
     priceBreaks: breaks,
     casNumber: row.casNumber,
     formula: row.formula,
@@ -162,13 +169,22 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
   };
 }
 
-export async function getStock(db: Db, code: string): Promise<number | null> {
+/** An active product's stock and, when it is 'sobre pedido' (decision 029), its lead time; null when unknown. */
+export async function getStock(
+  db: Db,
+  code: string,
+): Promise<{ stock: number; leadTime: LeadTime | null } | null> {
   const [row] = await db
-    .select({ stock: products.stock })
+    .select({
+      stock: products.stock,
+      backorderable: products.backorderable,
+      leadMinDays: products.leadMinDays,
+      leadMaxDays: products.leadMaxDays,
+    })
     .from(products)
     .where(and(eq(products.code, code), eq(products.active, true)))
     .limit(1);
-  return row ? row.stock : null;
+  return row ? { stock: row.stock, leadTime: leadTimeOf(row) } : null;
 }
 
 /** The hashes of a product's media (cheap: no bytes), or null for an unknown/inactive product. */

@@ -125,7 +125,8 @@ async function placePendingOrder(
     const [held] = await tx
       .select({
         orders: sql<number>`count(distinct ${orders.number})::int`,
-        units: sql<number>`coalesce(sum(${orderLines.quantity}), 0)::int`,
+        // Units held from stock: a line's backordered units ('sobre pedido', decision 029) hold none.
+        units: sql<number>`coalesce(sum(${orderLines.quantity} - ${orderLines.backorderedQuantity}), 0)::int`,
       })
       .from(orders)
       .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
@@ -152,7 +153,8 @@ async function placePendingOrder(
     // The caps on what one shopper holds come after the cart's own limits (price, charge maximum, stock).
     if (Number(held?.orders ?? 0) >= hold.maxPendingOrders)
       throw conflict(TOO_MANY_PENDING, 'too_many_pending');
-    const units = body.items.reduce((sum, item) => sum + item.quantity, 0);
+    // What this order would take from stock: a 'sobre pedido' line's backordered units take none (decision 029).
+    const units = lines.reduce((sum, l) => sum + l.quantity - ('backordered' in l ? l.backordered : 0), 0);
     if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
       throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
     }

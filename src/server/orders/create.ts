@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { promisedDates } from '../../shared/backorder.ts';
 import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
@@ -22,6 +23,8 @@ export type NewOrder = {
   paymentDueAt?: Date;
   /** Card on meses sin intereses. */
   msiMonths?: number | null;
+  /** When the order is placed (tests pin it): the promised dates count business days from it (decision 029). */
+  placedAt?: Date;
   amounts: { subtotalCents: number; shippingCents: number; ivaCents: number; totalCents: number };
   lines: readonly {
     code: string;
@@ -35,11 +38,14 @@ export type NewOrder = {
 
 /**
  * An order is born pending_payment, with its lines and its stock reserved (ledger rows), inside the caller's
- * transaction. Throws 409 naming the product when one runs short (nothing is then written).
+ * transaction. Throws 409 naming the product when one runs short (nothing is then written). A 'sobre pedido'
+ * line (decision 029) takes what stock there is; the rest is recorded on the line as backordered with its
+ * promised window, and the order keeps the date by which what is in stock ships.
  */
 export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<number> {
   const { rows } = await tx.execute<{ n: number }>(sql`select nextval(${orderNumberSeq.seqName})::int as n`);
   const number = rows[0]!.n;
+  const dates = promisedDates(order.placedAt ?? new Date());
   await tx.insert(orders).values({
     number,
     userId: order.userId,
@@ -54,18 +60,26 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     paymentMethod: order.paymentMethod ?? 'card',
     paymentDueAt: order.paymentDueAt ?? null,
     msiMonths: order.msiMonths ?? null,
+    shipNowBy: dates.shipNowBy,
   });
+  const reserved = await reserveStock(tx, number, order.lines);
   await tx.insert(orderLines).values(
-    order.lines.map((line, i) => ({
-      orderNumber: number,
-      lineNo: i + 1,
-      productCode: line.code,
-      description: line.name,
-      unitPriceCents: line.unitPriceCents,
-      quantity: line.quantity,
-      weightKg: Math.round((line.weightKg / line.quantity) * 1000) / 1000,
-    })),
+    order.lines.map((line, i) => {
+      const r = reserved.get(line.code);
+      const window = r?.lead && r.backordered > 0 ? dates.window(r.lead) : null;
+      return {
+        orderNumber: number,
+        lineNo: i + 1,
+        productCode: line.code,
+        description: line.name,
+        unitPriceCents: line.unitPriceCents,
+        quantity: line.quantity,
+        weightKg: Math.round((line.weightKg / line.quantity) * 1000) / 1000,
+        backorderedQuantity: window ? (r?.backordered ?? 0) : 0,
+        backorderFrom: window?.from ?? null,
+        backorderTo: window?.to ?? null,
+      };
+    }),
   );
-  await reserveStock(tx, number, order.lines);
   return number;
 }

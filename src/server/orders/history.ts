@@ -97,6 +97,9 @@ export async function orderLineViews(db: Db, number: number) {
       description: orderLines.description,
       unitPriceCents: orderLines.unitPriceCents,
       quantity: orderLines.quantity,
+      backorderedQuantity: orderLines.backorderedQuantity,
+      backorderFrom: orderLines.backorderFrom,
+      backorderTo: orderLines.backorderTo,
       imageHash: products.imageHash,
     })
     .from(orderLines)
@@ -151,6 +154,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     deliveryProvider: o.deliveryProvider,
     lines: await orderLineViews(db, number),
+    shipNowBy: o.shipNowBy,
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,

@@ -1,4 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import { orderLineSplitText, shipNowText } from '../../shared/backorder.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
@@ -14,7 +15,7 @@ type MailOrder = Pick<
   Order,
   'number' | 'userId' | 'subtotalCents' | 'shippingCents' | 'ivaCents' | 'totalCents' | 'address'
 > &
-  Partial<Pick<Order, 'paymentMethod' | 'msiMonths'>> & { purchaseOrder?: string | null };
+  Partial<Pick<Order, 'paymentMethod' | 'msiMonths' | 'shipNowBy'>> & { purchaseOrder?: string | null };
 
 /** 'Transferencia SPEI', or 'Tarjeta de crédito o débito · 6 meses sin intereses' (issue 21). */
 const paidWithText = (order: MailOrder) =>
@@ -43,11 +44,38 @@ async function lineRows(tx: Db, number: number): Promise<[string, string][]> {
       description: orderLines.description,
       quantity: orderLines.quantity,
       unitPriceCents: orderLines.unitPriceCents,
+      backorderedQuantity: orderLines.backorderedQuantity,
+      backorderFrom: orderLines.backorderFrom,
+      backorderTo: orderLines.backorderTo,
     })
     .from(orderLines)
     .where(eq(orderLines.orderNumber, number))
     .orderBy(asc(orderLines.lineNo));
-  return lines.map((l) => [`${l.quantity} × ${formatMoney(l.unitPriceCents)}`, l.description]);
+  // 'Sobre pedido' (decision 029): what ships now and what later, with the promised window, under the line.
+  return lines.map((l) => {
+    const split = orderLineSplitText(l);
+    return [
+      `${l.quantity} × ${formatMoney(l.unitPriceCents)}`,
+      split ? `${l.description} — ${split}` : l.description,
+    ];
+  });
+}
+
+/** The order's ship-now promise when some of it is backordered (decision 029); nothing otherwise. */
+async function shipNowBlocks(tx: Db, order: MailOrder): Promise<{ kind: 'paragraph'; text: string }[]> {
+  if (!order.shipNowBy) return [];
+  const [row] = await tx
+    .select({ partly: sql<boolean>`bool_or(${orderLines.backorderedQuantity} > 0)` })
+    .from(orderLines)
+    .where(eq(orderLines.orderNumber, order.number));
+  return row?.partly
+    ? [
+        {
+          kind: 'paragraph',
+          text: `${shipNowText(order.shipNowBy)}; lo que está sobre pedido se envía en cuanto llega, en la fecha indicada en cada producto.`,
+        },
+      ]
+    : [];
 }
 
 /** 'Compra realizada con éxito', in the outbox in the same transaction that marks the order paid. */
@@ -65,6 +93,7 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
           text: `Recibimos el pago de su pedido #${order.number}. Gracias por su compra.`,
         },
         { kind: 'rows', rows: await lineRows(tx, order.number) },
+        ...(await shipNowBlocks(tx, order)),
         {
           kind: 'rows',
           rows: [

@@ -23,7 +23,12 @@ async function stockProblem(
   lines: readonly { code: string; description: string; quantity: number }[],
 ) {
   const rows = await db
-    .select({ code: products.code, stock: products.stock, active: products.active })
+    .select({
+      code: products.code,
+      stock: products.stock,
+      active: products.active,
+      backorderable: products.backorderable,
+    })
     .from(products)
     .where(
       inArray(
@@ -36,7 +41,8 @@ async function stockProblem(
     const p = byCode.get(line.code);
     if (!p?.active)
       return { code: 'unavailable', message: `${line.description} (${line.code}) ya no está a la venta` };
-    if (p.stock < line.quantity)
+    // 'Sobre pedido' (decision 029): quoted units beyond stock are backordered by the order, not refused.
+    if (p.stock < line.quantity && !p.backorderable)
       return {
         code: 'insufficient_stock',
         message:

@@ -11,7 +11,7 @@ import {
 } from '../ghs.ts';
 import { parsePriceToCents } from '../money.ts';
 import { addressSchema } from './common.ts';
-import { invoiceStateSchema, orderStatusSchema } from './orders.ts';
+import { backorderShape, invoiceStateSchema, orderStatusSchema } from './orders.ts';
 
 /**
  * The back-office API (/api/admin/*): the contract between src/server/admin and src/client/admin.
@@ -112,8 +112,11 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
       unitPriceCents: z.number().int(),
       quantity: z.number().int(),
       lineTotalCents: z.number().int(),
+      ...backorderShape,
     }),
   ),
+  /** YYYY-MM-DD: by when what was in stock ships (decision 029); null for orders placed before. */
+  shipNowBy: z.string().nullable(),
   subtotalCents: z.number().int(),
   shippingCents: z.number().int(),
   ivaCents: z.number().int(),
@@ -344,6 +347,20 @@ export const reagentFieldsSchema = z.object({
     .transform((v) => (v === '' ? null : v))
     .optional(),
 });
+/** Days of a lead time as typed in the form: '' → null; whole, not negative (the rest: leadTimeFieldsProblem). */
+const leadDays = (label: string) =>
+  z
+    .string({ error: `${label}: escriba un número entero de días hábiles` })
+    .trim()
+    .default('')
+    .refine(
+      (v) => v === '' || /^-?\d+(?:[.,]\d+)?$/.test(v),
+      `${label}: escriba un número entero de días hábiles`,
+    )
+    .refine((v) => !/[.,]/.test(v), `${label} debe ser un número entero`)
+    .refine((v) => !v.startsWith('-'), `${label} no puede ser negativo`)
+    .refine((v) => v.length <= 4, `${label}: demasiados días`)
+    .transform((v) => (v === '' ? null : Number(v)));
 
 /** POST /api/admin/products and PUT /api/admin/products/:code (without code). */
 export const productFieldsSchema = z.object({
@@ -388,6 +405,10 @@ export const productFieldsSchema = z.object({
   /** Volume prices as the import writes them: '10:145.00;50:130.00' (checked by the server against the price). */
   priceBreaks: z.string().trim().max(300, 'Los precios por volumen admiten hasta 300 caracteres').default(''),
   ...reagentFieldsSchema.shape,
+  /** 'Sobre pedido' (decision 029): orderable beyond stock, delivered in leadMinDays–leadMaxDays business days. */
+  backorderable: z.boolean().default(false),
+  leadMinDays: leadDays('Los días mínimos de entrega'),
+  leadMaxDays: leadDays('Los días máximos de entrega'),
 });
 export type ProductFieldsInput = z.input<typeof productFieldsSchema>;
 export type ProductFields = z.output<typeof productFieldsSchema>;
@@ -457,6 +478,9 @@ export const adminProductSchema = adminProductRowSchema.extend({
   hazardStatements: z.array(z.string()),
   precautionaryStatements: z.array(z.string()),
   storageConditions: z.string().nullable(),
+  backorderable: z.boolean(),
+  leadMinDays: z.number().int().nullable(),
+  leadMaxDays: z.number().int().nullable(),
 });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 export const adminProductResponseSchema = z.object({ message: z.string(), product: adminProductSchema });

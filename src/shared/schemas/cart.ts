@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineQuantityMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../limits.ts';
+import { leadTimeSchema } from './catalog.ts';
 
 /**
  * The cart API's payloads: the contract between src/server/cart and src/client/cart.
@@ -80,6 +81,10 @@ export const quoteLineSchema = z.object({
   listPriceCents: z.number().int(),
   /** The next volume price: 'Agregue {addUnits} más para pagar {unitPriceCents} c/u'; null when none is left. */
   nextBreak: z.object({ addUnits: z.number().int(), unitPriceCents: z.number().int() }).nullable(),
+  /** 'Sobre pedido' (decision 029): the lead time in business days; null when sold from stock only. */
+  leadTime: leadTimeSchema.nullable(),
+  /** Of `quantity`, the units stock does not cover now (shipped within `leadTime`); 0 otherwise. */
+  backordered: z.number().int(),
 });
 export type QuoteLine = z.infer<typeof quoteLineSchema>;
 
@@ -104,6 +109,8 @@ export const savedCartItemSchema = z.object({
   quantity: z.number().int(),
   stock: z.number().int(),
   imageUrl: z.string().nullable(),
+  /** 'Sobre pedido' (decision 029): orderable beyond `stock`. */
+  leadTime: leadTimeSchema.nullable().optional(),
 });
 export type SavedCartItem = z.infer<typeof savedCartItemSchema>;
 

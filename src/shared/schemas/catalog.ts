@@ -62,6 +62,9 @@ export const productsQuerySchema = z.object({
 });
 export type ProductsQuery = z.infer<typeof productsQuerySchema>;
 
+/** 'Sobre pedido' (decision 029): orderable beyond stock, delivered in minDays–maxDays business days. */
+export const leadTimeSchema = z.object({ minDays: z.number().int(), maxDays: z.number().int() });
+
 /** One product card in a list. */
 export const productCardSchema = z.object({
   code: z.string(),
@@ -82,6 +85,8 @@ export const productCardSchema = z.object({
   presentationCount: z.number().int(),
   fromPriceCents: z.number().int().nullable(),
   familyStock: z.number().int(),
+  /** The card's own code is 'sobre pedido' (decision 029): its lead time; null when it is sold from stock only. */
+  leadTime: leadTimeSchema.nullable(),
 });
 export type ProductCard = z.infer<typeof productCardSchema>;
 
@@ -136,6 +141,7 @@ export const productDetailSchema = productCardSchema.extend({
       label: z.string().nullable(),
       priceCents: z.number().int(),
       stock: z.number().int(),
+      leadTime: leadTimeSchema.nullable(),
     }),
   ),
   /** This presentation's volume prices: from minQuantity units on, priceCents each. */
@@ -162,7 +168,11 @@ export const productDetailSchema = productCardSchema.extend({
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 
 /** GET /api/products/:code/stock */
-export const productStockSchema = z.object({ code: z.string(), stock: z.number().int() });
+export const productStockSchema = z.object({
+  code: z.string(),
+  stock: z.number().int(),
+  leadTime: leadTimeSchema.nullable().optional(),
+});
 
 /** GET /api/search/suggest: what the header's search box offers while the shopper types (2+ characters). */
 export const suggestQuerySchema = z.object({

@@ -195,6 +195,17 @@ export const orderListSchema = z.object({
 });
 export type OrderList = z.infer<typeof orderListSchema>;
 
+/**
+ * 'Sobre pedido' (decision 029): of a line's quantity, the units stock did not cover when the order was placed,
+ * and their promised window (YYYY-MM-DD, business days in Mexico City); 0 and nulls when everything shipped from
+ * stock. The sale (price, total, CFDI) is the whole quantity either way.
+ */
+export const backorderShape = {
+  backorderedQuantity: z.number().int(),
+  backorderFrom: z.string().nullable(),
+  backorderTo: z.string().nullable(),
+};
+
 export const orderLineSchema = z.object({
   code: z.string(),
   description: z.string(),
@@ -202,6 +213,7 @@ export const orderLineSchema = z.object({
   quantity: z.number().int(),
   lineTotalCents: z.number().int(),
   imageUrl: z.string().nullable(),
+  ...backorderShape,
 });
 
 /** GET /api/orders/:number — the confirmation page and the receipt (spec §3 order detail). */
@@ -220,6 +232,8 @@ export const orderDetailSchema = z.object({
   deliveryDate: z.string().nullable(),
   deliveryProvider: z.string().nullable(),
   lines: z.array(orderLineSchema),
+  /** YYYY-MM-DD: by when what was in stock ships (decision 029); null for orders placed before. */
+  shipNowBy: z.string().nullable(),
   subtotalCents: z.number().int(),
   /** The shipping stored on the order when it was bought (SPEC-NOTES 4). */
   shippingCents: z.number().int(),

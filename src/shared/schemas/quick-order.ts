@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_CART_LINES } from './cart.ts';
+import { leadTimeSchema } from './catalog.ts';
 
 /**
  * Quick order (/pedido_rapido, issue 18): the shopper pastes lines 'CÓDIGO CANTIDAD' or uploads a CSV; the server
@@ -68,6 +69,8 @@ export const quickOrderLineSchema = z.object({
       name: z.string(),
       priceCents: z.number().int(),
       stock: z.number().int(),
+      /** 'Sobre pedido' (decision 029): orderable beyond stock, with this lead time. */
+      leadTime: leadTimeSchema.nullable().optional(),
       imageUrl: z.string().nullable(),
       inCart: z.number().int(),
     })

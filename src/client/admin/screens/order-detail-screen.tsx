@@ -6,6 +6,7 @@ import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { orderLineSplitText, shipNowText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 import {
   type AdminCancelOrderInput,
@@ -271,7 +272,17 @@ export function OrderDetailScreen() {
                           {l.code}
                         </Link>
                       </td>
-                      <td className="py-2 pr-3">{l.description}</td>
+                      <td className="py-2 pr-3">
+                        {l.description}
+                        {orderLineSplitText(l) && (
+                          <span
+                            className="block text-xs font-medium text-amber-800"
+                            data-testid="line-backorder"
+                          >
+                            {orderLineSplitText(l)}
+                          </span>
+                        )}
+                      </td>
                       <td className="py-2 pr-3 text-right tabular-nums">{l.quantity}</td>
                       <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                         {formatMoney(l.unitPriceCents)}
@@ -283,6 +294,9 @@ export function OrderDetailScreen() {
                   ))}
                 </tbody>
               </table>
+              {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
+                <p className="mt-2 text-sm text-slate-700">{shipNowText(order.shipNowBy)}.</p>
+              )}
             </div>
             <dl className="ml-auto mt-3 max-w-xs text-sm">
               <Row label="Subtotal">{formatMoney(order.subtotalCents)}</Row>

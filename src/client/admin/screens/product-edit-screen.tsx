@@ -43,6 +43,9 @@ type Form = {
   hazardStatements: string;
   precautionaryStatements: string;
   storageConditions: string;
+  backorderable: boolean;
+  leadMinDays: string;
+  leadMaxDays: string;
 };
 
 const EMPTY: Form = {
@@ -72,6 +75,9 @@ const EMPTY: Form = {
   hazardStatements: '',
   precautionaryStatements: '',
   storageConditions: '',
+  backorderable: false,
+  leadMinDays: '',
+  leadMaxDays: '',
 };
 
 const toForm = (p: AdminProduct): Form => ({
@@ -101,6 +107,9 @@ const toForm = (p: AdminProduct): Form => ({
   hazardStatements: p.hazardStatements.join(' '),
   precautionaryStatements: p.precautionaryStatements.join(' '),
   storageConditions: p.storageConditions ?? '',
+  backorderable: p.backorderable,
+  leadMinDays: p.leadMinDays === null ? '' : String(p.leadMinDays),
+  leadMaxDays: p.leadMaxDays === null ? '' : String(p.leadMaxDays),
 });
 
 function Field({
@@ -426,6 +435,24 @@ export function ProductEditScreen() {
                   {...register('precautionaryStatements')}
                   aria-invalid={Boolean(err('precautionaryStatements'))}
                 />
+              </Field>
+            </fieldset>
+            <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2">
+              <legend className="px-1 text-sm font-medium text-slate-700">Sobre pedido</legend>
+              <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-700"
+                  data-testid="backorderable"
+                  {...register('backorderable')}
+                />
+                Se puede pedir más allá de la existencia (lo que falte se entrega en el plazo)
+              </label>
+              <Field label="Entrega: días hábiles mínimos" error={err('leadMinDays')} hint="p. ej. 10">
+                <input className={fieldClass} inputMode="numeric" {...register('leadMinDays')} />
+              </Field>
+              <Field label="Entrega: días hábiles máximos" error={err('leadMaxDays')} hint="p. ej. 15">
+                <input className={fieldClass} inputMode="numeric" {...register('leadMaxDays')} />
               </Field>
             </fieldset>
             <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">

@@ -16,6 +16,7 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { type LeadTime, splitText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 
 const REDIRECT_DELAY_MS = 2500;
@@ -30,6 +31,9 @@ type Priced = {
     lineTotalCents: number;
     imageUrl: string | null;
     error: string | null;
+    /** 'Sobre pedido' (decision 029): the units stock does not cover now, and their lead time. */
+    backordered?: number;
+    leadTime?: LeadTime | null;
   }[];
   subtotalCents: number;
   shippingCents: number;
@@ -196,6 +200,11 @@ function Checkout() {
                       <p className="mt-1 text-sm text-slate-600">
                         {line.quantity} × {formatMoney(line.unitPriceCents)}
                       </p>
+                      {line.leadTime && line.backordered ? (
+                        <p className="mt-1 text-sm font-medium text-amber-800" data-testid="line-backorder">
+                          {splitText(line.quantity - line.backordered, line.backordered, line.leadTime)}
+                        </p>
+                      ) : null}
                       {line.error && <p className="mt-1 text-sm font-medium text-red-600">{line.error}</p>}
                     </div>
                     <p className="shrink-0 font-semibold text-slate-900">

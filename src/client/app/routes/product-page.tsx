@@ -72,6 +72,7 @@ export function Component() {
               priceCents: p.priceCents,
               stock: p.stock,
               imageUrl: p.imageUrl,
+              leadTime: p.leadTime,
             }}
           />
           <AddToList code={p.code} />

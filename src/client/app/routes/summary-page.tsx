@@ -16,6 +16,7 @@ import {
 import { PaymentInstructions } from '@/client/orders/components/payment-instructions.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { orderLineSplitText, shipNowText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
 
@@ -83,11 +84,21 @@ function Summary({ order }: { order: OrderDetail }) {
                   <p className="text-sm text-slate-600">
                     {l.quantity} × {formatMoney(l.unitPriceCents)}
                   </p>
+                  {orderLineSplitText(l) && (
+                    <p className="text-sm font-medium text-amber-800" data-testid="line-backorder">
+                      {orderLineSplitText(l)}
+                    </p>
+                  )}
                 </div>
                 <p className="shrink-0 font-semibold">{formatMoney(l.lineTotalCents)}</p>
               </li>
             ))}
           </ul>
+          {shipNowNote(order) && (
+            <p className="border-t border-slate-100 px-5 py-3 text-sm text-slate-700" data-testid="ship-now">
+              {shipNowNote(order)}
+            </p>
+          )}
           <dl className="space-y-2 border-t border-slate-100 px-5 py-4 text-sm">
             <div className={row}>
               <dt className="text-slate-600">Subtotal</dt>
@@ -191,4 +202,12 @@ export function Component() {
       </RequireSignedIn>
     </div>
   );
+}
+
+/** 'Sobre pedido' (decision 029): when part of the order is backordered, by when what was in stock ships. */
+export function shipNowNote(order: Pick<OrderDetail, 'lines' | 'shipNowBy'>): string | null {
+  if (!order.shipNowBy) return null;
+  const backordered = order.lines.some((l) => l.backorderedQuantity > 0);
+  const fromStock = order.lines.some((l) => l.quantity > l.backorderedQuantity);
+  return backordered && fromStock ? `${shipNowText(order.shipNowBy)}.` : null;
 }

@@ -17,7 +17,8 @@ const toast = {
 export function AddToCartButton({ product }: { product: ProductForCart }) {
   const items = useCartItems();
   const inCart = quantityInCart(items, product.code);
-  const soldOut = product.stock < 1;
+  // 'Sobre pedido' (decision 029): never sold out, the rest is backordered.
+  const soldOut = product.stock < 1 && !product.leadTime;
 
   function add() {
     const result = addToCart(getCartItems(), product);

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type CartItem, getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
+import { type LeadTime, splitText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 import { nextBreakMessage } from '@/shared/volume-prices.ts';
 import { getProductStock } from '../api/get-product-stock.ts';
@@ -44,6 +45,7 @@ export function CartLine({
   previousPriceCents,
   error,
   volume,
+  backorder,
 }: {
   item: CartItem;
   /** Set when the server's price differs from the price the item was added at. */
@@ -54,6 +56,8 @@ export function CartLine({
   volume?:
     | { listPriceCents: number; nextBreak: { addUnits: number; unitPriceCents: number } | null }
     | undefined;
+  /** The server quote's 'sobre pedido' split of this line (decision 029), once it answered for this quantity. */
+  backorder?: { stock: number; backordered: number; leadTime: LeadTime | null } | undefined;
 }) {
   const [draft, setDraft] = useState(String(item.quantity));
   const [checking, setChecking] = useState(false);
@@ -74,9 +78,11 @@ export function CartLine({
       return;
     }
     setChecking(true);
-    const serverStock = await getProductStock(item.code);
+    const server = await getProductStock(item.code);
     setChecking(false);
-    if (serverStock === null || serverStock < result.quantity) {
+    const serverStock = server?.stock ?? null;
+    // 'Sobre pedido' (decision 029): beyond stock is fine, the quote then says what ships now and what later.
+    if (server === null || (server.stock < result.quantity && !server.leadTime)) {
       setDraft(String(item.quantity));
       toast.error(
         MESSAGES.noStock,
@@ -86,7 +92,7 @@ export function CartLine({
         setCartItems(updateQuantity(getCartItems(), item.code, item.quantity, serverStock));
       return;
     }
-    setCartItems(updateQuantity(getCartItems(), item.code, result.quantity, serverStock));
+    setCartItems(updateQuantity(getCartItems(), item.code, result.quantity, server.stock));
   }
 
   const remove = () => setCartItems(removeFromCart(getCartItems(), item.code));
@@ -142,7 +148,13 @@ export function CartLine({
             </p>
           )}
           <div className="mt-1">
-            <StockText stock={item.stock} />
+            {backorder?.leadTime && backorder.backordered > 0 ? (
+              <p className="text-sm font-medium text-amber-800" data-testid="backorder-split">
+                {splitText(item.quantity - backorder.backordered, backorder.backordered, backorder.leadTime)}
+              </p>
+            ) : (
+              <StockText stock={item.stock} />
+            )}
           </div>
           {error && (
             <p className="mt-1 text-sm font-medium text-red-700" role="alert">

@@ -82,6 +82,7 @@ export const prefetch: Prefetch = async ({ client, reads, cookies }) => {
       quantity: line.quantity,
       stock: line.stock,
       imageUrl: line.imageUrl,
+      ...(line.leadTime ? { leadTime: line.leadTime } : {}),
     });
   }
   client.setQueryData(cartQuoteQueryOptions(lines).queryKey, quote);
@@ -146,6 +147,13 @@ export function Component() {
       : undefined;
   };
 
+  const lineBackorder = (code: string, quantity: number) => {
+    const line = fresh?.lines.find((l) => l.code === code);
+    return line && line.quantity === quantity && line.name !== null
+      ? { stock: line.stock, backordered: line.backordered, leadTime: line.leadTime }
+      : undefined;
+  };
+
   async function checkout() {
     if (fresh && !fresh.ok) {
       toast.error('Revise los productos marcados antes de finalizar la compra');
@@ -194,6 +202,7 @@ export function Component() {
                   previousPriceCents={priceChanges[item.code]}
                   error={lineError(item.code, item.quantity)}
                   volume={lineVolume(item.code, item.quantity)}
+                  backorder={lineBackorder(item.code, item.quantity)}
                 />
               ))}
             </ul>

@@ -109,6 +109,7 @@ export function Component() {
         priceCents: l.product!.priceCents,
         stock: l.product!.stock,
         imageUrl: l.product!.imageUrl,
+        leadTime: l.product!.leadTime ?? null,
       },
       quantity: l.quantity!,
     }));

@@ -32,7 +32,8 @@ export function CardAddButton({ product }: { product: ProductCard }) {
 
 function AddOne({ product }: { product: ProductCard }) {
   const inCart = quantityInCart(useCartItems(), product.code);
-  const soldOut = product.stock < 1;
+  // 'Sobre pedido' (decision 029): never sold out, the rest is backordered.
+  const soldOut = product.stock < 1 && !product.leadTime;
   function add() {
     const result = addToCart(getCartItems(), product);
     if (!result.ok) {

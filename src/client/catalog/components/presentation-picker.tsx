@@ -1,10 +1,17 @@
 import { Link } from 'react-router';
+import type { LeadTime } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 
 /** Short, so the choice reads apart from the page's own stock line: 'En existencia: 40' or 'Agotado'. */
-const availability = (stock: number) =>
-  stock < 1 ? 'Agotado' : `En existencia: ${stock.toLocaleString('en-US')}`;
+const availability = (stock: number, lead: LeadTime | null) =>
+  lead
+    ? stock < 1
+      ? `Sobre pedido (${lead.minDays === lead.maxDays ? lead.minDays : `${lead.minDays}–${lead.maxDays}`} días hábiles)`
+      : `En existencia: ${stock.toLocaleString('en-US')} · más sobre pedido`
+    : stock < 1
+      ? 'Agotado'
+      : `En existencia: ${stock.toLocaleString('en-US')}`;
 
 /**
  * The family's presentations (decision 021): one choice per presentation with its price and availability; each
@@ -41,7 +48,7 @@ export function PresentationPicker({ product: p }: { product: ProductDetail }) {
                 <span className="font-semibold text-slate-900">{o.label ?? o.code}</span>
                 <span className="text-slate-800">{formatMoney(o.priceCents)}</span>
                 <span className={o.stock < 1 ? 'text-amber-800' : 'text-green-800'}>
-                  {availability(o.stock)}
+                  {availability(o.stock, o.leadTime)}
                 </span>
                 <span className="font-mono text-xs text-slate-600">{o.code}</span>
               </Link>

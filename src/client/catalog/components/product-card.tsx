@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { leadTimeText } from '@/shared/backorder.ts';
 import { formatPriceCard } from '@/shared/money.ts';
 import type { ProductCard as Card } from '@/shared/schemas/catalog.ts';
 import { CardAddButton } from './card-add-button.tsx';
@@ -44,7 +45,14 @@ export function ProductCard({ product, lazy }: { product: Card; lazy: boolean })
         {product.presentationCount > 1 && (
           <p className="text-xs text-slate-600">{product.presentationCount} presentaciones</p>
         )}
-        {product.familyStock < 1 && <p className="text-xs font-medium text-amber-800">Sin inventario</p>}
+        {product.familyStock < 1 &&
+          (product.leadTime ? (
+            <p className="text-xs font-medium text-amber-800" data-testid="card-backorder">
+              Sobre pedido · {leadTimeText(product.leadTime)}
+            </p>
+          ) : (
+            <p className="text-xs font-medium text-amber-800">Sin inventario</p>
+          ))}
         <CardAddButton product={product} />
       </div>
     </li>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Breadcrumb } from '@/client/ui/breadcrumb.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
+import { availabilityText } from '@/shared/backorder.ts';
 import { formatPriceDetail } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
@@ -63,7 +64,12 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
               aria-hidden="true"
               className={`size-2.5 rounded-full ${p.stock < 1 ? 'bg-amber-500' : 'bg-accent-500'}`}
             />
-            {stockText(p.stock)}
+            {/* 'Sobre pedido' (decision 029): what ships now and that more can be ordered, with the lead time. */}
+            {p.leadTime ? (
+              <span data-testid="backorder-availability">{availabilityText(p.stock, p.leadTime)}</span>
+            ) : (
+              stockText(p.stock)
+            )}
           </p>
 
           <PresentationPicker product={p} />

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { orderLineSplitText, shipNowText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
 import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
@@ -85,6 +86,11 @@ function Receipt({ order }: { order: OrderDetail }) {
                   <span className="block text-xs text-slate-500 sm:hidden">
                     {l.quantity} × {formatMoney(l.unitPriceCents)}
                   </span>
+                  {orderLineSplitText(l) && (
+                    <span className="block text-xs font-medium text-amber-800" data-testid="line-backorder">
+                      {orderLineSplitText(l)}
+                    </span>
+                  )}
                 </td>
                 <td className="hidden py-2 pr-3 text-right sm:table-cell">{formatMoney(l.unitPriceCents)}</td>
                 <td className="hidden py-2 pr-3 text-right sm:table-cell">{l.quantity}</td>
@@ -94,6 +100,11 @@ function Receipt({ order }: { order: OrderDetail }) {
           </tbody>
         </table>
       </div>
+      {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
+        <p className="text-sm text-slate-700" data-testid="ship-now">
+          {shipNowText(order.shipNowBy)}.
+        </p>
+      )}
       <dl className="ml-auto max-w-xs space-y-1.5 text-sm">
         <div className="flex justify-between">
           <dt className="text-slate-600">Subtotal</dt>

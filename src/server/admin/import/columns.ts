@@ -1,3 +1,4 @@
+import { type LeadTime, MAX_LEAD_DAYS } from '../../../shared/backorder.ts';
 import { parseCas } from '../../../shared/cas.ts';
 import {
   GRADES,
@@ -50,6 +51,8 @@ export const COLUMNS = [
   'hazard_statements',
   'precautionary_statements',
   'storage_conditions',
+  'backorder',
+  'lead_time_days',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -91,6 +94,10 @@ const ALIASES: Record<string, Column> = {
   frases_p: 'precautionary_statements',
   almacenamiento: 'storage_conditions',
   condiciones_de_almacenamiento: 'storage_conditions',
+  sobre_pedido: 'backorder',
+  tiempo_de_entrega: 'lead_time_days',
+  dias_de_entrega: 'lead_time_days',
+  dias_entrega: 'lead_time_days',
 };
 
 /** The reagent safety columns (decision 027): data of a family's base, never of a presentation. */
@@ -162,6 +169,10 @@ export type RowValues = {
   hazardStatements?: string[];
   precautionaryStatements?: string[];
   storageConditions?: string | null;
+  /** 'Sobre pedido' (decision 029); checked against the stored product in importer.ts (a flag needs a lead time). */
+  backorderable?: boolean;
+  /** Business days; null clears it (empty cell). */
+  leadTime?: LeadTime | null;
 };
 
 /** Does this row give any safety value that is not empty? */
@@ -183,6 +194,27 @@ export const clearsSafety = (v: RowValues) =>
   v.ghsPictograms?.length === 0 &&
   v.hazardStatements?.length === 0 &&
   v.precautionaryStatements?.length === 0;
+
+/**
+ * A lead time cell: '10-15' (also '10–15' or '10 a 15') or '10'; whole business days from 1 to MAX_LEAD_DAYS, the
+ * first not above the second. Answers the lead time or the Spanish reason naming the column.
+ */
+export function parseLeadTime(text: string): LeadTime | string {
+  const m = /^(-?\d+(?:[.,]\d+)?)(?:\s*(?:-|–|—|a)\s*(-?\d+(?:[.,]\d+)?))?$/.exec(text.trim());
+  const example = '(días hábiles, p. ej. 10-15 o 10)';
+  if (!m) return `Columna lead_time_days: «${text}» no se entiende ${example}`;
+  const parts = [m[1]!, m[2] ?? m[1]!];
+  if (parts.some((p) => /[.,]/.test(p)))
+    return `Columna lead_time_days: «${text}» debe ser un número entero de días hábiles`;
+  const [min, max] = parts.map(Number) as [number, number];
+  if (min < 0 || max < 0) return `Columna lead_time_days: «${text}» no puede ser negativo`;
+  if (min < 1) return `Columna lead_time_days: «${text}»: el mínimo es 1 día hábil`;
+  if (max > MAX_LEAD_DAYS)
+    return `Columna lead_time_days: «${text}»: el máximo es ${MAX_LEAD_DAYS} días hábiles`;
+  if (min > max)
+    return `Columna lead_time_days: «${text}»: el mínimo (${min}) es mayor que el máximo (${max})`;
+  return { minDays: min, maxDays: max };
+}
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
 const FALSE = new Set(['0', 'no', 'n', 'false', 'falso', 'inactivo']);
@@ -310,6 +342,22 @@ export function readRow(
     else values.priceBreaks = parsed;
   }
   readSafety(cell, values, reasons);
+  const backorder = cell('backorder')?.toLowerCase();
+  if (backorder) {
+    if (TRUE.has(backorder)) values.backorderable = true;
+    else if (FALSE.has(backorder)) values.backorderable = false;
+    else reasons.push(`Columna backorder: valor inválido «${backorder}» (sí o no)`);
+  }
+  const lead = cell('lead_time_days');
+  if (lead !== undefined) {
+    const parsed = lead === '' ? null : parseLeadTime(lead);
+    if (typeof parsed === 'string') reasons.push(parsed);
+    else if (parsed && values.backorderable === false)
+      reasons.push(
+        `Columna lead_time_days: «${lead}» sin sobre pedido; el tiempo de entrega solo aplica con backorder = sí`,
+      );
+    else values.leadTime = parsed;
+  }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };
 }

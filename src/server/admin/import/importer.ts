@@ -110,9 +110,32 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     hazardStatements: keep(v.hazardStatements, e?.hazardStatements ?? []),
     precautionaryStatements: keep(v.precautionaryStatements, e?.precautionaryStatements ?? []),
     storageConditions: keep(v.storageConditions, e?.storageConditions ?? null),
+    ...leadTimeColumns(v, e),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
+}
+
+/** 'Sobre pedido' (decision 029): 'backorder = no' clears the lead time; an empty cell keeps the stored one. */
+function leadTimeColumns(
+  v: RowValues,
+  e: Existing | undefined,
+): Pick<Merged, 'backorderable' | 'leadMinDays' | 'leadMaxDays'> {
+  const backorderable = keep(v.backorderable, e?.backorderable ?? false);
+  if (!backorderable) return { backorderable, leadMinDays: null, leadMaxDays: null };
+  if (v.leadTime) return { backorderable, leadMinDays: v.leadTime.minDays, leadMaxDays: v.leadTime.maxDays };
+  return { backorderable, leadMinDays: e?.leadMinDays ?? null, leadMaxDays: e?.leadMaxDays ?? null };
+}
+
+/** A row's 'sobre pedido' with what is stored: a flag needs a lead time, a lead time needs the flag. */
+function leadTimeProblem(values: RowValues, before: StoredFacts | undefined): string | null {
+  const flagged = values.backorderable ?? before?.backorderable ?? false;
+  const lead = values.leadTime === undefined ? (before?.hasLeadTime ?? false) : values.leadTime !== null;
+  if (flagged && !lead)
+    return 'Columna backorder: un producto sobre pedido necesita su tiempo de entrega en lead_time_days (p. ej. 10-15)';
+  if (!flagged && values.leadTime)
+    return 'Columna lead_time_days: el tiempo de entrega solo aplica a productos sobre pedido; indique backorder = sí';
+  return null;
 }
 
 const FIELD_LABELS: Record<keyof Merged, string> = {
@@ -141,6 +164,9 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   hazardStatements: 'hazard_statements',
   precautionaryStatements: 'precautionary_statements',
   storageConditions: 'storage_conditions',
+  backorderable: 'backorder',
+  leadMinDays: 'lead_time_days',
+  leadMaxDays: 'lead_time_days',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
@@ -150,9 +176,10 @@ function changedFields(m: Merged, e: Existing): string[] {
   // Lists of codes (pictograms, H and P statements) compare by content.
   const same = (a: unknown, b: unknown) =>
     Array.isArray(a) && Array.isArray(b) ? a.join(' ') === b.join(' ') : a === b;
-  return (Object.keys(m) as (keyof Merged)[])
+  const labels = (Object.keys(m) as (keyof Merged)[])
     .filter((k) => !same(m[k], before[k]))
     .map((k) => FIELD_LABELS[k]);
+  return [...new Set(labels)];
 }
 
 async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
@@ -166,8 +193,14 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
   return new Map(list.map((r) => [r.code, r]));
 }
 
-/** What the checks of a row need to know of the stored product: its price, family and whether it has safety data. */
-type StoredFacts = { priceCents: number; familyCode: string | null; hasSafety: boolean };
+/** What the checks of a row need to know of the stored product: its price, family, safety data and lead time. */
+type StoredFacts = {
+  priceCents: number;
+  familyCode: string | null;
+  hasSafety: boolean;
+  backorderable: boolean;
+  hasLeadTime: boolean;
+};
 
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
   const found = new Map<string, StoredFacts>();
@@ -179,11 +212,19 @@ async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredF
         priceCents: products.priceCents,
         familyCode: products.familyCode,
         hasSafety: hasSafetyData,
+        backorderable: products.backorderable,
+        leadMinDays: products.leadMinDays,
       })
       .from(products)
       .where(inArray(products.code, chunk));
     for (const r of list)
-      found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode, hasSafety: r.hasSafety });
+      found.set(r.code, {
+        priceCents: r.priceCents,
+        familyCode: r.familyCode,
+        hasSafety: r.hasSafety,
+        backorderable: r.backorderable,
+        hasLeadTime: r.leadMinDays !== null,
+      });
   }
   return found;
 }
@@ -314,6 +355,8 @@ export async function importCatalogue(
       if (problem) reasons.push(problem);
       const safety = safetyProblem(values, family, before);
       if (safety) reasons.push(safety);
+      const leadProblem = leadTimeProblem(values, before);
+      if (leadProblem) reasons.push(leadProblem);
       const price = values.priceCents ?? before?.priceCents;
       if (values.priceBreaks && price !== undefined) {
         const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
@@ -540,6 +583,9 @@ async function writeBatch(
         hazardStatements: m.hazardStatements,
         precautionaryStatements: m.precautionaryStatements,
         storageConditions: m.storageConditions,
+        backorderable: m.backorderable,
+        leadMinDays: m.leadMinDays,
+        leadMaxDays: m.leadMaxDays,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -574,6 +620,9 @@ async function writeBatch(
         hazardStatements: excluded(products.hazardStatements),
         precautionaryStatements: excluded(products.precautionaryStatements),
         storageConditions: excluded(products.storageConditions),
+        backorderable: excluded(products.backorderable),
+        leadMinDays: excluded(products.leadMinDays),
+        leadMaxDays: excluded(products.leadMaxDays),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,

@@ -193,6 +193,14 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
           row.casNumber = family.reagent.cas;
           row.formula = family.reagent.formula;
         }
+        // 'Sobre pedido' (decision 029): every third family's largest presentation is ordered from the maker —
+        // half of them with nothing in stock, half with a few units — reagents in 10–15 business days, the rest 5–8.
+        if (item.index > 0 && item.position === 1 && baseN % 3 === 0) {
+          row.backorderable = true;
+          row.leadMinDays = family.reagent ? 10 : 5;
+          row.leadMaxDays = family.reagent ? 15 : 8;
+          row.stock = baseN % 2 === 0 ? 0 : Math.min(stock, 3);
+        }
         let last = row.priceCents;
         for (const b of demoBreaks) {
           const cents = Math.round((row.priceCents * b.factor) / 100) * 100;
@@ -200,6 +208,13 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
           breaks.push({ productCode: code, minQuantity: b.minQuantity, priceCents: cents });
           last = cents;
         }
+      }
+      // A few products without presentations are 'sobre pedido' with nothing in stock (their cards say so).
+      if (!family && options.presentations && n % 60 === 7) {
+        row.backorderable = true;
+        row.leadMinDays = 5;
+        row.leadMaxDays = 8;
+        row.stock = 0;
       }
       const withMedia = n < mediaLimit;
       if (withMedia && rand.chance(0.88)) {

@@ -94,6 +94,14 @@ export const products = pgTable(
     precautionaryStatements: text('precautionary_statements').array().notNull().default(sql`'{}'::text[]`),
     /** How to store it ('Almacenar entre 15 y 25 °C, en lugar seco y bien ventilado'). */
     storageConditions: text('storage_conditions'),
+    /**
+     * 'Sobre pedido' (decision 029): the presentation may be ordered beyond its stock; what stock cannot cover is
+     * backordered on the order line and delivered within the lead time, in business days (Mexico City).
+     * Not flagged: the exact stock rules hold (never sold beyond stock). Flagged: both days are set, min ≤ max.
+     */
+    backorderable: boolean('backorderable').notNull().default(false),
+    leadMinDays: integer('lead_min_days'),
+    leadMaxDays: integer('lead_max_days'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -119,6 +127,10 @@ export const products = pgTable(
     check(
       'products_safety_on_base',
       sql`${t.familyCode} is null or (${t.molarMass} is null and ${t.grade} is null and ${t.signalWord} is null and ${t.storageConditions} is null and cardinality(${t.ghsPictograms}) = 0 and cardinality(${t.hazardStatements}) = 0 and cardinality(${t.precautionaryStatements}) = 0)`,
+    ),
+    check(
+      'products_lead_time',
+      sql`(not ${t.backorderable} and ${t.leadMinDays} is null and ${t.leadMaxDays} is null) or (${t.backorderable} and ${t.leadMinDays} between 1 and 180 and ${t.leadMaxDays} between ${t.leadMinDays} and 180)`,
     ),
   ],
 );

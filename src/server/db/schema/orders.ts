@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  check,
   date,
   index,
   integer,
@@ -94,6 +95,11 @@ export const orders = pgTable(
      * never re-reserving stock silently; staff decide (back office 'Pago recibido fuera de plazo').
      */
     latePaymentAt: timestamp('late_payment_at', { withTimezone: true }),
+    /**
+     * 'Sobre pedido' (decision 029): the promised date for what ships from stock (business days, Mexico City);
+     * the backordered part's window is on each line. Null for orders placed before.
+     */
+    shipNowBy: date('ship_now_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -118,8 +124,23 @@ export const orderLines = pgTable(
     unitPriceCents: bigint('unit_price_cents', { mode: 'number' }).notNull(),
     quantity: integer('quantity').notNull(),
     weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
+    /**
+     * 'Sobre pedido' (decision 029): of `quantity`, the units stock did not cover when the order was placed (the
+     * rest, quantity − backordered, was taken from stock with a ledger row, and only that part goes back on a
+     * cancellation). The sale, its price and its CFDI line are the whole quantity.
+     */
+    backorderedQuantity: integer('backordered_quantity').notNull().default(0),
+    /** The promised window of the backordered units (business days, Mexico City); null when none. */
+    backorderFrom: date('backorder_from'),
+    backorderTo: date('backorder_to'),
   },
-  (t) => [primaryKey({ columns: [t.orderNumber, t.lineNo] })],
+  (t) => [
+    primaryKey({ columns: [t.orderNumber, t.lineNo] }),
+    check(
+      'order_lines_backordered',
+      sql`${t.backorderedQuantity} between 0 and ${t.quantity} and (${t.backorderedQuantity} = 0) = (${t.backorderFrom} is null) and (${t.backorderFrom} is null) = (${t.backorderTo} is null)`,
+    ),
+  ],
 );
 
 /** One row per charge attempt; status follows the gateway's (in_progress, completed, failed, refunded, charge_pending…). */
