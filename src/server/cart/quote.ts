@@ -70,6 +70,7 @@ export async function quoteCart(
             imageHash: products.imageHash,
             active: products.active,
             presentationLabel: products.presentationLabel,
+            controlled: products.controlled,
           })
           .from(products)
           .where(inArray(products.code, codes));
@@ -112,6 +113,7 @@ export async function quoteCart(
         presentationLabel: null,
         listPriceCents: 0,
         nextBreak: null,
+        controlled: false,
       };
     }
     const lineGrams = grams(p.weightKg) * quantity;
@@ -140,6 +142,7 @@ export async function quoteCart(
       presentationLabel: p.presentationLabel,
       listPriceCents: p.priceCents,
       nextBreak: next ? { addUnits: next.addUnits, unitPriceCents: next.priceCents } : null,
+      controlled: p.controlled,
     };
   });
 

@@ -108,6 +108,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       presentationLabel: products.presentationLabel,
       casNumber: products.casNumber,
       formula: products.formula,
+      controlled: products.controlled,
     })
     .from(products)
     .leftJoin(groups, eq(groups.clas, products.groupClas))
@@ -155,6 +156,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     priceBreaks: breaks,
     casNumber: row.casNumber,
     formula: row.formula,
+    controlled: row.controlled,
   };
 }
 

@@ -81,6 +81,8 @@ export const quoteLineSchema = z.object({
   listPriceCents: z.number().int(),
   /** The next volume price: 'Agregue {addUnits} más para pagar {unitPriceCents} c/u'; null when none is left. */
   nextBreak: z.object({ addUnits: z.number().int(), unitPriceCents: z.number().int() }).nullable(),
+  /** Under the precursor law (decision 030): ordering it needs an RFC on file and the end-use declaration. */
+  controlled: z.boolean(),
 });
 export type QuoteLine = z.infer<typeof quoteLineSchema>;
 

@@ -142,6 +142,8 @@ export const productDetailSchema = productCardSchema.extend({
   priceBreaks: z.array(z.object({ minQuantity: z.number().int(), priceCents: z.number().int() })),
   casNumber: z.string().nullable(),
   formula: z.string().nullable(),
+  /** Under the precursor law (decision 030): the page says what ordering it requires. */
+  controlled: z.boolean(),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 

@@ -32,6 +32,7 @@ export const COLUMNS = [
   'family',
   'presentation',
   'price_breaks',
+  'controlled',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -58,6 +59,8 @@ const ALIASES: Record<string, Column> = {
   presentacion: 'presentation',
   precios_volumen: 'price_breaks',
   precios_por_volumen: 'price_breaks',
+  controlado: 'controlled',
+  precursor: 'controlled',
 };
 
 const normalizeHeader = (h: string) =>
@@ -110,6 +113,8 @@ export type RowValues = {
   presentationLabel?: string | null;
   /** Volume prices, checked against the price once the stored one is known (importer.ts). */
   priceBreaks?: PriceBreak[];
+  /** Under the precursor law (decision 030); a presentation takes its family's value (importer.ts). */
+  controlled?: boolean;
 };
 
 const TRUE = new Set(['1', 'si', 'sí', 's', 'true', 'verdadero', 'activo', 'yes', 'y', 'x']);
@@ -236,6 +241,12 @@ export function readRow(
         `Columna price_breaks: «${breaks}» no se entiende (cantidad:precio separados por ;, p. ej. 10:145.00;50:130.00)`,
       );
     else values.priceBreaks = parsed;
+  }
+  const controlled = cell('controlled')?.toLowerCase();
+  if (controlled) {
+    if (TRUE.has(controlled)) values.controlled = true;
+    else if (FALSE.has(controlled)) values.controlled = false;
+    else reasons.push(`Columna controlled: valor inválido «${controlled}» (sí o no)`);
   }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };

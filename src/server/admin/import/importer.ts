@@ -5,6 +5,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
+import { syncFamilyControlled } from '../../controlled/rules.ts';
 import type { Db } from '../../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
@@ -102,6 +103,7 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     formula: keep(v.formula, e?.formula ?? null),
     familyCode: keep(v.familyCode, e?.familyCode ?? null),
     presentationLabel: keep(v.presentationLabel, e?.presentationLabel ?? null),
+    controlled: keep(v.controlled, e?.controlled ?? false),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
@@ -126,6 +128,7 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   formula: 'formula',
   familyCode: 'family',
   presentationLabel: 'presentation',
+  controlled: 'controlled',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
@@ -147,17 +150,22 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
 }
 
 /** What the checks of a row need to know of the stored product: its price and family. */
-type StoredFacts = { priceCents: number; familyCode: string | null };
+type StoredFacts = { priceCents: number; familyCode: string | null; controlled: boolean };
 
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
   const found = new Map<string, StoredFacts>();
   for (let i = 0; i < codes.length; i += 1000) {
     const chunk = codes.slice(i, i + 1000);
     const list = await db
-      .select({ code: products.code, priceCents: products.priceCents, familyCode: products.familyCode })
+      .select({
+        code: products.code,
+        priceCents: products.priceCents,
+        familyCode: products.familyCode,
+        controlled: products.controlled,
+      })
       .from(products)
       .where(inArray(products.code, chunk));
-    for (const r of list) found.set(r.code, { priceCents: r.priceCents, familyCode: r.familyCode });
+    for (const r of list) found.set(r.code, r);
   }
   return found;
 }
@@ -206,6 +214,28 @@ function familyProblem(
 }
 
 /**
+ * The controlled flag of a row (decision 030): a base says its own (or keeps the stored one); a presentation
+ * takes its family's — a cell saying otherwise is refused, since the law controls the substance, not the bottle.
+ */
+function settleControlled(
+  values: RowValues,
+  family: string | null,
+  stored: Map<string, StoredFacts>,
+  fileControlled: Map<string, boolean>,
+): string | null {
+  if (family === null) {
+    if (!fileControlled.has(values.code))
+      fileControlled.set(values.code, values.controlled ?? stored.get(values.code)?.controlled ?? false);
+    return null;
+  }
+  const familyValue = fileControlled.get(family) ?? stored.get(family)?.controlled ?? false;
+  if (values.controlled !== undefined && values.controlled !== familyValue)
+    return `Columna controlled: «${values.code}» es una presentación de «${family}», que ${familyValue ? 'es' : 'no es'} producto controlado; el control se define en la fila del producto base`;
+  values.controlled = familyValue;
+  return null;
+}
+
+/**
  * Imports a catalogue CSV (docs/admin.md): checks the whole file first (encoding, header, every row and
  * its files), then upserts the accepted rows by code, one transaction per batch; stock changes become
  * 'import' ledger rows and each landed batch one audit row. A dry run reads and compares only.
@@ -240,6 +270,8 @@ export async function importCatalogue(
   const fileFamily = new Map<string, string | null>();
   /** The families named by the rows read so far. */
   const named = new Set<string>();
+  /** Code → controlled, as the rows read so far leave it (decision 030: a presentation takes its base's). */
+  const fileControlled = new Map<string, boolean>();
 
   const rejected: ImportReport['rejected'] = [];
   const accepted: Accepted[] = [];
@@ -274,6 +306,8 @@ export async function importCatalogue(
         const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
         if (breaksProblem) reasons.push(`Columna price_breaks: ${breaksProblem}`);
       }
+      const controlledProblem = settleControlled(values, family, stored, fileControlled);
+      if (controlledProblem) reasons.push(controlledProblem);
       if (!fileFamily.has(values.code)) fileFamily.set(values.code, family);
       if (family) named.add(family);
     }
@@ -488,6 +522,7 @@ async function writeBatch(
         formula: m.formula,
         familyCode: m.familyCode,
         presentationLabel: m.presentationLabel,
+        controlled: m.controlled,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -515,6 +550,7 @@ async function writeBatch(
         formula: excluded(products.formula),
         familyCode: excluded(products.familyCode),
         presentationLabel: excluded(products.presentationLabel),
+        controlled: excluded(products.controlled),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,
@@ -523,6 +559,11 @@ async function writeBatch(
         updatedAt: excluded(products.updatedAt),
       },
     });
+  // A base whose flag changed passes it to its stored presentations (decision 030).
+  await syncFamilyControlled(
+    tx,
+    changed.filter(({ merged }) => merged.familyCode === null).map(({ merged }) => merged.code),
+  );
   const withBreaks = changed.filter(({ row }) => row.values.priceBreaks !== undefined);
   if (withBreaks.length > 0) {
     await tx.delete(priceBreaks).where(

@@ -75,6 +75,12 @@ export const products = pgTable(
     familyCode: text('family_code').references((): AnyPgColumn => products.code),
     /** What the presentation is: '500 mL', '1 L', 'caja con 100'; null for a product without presentations. */
     presentationLabel: text('presentation_label'),
+    /**
+     * Under Mexico's precursor and essential-chemicals law (decision 030): buying it needs a signed-in buyer with
+     * an RFC on file and an end-use declaration. Set per family: presentations carry their base's value
+     * (src/server/catalog/controlled.ts keeps them equal).
+     */
+    controlled: boolean('controlled').notNull().default(false),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
