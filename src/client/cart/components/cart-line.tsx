@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type CartItem, getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
+import { ControlledNotice } from '@/client/ui/controlled-notice.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import { nextBreakMessage } from '@/shared/volume-prices.ts';
 import { getProductStock } from '../api/get-product-stock.ts';
@@ -44,6 +45,7 @@ export function CartLine({
   previousPriceCents,
   error,
   volume,
+  controlled = false,
 }: {
   item: CartItem;
   /** Set when the server's price differs from the price the item was added at. */
@@ -54,6 +56,8 @@ export function CartLine({
   volume?:
     | { listPriceCents: number; nextBreak: { addUnits: number; unitPriceCents: number } | null }
     | undefined;
+  /** Under the precursor law (decision 030): the buyer is told what checkout will ask. */
+  controlled?: boolean | undefined;
 }) {
   const [draft, setDraft] = useState(String(item.quantity));
   const [checking, setChecking] = useState(false);
@@ -136,6 +140,7 @@ export function CartLine({
               })}
             </p>
           )}
+          {controlled && <ControlledNotice compact />}
           {previousPriceCents !== undefined && (
             <p className="mt-1 text-xs font-medium text-amber-700" data-testid="price-changed">
               El precio cambió: antes {formatMoney(previousPriceCents)}, ahora {formatMoney(item.priceCents)}

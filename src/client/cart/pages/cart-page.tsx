@@ -189,6 +189,7 @@ export function Component() {
                   previousPriceCents={priceChanges[item.code]}
                   error={lineError(item.code, item.quantity)}
                   volume={lineVolume(item.code, item.quantity)}
+                  controlled={quote.data?.lines.some((l) => l.code === item.code && l.controlled)}
                 />
               ))}
             </ul>
