@@ -15,6 +15,7 @@ import { DECLARATION_TEXT, DECLARATION_VERSION } from '../../shared/controlled.t
 import type { AdminOrderDetail } from '../../shared/schemas/admin.ts';
 import { importCatalogue } from '../admin/import/importer.ts';
 import { CLI_ACTOR } from '../audit/log.ts';
+import { catalogueVersion } from '../catalog/selection-cache.ts';
 import { auditLog, controlledDeclarations, fiscalProfiles, orders, products } from '../db/schema.ts';
 
 /**
@@ -324,6 +325,13 @@ describe('the flag in the back office and the import', () => {
       actor: CLI_ACTOR,
       batchSize: 2,
     });
+
+  it('changing the flag changes the catalogue version (the product page shows it; migration 0023’s trigger)', async () => {
+    const p = await productWithStock(t, 1, 9);
+    const before = await catalogueVersion(t.db);
+    await t.db.update(products).set({ controlled: true }).where(eq(products.code, p.code));
+    expect(await catalogueVersion(t.db)).not.toBe(before);
+  });
 
   it('imports the flag per family: a base sets it, its presentations follow, a contradicting row is refused', async () => {
     const header = 'code,name,group,price,stock,family,presentation,controlled';
