@@ -7,6 +7,8 @@ import { Spinner } from '@/client/ui/spinner.tsx';
 import type { ControlledSales } from '@/shared/schemas/admin.ts';
 import { buttonClass, DataTable, fieldClass, ScreenTitle, td, th } from '../components/admin-ui.tsx';
 
+const wrap = 'px-4 py-3 text-slate-700';
+
 /** Today in Mexico City (UTC−6 all year since 2022) as YYYY-MM-DD. */
 const mexicoToday = () => new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10);
 
@@ -75,17 +77,15 @@ export function ControlledSalesScreen() {
               <tr>
                 <th className={th}>Fecha</th>
                 <th className={th}>Pedido</th>
-                <th className={th}>Estado</th>
                 <th className={th}>Producto</th>
-                <th className={`${th} text-right`}>Cantidad</th>
-                <th className={th}>Comprador</th>
-                <th className={th}>RFC</th>
+                <th className={`${th} text-right`}>Cant.</th>
+                <th className={th}>Comprador y RFC</th>
                 <th className={th}>Uso final declarado</th>
               </tr>
             }
           >
             {sales.data.rows.map((r) => (
-              <tr key={`${r.orderNumber}-${r.code}`} data-testid="controlled-sale-row">
+              <tr key={`${r.orderNumber}-${r.code}`} data-testid="controlled-sale-row" className="align-top">
                 <td className={td}>{r.date}</td>
                 <td className={td}>
                   <Link
@@ -94,19 +94,19 @@ export function ControlledSalesScreen() {
                   >
                     #{r.orderNumber}
                   </Link>
+                  <span className="block text-xs text-slate-500">{r.status}</span>
                 </td>
-                <td className={td}>{r.status}</td>
-                <td className={td}>
+                <td className={wrap}>
                   {r.name}
                   <span className="block text-xs text-slate-500">{r.code}</span>
                 </td>
                 <td className={`${td} text-right`}>{r.quantity}</td>
-                <td className={td}>
+                <td className={wrap}>
                   {r.buyer}
+                  <span className="block font-mono text-xs text-slate-700">{r.rfc}</span>
                   <span className="block text-xs text-slate-500">{r.razonSocial}</span>
                 </td>
-                <td className={`${td} font-mono`}>{r.rfc}</td>
-                <td className="min-w-64 px-4 py-3 text-slate-700">{r.declaredUse}</td>
+                <td className={`${wrap} min-w-56`}>{r.declaredUse}</td>
               </tr>
             ))}
           </DataTable>
