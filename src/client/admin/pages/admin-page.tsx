@@ -146,7 +146,9 @@ function Shell({ email }: { email: string }) {
           className="flex gap-1 overflow-x-auto px-3 pb-3 lg:flex-1 lg:flex-col lg:px-3"
         >
           {NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={link}>
+            // Absolute: a relative link resolved against /admin/pedidos after the sign-in's redirect
+            // ('/admin/pedidos/facturas' opened an order 'NaN').
+            <NavLink key={item.to} to={`/admin/${item.to}`} className={link}>
               {item.label}
             </NavLink>
           ))}
