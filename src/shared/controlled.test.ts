@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCas } from './cas.ts';
-import {
-  DECLARATION_TEXTS,
-  DECLARATION_VERSION,
-  declaredUseSchema,
-  LISTED_SUBSTANCES,
-} from './controlled.ts';
+import { DECLARATION_TEXTS, DECLARATION_VERSION, LISTED_SUBSTANCES } from './controlled.ts';
+import { declaredUseSchema } from './schemas/controlled.ts';
 
 describe('controlled chemicals (decision 030)', () => {
   it('lists every substance with a CAS number whose check digit holds, once', () => {

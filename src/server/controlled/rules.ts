@@ -1,10 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import {
-  type ControlledDeclarationInput,
-  DECLARATION_TEXTS,
-  DECLARATION_VERSION,
-  type DeclarationVersion,
-} from '../../shared/controlled.ts';
+import { DECLARATION_TEXTS, DECLARATION_VERSION, type DeclarationVersion } from '../../shared/controlled.ts';
+import type { ControlledDeclarationInput } from '../../shared/schemas/controlled.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { controlledDeclarations, type DeclaredProduct, fiscalProfiles, products } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { controlledDeclarationSchema } from '../controlled.ts';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
+import { controlledDeclarationSchema } from './controlled.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.

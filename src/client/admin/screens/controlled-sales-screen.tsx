@@ -96,12 +96,12 @@ export function ControlledSalesScreen() {
                   </Link>
                   <span className="block text-xs text-slate-500">{r.status}</span>
                 </td>
-                <td className={wrap}>
+                <td className={`${wrap} min-w-48`}>
                   {r.name}
                   <span className="block text-xs text-slate-500">{r.code}</span>
                 </td>
                 <td className={`${td} text-right`}>{r.quantity}</td>
-                <td className={wrap}>
+                <td className={`${wrap} min-w-44`}>
                   {r.buyer}
                   <span className="block font-mono text-xs text-slate-700">{r.rfc}</span>
                   <span className="block text-xs text-slate-500">{r.razonSocial}</span>

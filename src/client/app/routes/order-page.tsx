@@ -17,8 +17,8 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { CheckoutSteps } from '@/client/ui/checkout-steps.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
-import type { ControlledDeclarationInput } from '@/shared/controlled.ts';
 import { formatMoney } from '@/shared/money.ts';
+import type { ControlledDeclarationInput } from '@/shared/schemas/controlled.ts';
 
 const REDIRECT_DELAY_MS = 2500;
 

@@ -5,13 +5,12 @@ import { apiFetch } from '@/client/lib/api-client.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { FieldError, inputClass } from '@/client/ui/form-field.tsx';
 import {
-  type ControlledDeclarationInput,
   DECLARATION_TEXT,
   DECLARATION_VERSION,
   DECLARED_USE_MAX,
   DECLARED_USE_MIN,
-  declaredUseSchema,
 } from '@/shared/controlled.ts';
+import { type ControlledDeclarationInput, declaredUseSchema } from '@/shared/schemas/controlled.ts';
 import type { FiscalProfile } from '@/shared/schemas/invoice.ts';
 
 /**
