@@ -8,6 +8,7 @@ import type {
 } from '../../shared/schemas/admin.ts';
 import type { OrderStatus } from '../../shared/schemas/orders.ts';
 import { auditOf } from '../audit/log.ts';
+import { declarationOf } from '../controlled/rules.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -178,6 +179,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     })),
     actions: staffActions(o, await hasActiveInvoice(db, number)),
     history: await auditOf(db, 'order', String(number)),
+    controlledDeclaration: await declarationOf(db, number),
   };
 }
 

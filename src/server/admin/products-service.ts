@@ -19,6 +19,7 @@ import { type Actor, writeAudit } from '../audit/log.ts';
 import { hasSafetyData } from '../catalog/safety.ts';
 import { sanitizeLongDescription } from '../catalog/sanitize.ts';
 import { datasheetUrl, productImageUrl } from '../catalog/service.ts';
+import { syncFamilyControlled } from '../controlled/rules.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
@@ -64,6 +65,7 @@ const productFields = {
   backorderable: products.backorderable,
   leadMinDays: products.leadMinDays,
   leadMaxDays: products.leadMaxDays,
+  controlled: products.controlled,
 };
 
 const selectProducts = (db: Db) =>
@@ -231,6 +233,31 @@ async function checkPresentation(tx: Db, code: string, fields: ProductFields): P
   return breaks ?? [];
 }
 
+/**
+ * The controlled flag to write (decision 030): a base's own (left out: the stored one, or no); a presentation's
+ * is its base's, and saying otherwise is refused naming the field.
+ */
+async function controlledFor(tx: Db, code: string, fields: ProductFields): Promise<boolean> {
+  if (fields.familyCode === null) {
+    if (fields.controlled !== undefined) return fields.controlled;
+    const [row] = await tx
+      .select({ controlled: products.controlled })
+      .from(products)
+      .where(eq(products.code, code));
+    return row?.controlled ?? false;
+  }
+  const [base] = await tx
+    .select({ controlled: products.controlled })
+    .from(products)
+    .where(eq(products.code, fields.familyCode));
+  const inherited = base?.controlled ?? false;
+  if (fields.controlled !== undefined && fields.controlled !== inherited) {
+    const message = `Se define en el producto base ${fields.familyCode}, que ${inherited ? 'es' : 'no es'} controlado; cámbielo allí`;
+    throw badRequest(`Producto controlado: ${message}`, { controlled: message });
+  }
+  return inherited;
+}
+
 async function writeBreaks(tx: Db, code: string, breaks: readonly PriceBreak[]) {
   await tx.delete(priceBreaks).where(eq(priceBreaks.productCode, code));
   if (breaks.length > 0)
@@ -314,6 +341,7 @@ const auditView = (p: AdminProduct) => ({
   backorderable: p.backorderable,
   leadMinDays: p.leadMinDays,
   leadMaxDays: p.leadMaxDays,
+  controlled: p.controlled,
 });
 
 async function checkGroupAndBrand(tx: Db, fields: ProductFields) {
@@ -338,9 +366,10 @@ export async function createProduct(
   await db.transaction(async (tx) => {
     await checkGroupAndBrand(tx, input);
     const breaks = await checkPresentation(tx, input.code, input);
+    const controlled = await controlledFor(tx, input.code, input);
     const inserted = await tx
       .insert(products)
-      .values({ code: input.code, stock: input.stock, ...columnsOf(input) })
+      .values({ code: input.code, stock: input.stock, ...columnsOf(input), controlled })
       .onConflictDoNothing({ target: products.code })
       .returning({ code: products.code });
     if (inserted.length === 0) {
@@ -380,10 +409,12 @@ export async function updateProduct(
     const before = (await readProduct(tx, code))!;
     await checkGroupAndBrand(tx, fields);
     const breaks = await checkPresentation(tx, code, fields);
+    const controlled = await controlledFor(tx, code, fields);
     await tx
       .update(products)
-      .set({ ...columnsOf(fields), updatedAt: sql`now()` })
+      .set({ ...columnsOf(fields), controlled, updatedAt: sql`now()` })
       .where(eq(products.code, code));
+    if (fields.familyCode === null) await syncFamilyControlled(tx, [code]);
     await writeBreaks(tx, code, breaks);
     const after = (await readProduct(tx, code))!;
     await writeAudit(tx, actor, {

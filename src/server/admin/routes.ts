@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
 import { auditPage } from '../audit/log.ts';
+import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { requireStaff } from './guard.ts';
 import { importRoutes } from './import-routes.ts';
@@ -28,6 +29,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(importRoutes);
   await app.register(quotationAdminRoutes);
   await app.register(searchAdminRoutes);
+  await app.register(controlledAdminRoutes);
 
   app.get(
     '/api/admin/audit',

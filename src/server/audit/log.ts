@@ -19,7 +19,7 @@ export const actorOf = (user: { id: number; email: string }): Actor => ({
 
 export type AuditRecord = {
   action: keyof typeof AUDIT_ACTION_LABELS | string;
-  entityType: 'order' | 'product' | 'catalogue' | 'invoice' | 'user' | 'quotation' | 'synonym';
+  entityType: 'order' | 'product' | 'catalogue' | 'invoice' | 'user' | 'quotation' | 'synonym' | 'export';
   entityId: string | number;
   before?: unknown;
   after?: unknown;

@@ -75,6 +75,7 @@ export async function quoteCart(
             backorderable: products.backorderable,
             leadMinDays: products.leadMinDays,
             leadMaxDays: products.leadMaxDays,
+            controlled: products.controlled,
           })
           .from(products)
           .where(inArray(products.code, codes));
@@ -119,6 +120,7 @@ export async function quoteCart(
         nextBreak: null,
         leadTime: null,
         backordered: 0,
+        controlled: false,
       };
     }
     const lineGrams = grams(p.weightKg) * quantity;
@@ -153,6 +155,7 @@ export async function quoteCart(
       nextBreak: next ? { addUnits: next.addUnits, unitPriceCents: next.priceCents } : null,
       leadTime,
       backordered,
+      controlled: p.controlled,
     };
   });
 

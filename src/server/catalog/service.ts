@@ -110,6 +110,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       presentationLabel: products.presentationLabel,
       casNumber: products.casNumber,
       formula: products.formula,
+      controlled: products.controlled,
     })
     .from(products)
     .leftJoin(groups, eq(groups.clas, products.groupClas))
@@ -166,6 +167,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     casNumber: row.casNumber,
     formula: row.formula,
     safety: safetyRow ? toSafety(safetyRow) : null,
+    controlled: row.controlled,
   };
 }
 

@@ -6,6 +6,7 @@ import { getShippingAddress } from '../account/addresses.ts';
 import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
+import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
@@ -150,6 +151,13 @@ async function placePendingOrder(
       if (l.name === null) throw conflict(`El producto ${l.code} no existe`, 'unavailable');
       return { ...l, name: l.name };
     });
+    // Controlled chemicals (decision 030): an RFC on file and the end-use declaration, or refused here.
+    const declaration = await checkControlledPurchase(tx, {
+      userId: user.id,
+      lines,
+      invoiceProfileId: body.invoiceProfileId,
+      declaration: body.controlledDeclaration,
+    });
     // The caps on what one shopper holds come after the cart's own limits (price, charge maximum, stock).
     if (Number(held?.orders ?? 0) >= hold.maxPendingOrders)
       throw conflict(TOO_MANY_PENDING, 'too_many_pending');
@@ -189,6 +197,7 @@ async function placePendingOrder(
       amountCents: quote.totalCents,
     });
     if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
+    if (declaration) await recordDeclaration(tx, number, declaration);
     if (invoiceProfile) {
       const { id: _id, email, isDefault: _d, ...request } = invoiceProfile;
       await tx

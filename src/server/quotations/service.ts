@@ -11,6 +11,7 @@ import type { Actor } from '../audit/log.ts';
 import { writeAudit } from '../audit/log.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart } from '../cart/quote.ts';
+import { controlledAmong } from '../controlled/rules.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
   orders,
@@ -141,6 +142,14 @@ function summaryOf(
 export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promise<QuotationDetail> {
   const r = await currentRevision(db, q);
   const state = await stateOfRow(db, q, now);
+  const controlled = new Set(
+    (
+      await controlledAmong(
+        db,
+        r.lines.map((l) => l.code),
+      )
+    ).map((c) => c.code),
+  );
   return {
     ...summaryOf(q, r, state),
     revisedAt: r.createdAt.toISOString(),
@@ -154,6 +163,7 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
       amountCents: l.amountCents,
+      controlled: controlled.has(l.code),
     })),
     subtotalCents: r.subtotalCents,
     discountPercent: r.discountPercent,

@@ -29,7 +29,7 @@ const page = z.coerce
   .max(100_000, 'Página inválida')
   .default(1);
 
-const isoDay = (message: string) =>
+export const isoDay = (message: string) =>
   z
     .string({ error: message })
     .regex(/^\d{4}-\d{2}-\d{2}$/, message)
@@ -145,6 +145,18 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
     cancelBlockedReason: z.string().nullable(),
   }),
   history: z.array(auditEntrySchema),
+  /** The end-use declaration of an order with controlled chemicals (decision 030); null for the others. */
+  controlledDeclaration: z
+    .object({
+      products: z.array(z.object({ code: z.string(), name: z.string(), quantity: z.number().int() })),
+      rfc: z.string(),
+      razonSocial: z.string(),
+      declaredUse: z.string(),
+      textVersion: z.string(),
+      acceptedText: z.string(),
+      acceptedAt: z.string(),
+    })
+    .nullable(),
 });
 export type AdminOrderDetail = z.infer<typeof adminOrderDetailSchema>;
 
@@ -409,6 +421,11 @@ export const productFieldsSchema = z.object({
   backorderable: z.boolean().default(false),
   leadMinDays: leadDays('Los días mínimos de entrega'),
   leadMaxDays: leadDays('Los días máximos de entrega'),
+  /**
+   * Under the precursor law (decision 030). Set on a family's base; a presentation takes its base's value (left
+   * out, or equal to it; a different value is refused). Left out on a base: unchanged (new product: no).
+   */
+  controlled: z.boolean({ error: 'Indique si es un producto controlado' }).optional(),
 });
 export type ProductFieldsInput = z.input<typeof productFieldsSchema>;
 export type ProductFields = z.output<typeof productFieldsSchema>;
@@ -481,6 +498,7 @@ export const adminProductSchema = adminProductRowSchema.extend({
   backorderable: z.boolean(),
   leadMinDays: z.number().int().nullable(),
   leadMaxDays: z.number().int().nullable(),
+  controlled: z.boolean(),
 });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 export const adminProductResponseSchema = z.object({ message: z.string(), product: adminProductSchema });
@@ -703,7 +721,33 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'quotation.revise': 'Cotización ajustada y reenviada',
   'quotation.extend': 'Vigencia de cotización extendida',
   'customer.purchase-order': 'Orden de compra obligatoria cambiada',
+  'controlled.export': 'Exportación de ventas de productos controlados',
 };
+
+/** GET /api/admin/controlled-sales.csv (decision 030): Mexico City days, both inclusive, at most a year. */
+export const controlledSalesQuerySchema = z.object({
+  from: isoDay('Fecha inicial inválida (AAAA-MM-DD)'),
+  to: isoDay('Fecha final inválida (AAAA-MM-DD)'),
+});
+export const controlledSalesSchema = z.object({
+  orders: z.number().int(),
+  rows: z.array(
+    z.object({
+      date: z.string(),
+      orderNumber: z.number().int(),
+      status: z.string(),
+      code: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      buyer: z.string(),
+      email: z.string(),
+      rfc: z.string(),
+      razonSocial: z.string(),
+      declaredUse: z.string(),
+    }),
+  ),
+});
+export type ControlledSales = z.infer<typeof controlledSalesSchema>;
 
 /**
  * GET /api/admin/payments/delayed (issue 21): SPEI and store orders awaiting payment with their deadlines, and the

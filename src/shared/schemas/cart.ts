@@ -85,6 +85,8 @@ export const quoteLineSchema = z.object({
   leadTime: leadTimeSchema.nullable(),
   /** Of `quantity`, the units stock does not cover now (shipped within `leadTime`); 0 otherwise. */
   backordered: z.number().int(),
+  /** Under the precursor law (decision 030): ordering it needs an RFC on file and the end-use declaration. */
+  controlled: z.boolean(),
 });
 export type QuoteLine = z.infer<typeof quoteLineSchema>;
 

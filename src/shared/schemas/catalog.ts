@@ -164,6 +164,8 @@ export const productDetailSchema = productCardSchema.extend({
       storageConditions: z.string().nullable(),
     })
     .nullable(),
+  /** Under the precursor law (decision 030): the page says what ordering it requires. */
+  controlled: z.boolean(),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
+import { controlledDeclarationSchema } from './controlled.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
@@ -92,6 +93,8 @@ export const placeOrderSchema = z
         .min(1, 'Seleccione sus datos fiscales')
         .max(2_147_483_647, 'Seleccione sus datos fiscales')
         .optional(),
+      /** Required when the order has controlled chemicals (decision 030): the declared end use, accepted. */
+      controlledDeclaration: controlledDeclarationSchema.optional(),
     },
     { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
   )

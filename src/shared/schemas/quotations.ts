@@ -48,6 +48,8 @@ export const quotationLineSchema = z.object({
   unitPriceCents: z.number().int(),
   quantity: z.number().int(),
   amountCents: z.number().int(),
+  /** Controlled now (decision 030): converting it needs an RFC on file and the end-use declaration. */
+  controlled: z.boolean(),
 });
 
 const actions = {

@@ -12,6 +12,7 @@ import { NO_PERMISSION } from '@/shared/schemas/admin.ts';
 import { shop } from '@/shared/shop.ts';
 import { buttonClass } from '../components/admin-ui.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
+import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
 import { DelayedPaymentsScreen } from '../screens/delayed-payments-screen.tsx';
 import { ImportScreen } from '../screens/import-screen.tsx';
@@ -28,6 +29,7 @@ const NAV = [
   { to: 'productos', label: 'Productos' },
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'pagos-diferidos', label: 'Pagos diferidos' },
+  { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
@@ -144,7 +146,9 @@ function Shell({ email }: { email: string }) {
           className="flex gap-1 overflow-x-auto px-3 pb-3 lg:flex-1 lg:flex-col lg:px-3"
         >
           {NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={link}>
+            // Absolute: a relative link resolved against /admin/pedidos after the sign-in's redirect
+            // ('/admin/pedidos/facturas' opened an order 'NaN').
+            <NavLink key={item.to} to={`/admin/${item.to}`} className={link}>
               {item.label}
             </NavLink>
           ))}
@@ -171,6 +175,7 @@ function Shell({ email }: { email: string }) {
             <Route path="productos/:code" element={<ProductEditScreen />} />
             <Route path="importar" element={<ImportScreen />} />
             <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
+            <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />

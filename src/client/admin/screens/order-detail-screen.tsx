@@ -357,6 +357,32 @@ export function OrderDetailScreen() {
               </dl>
             </Panel>
           </div>
+          {order.controlledDeclaration ? (
+            <Panel title="Declaración de uso final (productos controlados)">
+              <dl data-testid="admin-controlled-declaration">
+                <Row label="Productos">
+                  {order.controlledDeclaration.products.map((p) => (
+                    <span key={p.code} className="block">
+                      {p.quantity} × {p.name} <span className="text-slate-500">({p.code})</span>
+                    </span>
+                  ))}
+                </Row>
+                <Row label="RFC">
+                  <span className="font-mono">{order.controlledDeclaration.rfc}</span>
+                </Row>
+                <Row label="Razón social">{order.controlledDeclaration.razonSocial}</Row>
+                <Row label="Uso final">{order.controlledDeclaration.declaredUse}</Row>
+                <Row label="Aceptada">
+                  {formatDateTime(order.controlledDeclaration.acceptedAt)} · texto versión{' '}
+                  {order.controlledDeclaration.textVersion}
+                </Row>
+              </dl>
+              <details className="mt-2 text-xs text-slate-600">
+                <summary className="cursor-pointer">Texto aceptado</summary>
+                <p className="mt-1 leading-5">{order.controlledDeclaration.acceptedText}</p>
+              </details>
+            </Panel>
+          ) : null}
           <Panel title="Pagos">
             {order.paymentState && PAYMENT_STATE_LABELS[order.paymentState] ? (
               <p className="mb-2">

@@ -46,6 +46,7 @@ type Form = {
   backorderable: boolean;
   leadMinDays: string;
   leadMaxDays: string;
+  controlled: boolean;
 };
 
 const EMPTY: Form = {
@@ -78,6 +79,7 @@ const EMPTY: Form = {
   backorderable: false,
   leadMinDays: '',
   leadMaxDays: '',
+  controlled: false,
 };
 
 const toForm = (p: AdminProduct): Form => ({
@@ -110,6 +112,7 @@ const toForm = (p: AdminProduct): Form => ({
   backorderable: p.backorderable,
   leadMinDays: p.leadMinDays === null ? '' : String(p.leadMinDays),
   leadMaxDays: p.leadMaxDays === null ? '' : String(p.leadMaxDays),
+  controlled: p.controlled,
 });
 
 function Field({
@@ -150,6 +153,7 @@ export function ProductEditScreen() {
     register,
     handleSubmit,
     reset,
+    watch,
     formState: { errors },
   } = useForm<Form>({
     // The shared schema of the request (a new product's also checks its code and initial stock). Raw values
@@ -163,7 +167,9 @@ export function ProductEditScreen() {
     reset(product.data ? toForm(product.data) : EMPTY);
   }, [product.data, reset]);
   const save = useProductMutation((f: Form) => {
-    const { code: c, stock, ...fields } = f;
+    // A presentation takes its family's controlled flag (decision 030): the base's value decides.
+    const { code: c, stock, controlled, ...rest } = f;
+    const fields = { ...rest, ...(rest.familyCode.trim() ? {} : { controlled }) };
     return code
       ? saveProduct(code, fields)
       : saveProduct(null, { ...fields, code: c, stock: Number(stock || 0) });
@@ -171,6 +177,7 @@ export function ProductEditScreen() {
   const toggle = useProductMutation((active: boolean) => setProductActive(code ?? '', active));
   const fields = serverFields(save.error);
   const err = (key: keyof Form) => errors[key]?.message ?? fields[key];
+  const isPresentation = watch('familyCode').trim() !== '';
 
   if (code && product.isPending) return <Spinner />;
   if (code && product.error) return <Alert tone="danger">{product.error.message}</Alert>;
@@ -470,6 +477,23 @@ export function ProductEditScreen() {
                 {...register('longDescHtml')}
               />
             </Field>
+            <div className="sm:col-span-2">
+              <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-700"
+                  disabled={isPresentation}
+                  {...register('controlled')}
+                />
+                Producto controlado (Ley Federal para el Control de Precursores Químicos)
+              </label>
+              <span className={`mt-1 block text-xs ${err('controlled') ? 'text-red-600' : 'text-slate-500'}`}>
+                {err('controlled') ??
+                  (isPresentation
+                    ? 'Se define en el producto base de la familia y aplica a todas sus presentaciones'
+                    : 'Pedirá RFC registrado y declaración de uso final al comprarlo; aplica a todas sus presentaciones')}
+              </span>
+            </div>
             <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
               <input type="checkbox" className="size-4 accent-brand-700" {...register('active')} />
               Activo (visible en la tienda)

@@ -6,6 +6,7 @@ import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
 import { PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
+import { ControlledDeclaration } from '@/client/checkout/components/controlled-declaration.tsx';
 import { InvoiceAtPurchase } from '@/client/checkout/components/invoice-at-purchase.tsx';
 import { PaymentChoice } from '@/client/checkout/components/payment-choice.tsx';
 import { PurchaseOrderField } from '@/client/checkout/components/purchase-order-field.tsx';
@@ -18,6 +19,7 @@ import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { type LeadTime, splitText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
+import type { ControlledDeclarationInput } from '@/shared/schemas/controlled.ts';
 
 const REDIRECT_DELAY_MS = 2500;
 
@@ -34,6 +36,8 @@ type Priced = {
     /** 'Sobre pedido' (decision 029): the units stock does not cover now, and their lead time. */
     backordered?: number;
     leadTime?: LeadTime | null;
+    /** Under the precursor law (decision 030): the declaration step appears. */
+    controlled: boolean;
   }[];
   subtotalCents: number;
   shippingCents: number;
@@ -62,6 +66,7 @@ function Checkout() {
     valid: true,
   });
   const [invoiceProfileId, setInvoiceProfileId] = useState<number | null>(null);
+  const [declaration, setDeclaration] = useState<ControlledDeclarationInput | null>(null);
   const onPurchaseOrder = useCallback(
     (value: string, valid: boolean) =>
       setPurchaseOrder((prev) => (prev.value === value && prev.valid === valid ? prev : { value, valid })),
@@ -78,6 +83,7 @@ function Checkout() {
             lineTotalCents: l.amountCents,
             imageUrl: null,
             error: null,
+            controlled: l.controlled,
           })),
           subtotalCents: quotation.data.subtotalCents,
           shippingCents: quotation.data.shippingCents,
@@ -149,8 +155,14 @@ function Checkout() {
 
   const data = quote.data;
   const problems = data?.lines.filter((l) => l.error) ?? [];
-  const canPay = Boolean(data?.ok) && !quote.isFetching && Boolean(address.data) && purchaseOrder.valid;
   const lines = data?.lines ?? [];
+  const controlled = lines.filter((l) => l.controlled).map((l) => l.name ?? l.code);
+  const canPay =
+    Boolean(data?.ok) &&
+    !quote.isFetching &&
+    Boolean(address.data) &&
+    purchaseOrder.valid &&
+    (controlled.length === 0 || declaration !== null);
 
   const onPaid = (number: number) => {
     setPaid(true);
@@ -262,6 +274,13 @@ function Checkout() {
             addresses={addresses.data ?? []}
             onSelect={setAddressId}
           />
+          {address.data && controlled.length > 0 && (
+            <ControlledDeclaration
+              products={controlled}
+              invoiceProfileId={invoiceProfileId}
+              onChange={setDeclaration}
+            />
+          )}
           {address.data && (
             <section
               aria-labelledby="pago"
@@ -280,6 +299,7 @@ function Checkout() {
                   ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
                   ...(folio ? { quotation: folio } : {}),
                   ...(chosen ? { addressId: chosen.id } : {}),
+                  ...(controlled.length > 0 && declaration ? { controlledDeclaration: declaration } : {}),
                 }}
                 disabled={!canPay}
                 onPaid={onPaid}

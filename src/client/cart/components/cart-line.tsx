@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type CartItem, getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { type LeadTime, splitText } from '@/shared/backorder.ts';
+import { ControlledNotice } from '@/client/ui/controlled-notice.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import { nextBreakMessage } from '@/shared/volume-prices.ts';
 import { getProductStock } from '../api/get-product-stock.ts';
@@ -46,6 +47,7 @@ export function CartLine({
   error,
   volume,
   backorder,
+  controlled = false,
 }: {
   item: CartItem;
   /** Set when the server's price differs from the price the item was added at. */
@@ -58,6 +60,8 @@ export function CartLine({
     | undefined;
   /** The server quote's 'sobre pedido' split of this line (decision 029), once it answered for this quantity. */
   backorder?: { stock: number; backordered: number; leadTime: LeadTime | null } | undefined;
+  /** Under the precursor law (decision 030): the buyer is told what checkout will ask. */
+  controlled?: boolean | undefined;
 }) {
   const [draft, setDraft] = useState(String(item.quantity));
   const [checking, setChecking] = useState(false);
@@ -142,6 +146,7 @@ export function CartLine({
               })}
             </p>
           )}
+          {controlled && <ControlledNotice compact />}
           {previousPriceCents !== undefined && (
             <p className="mt-1 text-xs font-medium text-amber-700" data-testid="price-changed">
               El precio cambió: antes {formatMoney(previousPriceCents)}, ahora {formatMoney(item.priceCents)}

@@ -203,6 +203,7 @@ export function Component() {
                   error={lineError(item.code, item.quantity)}
                   volume={lineVolume(item.code, item.quantity)}
                   backorder={lineBackorder(item.code, item.quantity)}
+                  controlled={quote.data?.lines.some((l) => l.code === item.code && l.controlled)}
                 />
               ))}
             </ul>

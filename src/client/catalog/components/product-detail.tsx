@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Breadcrumb } from '@/client/ui/breadcrumb.tsx';
+import { ControlledNotice } from '@/client/ui/controlled-notice.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { availabilityText } from '@/shared/backorder.ts';
 import { formatPriceDetail } from '@/shared/money.ts';
@@ -74,6 +75,7 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
 
           <PresentationPicker product={p} />
           <VolumePrices product={p} />
+          {p.controlled && <ControlledNotice />}
 
           <dl className="mt-6 space-y-2 border-t border-slate-200 pt-6 text-sm">
             {p.groupClas && (

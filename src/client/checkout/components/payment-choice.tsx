@@ -15,7 +15,7 @@ import { CardPayment, NETWORK_ERROR } from './card-payment.tsx';
 
 type Items = { code: string; quantity: number }[];
 /** More of the order, whatever the way of paying: the purchase-order number, the quotation, the invoice profile. */
-type Extra = Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId'>;
+type Extra = Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId' | 'controlledDeclaration'>;
 
 const HINTS: Record<PaymentMethod, string> = {
   card: 'Visa, Mastercard o American Express. Pago inmediato.',

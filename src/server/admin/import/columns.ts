@@ -53,6 +53,7 @@ export const COLUMNS = [
   'storage_conditions',
   'backorder',
   'lead_time_days',
+  'controlled',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -98,6 +99,8 @@ const ALIASES: Record<string, Column> = {
   tiempo_de_entrega: 'lead_time_days',
   dias_de_entrega: 'lead_time_days',
   dias_entrega: 'lead_time_days',
+  controlado: 'controlled',
+  precursor: 'controlled',
 };
 
 /** The reagent safety columns (decision 027): data of a family's base, never of a presentation. */
@@ -173,6 +176,8 @@ export type RowValues = {
   backorderable?: boolean;
   /** Business days; null clears it (empty cell). */
   leadTime?: LeadTime | null;
+  /** Under the precursor law (decision 030); a presentation takes its family's value (importer.ts). */
+  controlled?: boolean;
 };
 
 /** Does this row give any safety value that is not empty? */
@@ -357,6 +362,12 @@ export function readRow(
         `Columna lead_time_days: «${lead}» sin sobre pedido; el tiempo de entrega solo aplica con backorder = sí`,
       );
     else values.leadTime = parsed;
+  }
+  const controlled = cell('controlled')?.toLowerCase();
+  if (controlled) {
+    if (TRUE.has(controlled)) values.controlled = true;
+    else if (FALSE.has(controlled)) values.controlled = false;
+    else reasons.push(`Columna controlled: valor inválido «${controlled}» (sí o no)`);
   }
   if (reasons.length > 0) return { values: null, reasons, code: code || null };
   return { values, reasons: [] };

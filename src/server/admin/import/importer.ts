@@ -6,6 +6,7 @@ import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../.
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
 import { hasSafetyData } from '../../catalog/safety.ts';
+import { syncFamilyControlled } from '../../controlled/rules.ts';
 import type { Db } from '../../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
@@ -111,6 +112,7 @@ function merge(row: Accepted, e: Existing | undefined): Merged {
     precautionaryStatements: keep(v.precautionaryStatements, e?.precautionaryStatements ?? []),
     storageConditions: keep(v.storageConditions, e?.storageConditions ?? null),
     ...leadTimeColumns(v, e),
+    controlled: keep(v.controlled, e?.controlled ?? false),
     imageHash: row.image?.hash ?? e?.imageHash ?? null,
     datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
   };
@@ -167,6 +169,7 @@ const FIELD_LABELS: Record<keyof Merged, string> = {
   backorderable: 'backorder',
   leadMinDays: 'lead_time_days',
   leadMaxDays: 'lead_time_days',
+  controlled: 'controlled',
   imageHash: 'imagen',
   datasheetHash: 'ficha técnica',
 };
@@ -193,13 +196,14 @@ async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map
   return new Map(list.map((r) => [r.code, r]));
 }
 
-/** What the checks of a row need to know of the stored product: its price, family, safety data and lead time. */
+/** What the checks of a row need to know of the stored product: price, family, safety data, lead time, control. */
 type StoredFacts = {
   priceCents: number;
   familyCode: string | null;
   hasSafety: boolean;
   backorderable: boolean;
   hasLeadTime: boolean;
+  controlled: boolean;
 };
 
 async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
@@ -214,6 +218,7 @@ async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredF
         hasSafety: hasSafetyData,
         backorderable: products.backorderable,
         leadMinDays: products.leadMinDays,
+        controlled: products.controlled,
       })
       .from(products)
       .where(inArray(products.code, chunk));
@@ -224,6 +229,7 @@ async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredF
         hasSafety: r.hasSafety,
         backorderable: r.backorderable,
         hasLeadTime: r.leadMinDays !== null,
+        controlled: r.controlled,
       });
   }
   return found;
@@ -290,6 +296,28 @@ function safetyProblem(
 }
 
 /**
+ * The controlled flag of a row (decision 030): a base says its own (or keeps the stored one); a presentation
+ * takes its family's — a cell saying otherwise is refused, since the law controls the substance, not the bottle.
+ */
+function settleControlled(
+  values: RowValues,
+  family: string | null,
+  stored: Map<string, StoredFacts>,
+  fileControlled: Map<string, boolean>,
+): string | null {
+  if (family === null) {
+    if (!fileControlled.has(values.code))
+      fileControlled.set(values.code, values.controlled ?? stored.get(values.code)?.controlled ?? false);
+    return null;
+  }
+  const familyValue = fileControlled.get(family) ?? stored.get(family)?.controlled ?? false;
+  if (values.controlled !== undefined && values.controlled !== familyValue)
+    return `Columna controlled: «${values.code}» es una presentación de «${family}», que ${familyValue ? 'es' : 'no es'} producto controlado; el control se define en la fila del producto base`;
+  values.controlled = familyValue;
+  return null;
+}
+
+/**
  * Imports a catalogue CSV (docs/admin.md): checks the whole file first (encoding, header, every row and
  * its files), then upserts the accepted rows by code, one transaction per batch; stock changes become
  * 'import' ledger rows and each landed batch one audit row. A dry run reads and compares only.
@@ -324,6 +352,8 @@ export async function importCatalogue(
   const fileFamily = new Map<string, string | null>();
   /** The families named by the rows read so far. */
   const named = new Set<string>();
+  /** Code → controlled, as the rows read so far leave it (decision 030: a presentation takes its base's). */
+  const fileControlled = new Map<string, boolean>();
 
   const rejected: ImportReport['rejected'] = [];
   const accepted: Accepted[] = [];
@@ -362,6 +392,8 @@ export async function importCatalogue(
         const breaksProblem = priceBreaksProblem(price, values.priceBreaks);
         if (breaksProblem) reasons.push(`Columna price_breaks: ${breaksProblem}`);
       }
+      const controlledProblem = settleControlled(values, family, stored, fileControlled);
+      if (controlledProblem) reasons.push(controlledProblem);
       if (!fileFamily.has(values.code)) fileFamily.set(values.code, family);
       if (family) named.add(family);
     }
@@ -586,6 +618,7 @@ async function writeBatch(
         backorderable: m.backorderable,
         leadMinDays: m.leadMinDays,
         leadMaxDays: m.leadMaxDays,
+        controlled: m.controlled,
         image: row.image ? readFileSync(row.image.path) : null,
         imageHash: row.image?.hash ?? null,
         datasheet: row.datasheet ? readFileSync(row.datasheet.path) : null,
@@ -623,6 +656,7 @@ async function writeBatch(
         backorderable: excluded(products.backorderable),
         leadMinDays: excluded(products.leadMinDays),
         leadMaxDays: excluded(products.leadMaxDays),
+        controlled: excluded(products.controlled),
         // A row without a file keeps the stored one.
         image: sql`coalesce(${excluded(products.image)}, ${products.image})`,
         imageHash: sql`coalesce(${excluded(products.imageHash)}, ${products.imageHash})`,
@@ -631,6 +665,11 @@ async function writeBatch(
         updatedAt: excluded(products.updatedAt),
       },
     });
+  // A base whose flag changed passes it to its stored presentations (decision 030).
+  await syncFamilyControlled(
+    tx,
+    changed.filter(({ merged }) => merged.familyCode === null).map(({ merged }) => merged.code),
+  );
   const withBreaks = changed.filter(({ row }) => row.values.priceBreaks !== undefined);
   if (withBreaks.length > 0) {
     await tx.delete(priceBreaks).where(

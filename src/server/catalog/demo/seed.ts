@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { listedSubstance } from '../../../shared/controlled.ts';
 import type { Db } from '../../db/client.ts';
 import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
 import { sanitizeLongDescription } from '../sanitize.ts';
@@ -192,6 +193,8 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
         if (family.reagent) {
           row.casNumber = family.reagent.cas;
           row.formula = family.reagent.formula;
+          // Reagents the precursor law lists are controlled (decision 030), the whole family alike.
+          row.controlled = listedSubstance(family.reagent.cas) !== undefined;
         }
         // 'Sobre pedido' (decision 029): every third family's largest presentation is ordered from the maker —
         // half of them with nothing in stock, half with a few units — reagents in 10–15 business days, the rest 5–8.

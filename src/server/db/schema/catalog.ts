@@ -102,6 +102,12 @@ export const products = pgTable(
     backorderable: boolean('backorderable').notNull().default(false),
     leadMinDays: integer('lead_min_days'),
     leadMaxDays: integer('lead_max_days'),
+    /**
+     * Under Mexico's precursor and essential-chemicals law (decision 030): buying it needs a signed-in buyer with
+     * an RFC on file and an end-use declaration. Set per family: presentations carry their base's value
+     * (src/server/catalog/controlled.ts keeps them equal).
+     */
+    controlled: boolean('controlled').notNull().default(false),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
