@@ -16,7 +16,7 @@ ALTER TABLE "controlled_declarations" ADD CONSTRAINT "controlled_declarations_or
 ALTER TABLE "controlled_declarations" ADD CONSTRAINT "controlled_declarations_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "controlled_declarations_accepted_idx" ON "controlled_declarations" USING btree ("accepted_at");--> statement-breakpoint
 -- The product page and the cart tell a buyer that a product is controlled: the flag is public catalogue content,
--- so changing it bumps the catalogue version (trigger of 0007, last re-created in 0015; same list plus controlled).
+-- so changing it bumps the catalogue version (trigger of 0007, last re-created in 0022; same list plus controlled).
 DROP TRIGGER products_catalogue_version ON products;
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER products_catalogue_version
