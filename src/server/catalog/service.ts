@@ -8,6 +8,7 @@ import type {
 } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { brands, groups, priceBreaks, products } from '../db/schema.ts';
+import { documentsForPage } from './documents.ts';
 import {
   cardColumns,
   globalFacets,
@@ -116,7 +117,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     .limit(1);
   if (!row) return null;
   const familyCode = row.familyCode ?? row.code;
-  const [presentations, breaks] = await Promise.all([
+  const [presentations, breaks, documents] = await Promise.all([
     db
       .select({
         code: products.code,
@@ -137,6 +138,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       .from(priceBreaks)
       .where(eq(priceBreaks.productCode, row.code))
       .orderBy(asc(priceBreaks.minQuantity)),
+    documentsForPage(db, row.code, familyCode),
   ]);
   return {
     // The page shows this presentation's own price and stock; the selector shows the others'.
@@ -155,6 +157,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     priceBreaks: breaks,
     casNumber: row.casNumber,
     formula: row.formula,
+    ...documents,
   };
 }
 

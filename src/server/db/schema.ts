@@ -2,6 +2,7 @@
 export * from './schema/accounts.ts';
 export * from './schema/admin.ts';
 export * from './schema/catalog.ts';
+export * from './schema/documents.ts';
 export * from './schema/invoices.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';
