@@ -7,6 +7,7 @@ import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
 import { stockText } from '../lib/stock-text.ts';
 import { PresentationPicker } from './presentation-picker.tsx';
+import { ProductDocuments } from './product-documents.tsx';
 import { ProductImage } from './product-image.tsx';
 import { TechnicalSpecs } from './technical-specs.tsx';
 import { VolumePrices } from './volume-prices.tsx';
@@ -115,6 +116,7 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
       </div>
 
       <TechnicalSpecs product={p} />
+      <ProductDocuments product={p} />
     </div>
   );
 }
