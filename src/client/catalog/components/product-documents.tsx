@@ -5,6 +5,9 @@ import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import type { PublicCertificate } from '@/shared/schemas/documents.ts';
 import { shop } from '@/shared/shop.ts';
 
+/** Table cells: tighter on a phone, so lot and both dates fit 390 px without scrolling. */
+const cell = 'border border-slate-200 px-2 py-1.5 sm:px-3';
+
 const MONTHS = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sep', 'oct', 'nov', 'dic'];
 /** '2025-10-10' → '10 oct 2025', the same on the server and in every browser (no Intl: no hydration drift). */
 export const shortDate = (iso: string | null) => {
@@ -34,7 +37,7 @@ export function ProductDocuments({ product: p }: { product: ProductDetail }) {
       <h2 id="documentos" className="text-xl font-semibold text-slate-900 sm:text-2xl">
         Documentos de seguridad y calidad
       </h2>
-      <div className="mt-4 grid gap-6 rounded-lg border border-slate-200 bg-white p-5 sm:p-8 lg:grid-cols-[2fr_3fr]">
+      <div className="mt-4 grid grid-cols-1 gap-6 rounded-lg border border-slate-200 bg-white p-5 sm:p-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div>
           <h3 className="font-semibold text-slate-900">Descargas</h3>
           <ul className="mt-3 space-y-2 text-sm">
@@ -104,40 +107,32 @@ function Certificates({ product: p }: { product: ProductDetail }) {
         <table className="w-full border-collapse text-sm">
           <thead>
             <tr className="bg-slate-50 text-left">
-              <th scope="col" className="border border-slate-200 px-3 py-1.5 font-medium text-slate-700">
-                Lote
+              <th scope="col" className={`${cell} font-medium text-slate-700`}>
+                Lote <span className="font-normal text-slate-500">(PDF)</span>
               </th>
-              <th scope="col" className="border border-slate-200 px-3 py-1.5 font-medium text-slate-700">
+              <th scope="col" className={`${cell} font-medium text-slate-700`}>
                 Análisis
               </th>
-              <th scope="col" className="border border-slate-200 px-3 py-1.5 font-medium text-slate-700">
+              <th scope="col" className={`${cell} font-medium text-slate-700`}>
                 Caducidad
-              </th>
-              <th scope="col" className="border border-slate-200 px-3 py-1.5 font-medium text-slate-700">
-                <span className="sr-only">Descarga</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {p.certificates.map((c) => (
               <tr key={c.lot}>
-                <td className="border border-slate-200 px-3 py-1.5 font-mono text-slate-900">{c.lot}</td>
-                <td className="whitespace-nowrap border border-slate-200 px-3 py-1.5 text-slate-700">
-                  {shortDate(c.analysisDate)}
-                </td>
-                <td className="whitespace-nowrap border border-slate-200 px-3 py-1.5 text-slate-700">
-                  {shortDate(c.expiryDate)}
-                </td>
-                <td className="border border-slate-200 px-3 py-1.5">
+                <td className={cell}>
                   <a
                     href={c.url}
                     type="application/pdf"
-                    className="whitespace-nowrap font-medium text-brand-700 hover:underline"
+                    className="font-mono font-medium text-brand-700 underline decoration-brand-200 underline-offset-2 hover:decoration-brand-700"
                     aria-label={`Descargar el certificado del lote ${c.lot} (PDF)`}
                   >
-                    PDF
+                    {c.lot}
                   </a>
                 </td>
+                <td className={`${cell} whitespace-nowrap text-slate-700`}>{shortDate(c.analysisDate)}</td>
+                <td className={`${cell} whitespace-nowrap text-slate-700`}>{shortDate(c.expiryDate)}</td>
               </tr>
             ))}
           </tbody>

@@ -275,7 +275,7 @@ async function seedSafetyDocuments(db: Db, limit: number) {
     const lots = i % 2 === 0 ? 3 : 2;
     for (let k = 0; k < lots; k++) {
       const month = String(10 - k * 3).padStart(2, '0');
-      const lot = `${r.code.slice(0, 2)}${25 - Math.floor(k / 2)}${month}${String(101 + i * 7 + k).padStart(3, '0')}`;
+      const lot = `${r.code.slice(0, 2)}25${month}${String(101 + i * 7 + k).padStart(3, '0')}`;
       const analysisDate = `2025-${month}-1${k}`;
       const expiryDate = `2028-${month}-1${k}`;
       const coa = Buffer.from(
