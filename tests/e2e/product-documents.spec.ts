@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 
 type Detail = {
@@ -82,5 +83,11 @@ test('a lab buyer downloads the HDS and finds the certificate of analysis of the
       .toString('latin1'),
   ).toBe('%PDF-');
 
+  // WCAG 2.1 A and AA on the section, with the search's answer shown (as the catalogue's pages are checked).
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="product-documents"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   expect(errors).toEqual([]);
 });
