@@ -1,4 +1,4 @@
-// npm run import -- productos.csv [--images DIR] [--datasheets DIR] [--dry-run] [--strict]
+// npm run import -- productos.csv [--images DIR] [--datasheets DIR] [--hds DIR] [--dry-run] [--strict]
 // Imports the catalogue CSV described in docs/admin.md: upsert by code, one transaction per batch,
 // rejected rows reported with their line numbers. Exit code 0 when everything landed, 2 when some rows
 // were rejected or a batch failed, 1 when the file was refused as a whole.
@@ -16,6 +16,7 @@ const { values, positionals } = parseArgs({
   options: {
     images: { type: 'string' },
     datasheets: { type: 'string' },
+    hds: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
   },
@@ -23,7 +24,7 @@ const { values, positionals } = parseArgs({
 const file = positionals[0];
 if (!file || positionals.length > 1) {
   console.error(
-    'Uso: npm run import -- productos.csv [--images CARPETA] [--datasheets CARPETA] [--dry-run] [--strict]',
+    'Uso: npm run import -- productos.csv [--images CARPETA] [--datasheets CARPETA] [--hds CARPETA] [--dry-run] [--strict]',
   );
   process.exit(1);
 }
@@ -46,7 +47,7 @@ try {
     dryRun,
     strict: values.strict ?? false,
     actor: CLI_ACTOR,
-    media: { images: values.images, datasheets: values.datasheets },
+    media: { images: values.images, datasheets: values.datasheets, hds: values.hds },
     onProgress: createProgress(dryRun ? 'Simulación' : 'Importación'),
   });
   for (const r of report.rejected) {

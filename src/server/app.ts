@@ -15,6 +15,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { csrfPlugin } from './auth/csrf.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cartRoutes } from './cart/routes.ts';
+import { documentRoutes } from './catalog/document-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { chargeReports } from './checkout/settle.ts';
@@ -162,6 +163,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
+  await app.register(documentRoutes);
   await app.register(seoRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);

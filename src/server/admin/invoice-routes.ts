@@ -5,6 +5,7 @@ import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/s
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
 import { writeAudit } from '../audit/log.ts';
+import { sendAttachment } from '../http/attachment.ts';
 import { notFound } from '../http/errors.ts';
 import {
   globalInvoiceJob,
@@ -148,10 +149,10 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const file = await globalInvoiceXml(app.db, request.params.id);
       if (!file) throw notFound('Factura global no encontrada');
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${file.name}"`)
-        .send(file.xml);
+      return sendAttachment(request, reply, file.xml, {
+        filename: file.name,
+        type: 'application/xml; charset=utf-8',
+      });
     },
   );
 
@@ -247,10 +248,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'XML timbrado de una nota de crédito', params: creditNoteParamsSchema } },
     async (request, reply) => {
       const { xml, filename } = await getCreditNoteXml(ctx, request.params.number, request.params.uuid);
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(xml);
+      return sendAttachment(request, reply, xml, { filename, type: 'application/xml; charset=utf-8' });
     },
   );
 
@@ -259,10 +257,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'PDF de una nota de crédito', params: creditNoteParamsSchema } },
     async (request, reply) => {
       const { pdf, filename } = await getCreditNotePdf(ctx, request.params.number, request.params.uuid);
-      return reply
-        .type('application/pdf')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(Buffer.from(pdf));
+      return sendAttachment(request, reply, pdf, { filename, type: 'application/pdf' });
     },
   );
 
@@ -282,10 +277,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         await ownerOf(app.db, request.params.number),
         request.params.number,
       );
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(xml);
+      return sendAttachment(request, reply, xml, { filename, type: 'application/xml; charset=utf-8' });
     },
   );
 
@@ -298,10 +290,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         await ownerOf(app.db, request.params.number),
         request.params.number,
       );
-      return reply
-        .type('application/pdf')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(pdf);
+      return sendAttachment(request, reply, pdf, { filename, type: 'application/pdf' });
     },
   );
 };

@@ -469,7 +469,7 @@ export async function setProductMedia(
   kind: 'image' | 'datasheet',
   data: Buffer,
 ): Promise<AdminProduct> {
-  const problem = kind === 'image' ? await imageProblem(data) : datasheetProblem(data);
+  const problem = kind === 'image' ? await imageProblem(data) : await datasheetProblem(data);
   if (problem) throw badRequest(problem, { contentBase64: problem });
   const hash = contentHash(data);
   await db.transaction(async (tx) => {

@@ -6,6 +6,7 @@ import {
   quotationFolioParamsSchema,
   reviseQuotationSchema,
 } from '../../shared/schemas/quotations.ts';
+import { sendAttachment } from '../http/attachment.ts';
 import { quotationFileName, renderQuotationPdf } from '../quotations/pdf.ts';
 import { extendQuotation, type QuotationContext, reviseQuotation } from '../quotations/service.ts';
 import { staffActor } from './context.ts';
@@ -89,13 +90,10 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const detail = await getAdminQuotation(app.db, request.params.folio);
       const pdf = await renderQuotationPdf(detail, detail.email);
-      return reply
-        .type('application/pdf')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="${quotationFileName(detail.folio, detail.revision)}"`,
-        )
-        .send(Buffer.from(pdf));
+      return sendAttachment(request, reply, pdf, {
+        filename: quotationFileName(detail.folio, detail.revision),
+        type: 'application/pdf',
+      });
     },
   );
 };

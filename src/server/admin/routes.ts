@@ -3,6 +3,7 @@ import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts
 import { auditPage } from '../audit/log.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
+import { documentAdminRoutes } from './document-routes.ts';
 import { requireStaff } from './guard.ts';
 import { importRoutes } from './import-routes.ts';
 import { invoiceAdminRoutes } from './invoice-routes.ts';
@@ -24,6 +25,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   await app.register(orderAdminRoutes);
   await app.register(productAdminRoutes);
+  await app.register(documentAdminRoutes);
   await app.register(customerRoutes);
   await app.register(invoiceAdminRoutes);
   await app.register(importRoutes);

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,6 +10,7 @@ import {
   suggestQuerySchema,
   suggestResponseSchema,
 } from '../../shared/schemas/catalog.ts';
+import { cacheHeaders, notModified, sendAttachment } from '../http/attachment.ts';
 import { notFound } from '../http/errors.ts';
 import { negotiateFormat, renderImage, snapWidth, sniffImageType } from './media.ts';
 import {
@@ -27,22 +27,8 @@ import {
 import { suggest } from './suggest.ts';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';
-const YEAR = 'public, max-age=31536000, immutable';
-/** Without the matching ?v= the bytes may change under the same URL: revalidate with the ETag. */
-const REVALIDATE = 'public, max-age=0, must-revalidate';
-
 const codeParams = z.object({ code: z.string().min(1, PRODUCT_NOT_FOUND).max(64, PRODUCT_NOT_FOUND) });
 const versionQuery = z.object({ v: z.string().max(64, 'Versión inválida').optional() });
-
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  return header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
-
-function cacheHeaders(reply: FastifyReply, etag: string, immutable: boolean) {
-  reply.header('ETag', etag).header('Cache-Control', immutable ? YEAR : REVALIDATE);
-}
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -221,15 +207,16 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         if ((await getStock(app.db, code)) === null) throw notFound(PRODUCT_NOT_FOUND);
         throw notFound('Ficha técnica no encontrada');
       }
-      const etag = `"${sheet.hash}"`;
-      cacheHeaders(reply, etag, request.query.v === sheet.hash && sheet.hash !== '');
       // The shop embeds this PDF in an iframe of its own pages: only here is same-origin framing allowed.
       reply
         .header('Content-Security-Policy', "frame-ancestors 'self'")
-        .header('X-Frame-Options', 'SAMEORIGIN')
-        .header('Content-Disposition', `inline; filename="${code.replace(/[^\w.-]/g, '_')}.pdf"`);
-      if (notModified(request, etag)) return reply.code(304).send();
-      return reply.type('application/pdf').send(sheet.data);
+        .header('X-Frame-Options', 'SAMEORIGIN');
+      return sendAttachment(request, reply, sheet.data, {
+        filename: `${code}.pdf`,
+        type: 'application/pdf',
+        disposition: 'inline',
+        cache: { hash: sheet.hash, immutable: request.query.v === sheet.hash && sheet.hash !== '' },
+      });
     },
   );
 };

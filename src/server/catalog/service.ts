@@ -9,6 +9,7 @@ import type {
 } from '../../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { brands, groups, priceBreaks, products } from '../db/schema.ts';
+import { documentsForPage } from './documents.ts';
 import {
   cardColumns,
   globalFacets,
@@ -119,7 +120,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     .limit(1);
   if (!row) return null;
   const familyCode = row.familyCode ?? row.code;
-  const [presentations, breaks, [safetyRow]] = await Promise.all([
+  const [presentations, breaks, [safetyRow], documents] = await Promise.all([
     db
       .select({
         code: products.code,
@@ -145,6 +146,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
       .orderBy(asc(priceBreaks.minQuantity)),
     // Safety data is the family base's (decision 027), whichever presentation is shown.
     db.select(safetyColumns).from(products).where(eq(products.code, familyCode)).limit(1),
+    documentsForPage(db, row.code, familyCode),
   ]);
   return {
     // The page shows this presentation's own price and stock; the selector shows the others'.
@@ -168,6 +170,7 @@ async function productByCode(db: Db, code: string): Promise<ProductDetail | null
     formula: row.formula,
     safety: safetyRow ? toSafety(safetyRow) : null,
     controlled: row.controlled,
+    ...documents,
   };
 }
 

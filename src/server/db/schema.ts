@@ -3,6 +3,7 @@ export * from './schema/accounts.ts';
 export * from './schema/admin.ts';
 export * from './schema/catalog.ts';
 export * from './schema/controlled.ts';
+export * from './schema/documents.ts';
 export * from './schema/invoices.ts';
 export * from './schema/lists.ts';
 export * from './schema/mail.ts';

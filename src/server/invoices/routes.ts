@@ -8,6 +8,7 @@ import {
   invoiceStateSchema,
 } from '../../shared/schemas/invoice.ts';
 import { requireUser } from '../auth/session.ts';
+import { sendAttachment } from '../http/attachment.ts';
 import { issueWaitingAtPurchase } from './at-purchase.ts';
 import { resumeGlobalInvoices } from './global.ts';
 import type { InvoicingContext } from './service.ts';
@@ -155,11 +156,11 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
     async (request, reply) => {
       const user = await requireUser(request);
       const { xml, filename } = await getInvoiceXml(ctx, user, request.params.number);
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(xml);
+      return sendAttachment(request, reply, xml, {
+        filename,
+        type: 'application/xml; charset=utf-8',
+        cache: 'private',
+      });
     },
   );
 
@@ -176,11 +177,11 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       const user = await requireUser(request);
       const { number, uuid } = request.params;
       const { xml, filename } = await getOwnCreditNoteXml(ctx, user, number, uuid);
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(xml);
+      return sendAttachment(request, reply, xml, {
+        filename,
+        type: 'application/xml; charset=utf-8',
+        cache: 'private',
+      });
     },
   );
 
@@ -197,11 +198,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       const user = await requireUser(request);
       const { number, uuid } = request.params;
       const { pdf, filename } = await getOwnCreditNotePdf(ctx, user, number, uuid);
-      return reply
-        .type('application/pdf')
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(Buffer.from(pdf));
+      return sendAttachment(request, reply, pdf, { filename, type: 'application/pdf', cache: 'private' });
     },
   );
 
@@ -217,11 +214,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
     async (request, reply) => {
       const user = await requireUser(request);
       const { pdf, filename } = await getInvoicePdf(ctx, user, request.params.number);
-      return reply
-        .type('application/pdf')
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .send(Buffer.from(pdf));
+      return sendAttachment(request, reply, pdf, { filename, type: 'application/pdf', cache: 'private' });
     },
   );
 };

@@ -7,6 +7,7 @@ import {
   quotationListSchema,
 } from '../../shared/schemas/quotations.ts';
 import { requireUser } from '../auth/session.ts';
+import { sendAttachment } from '../http/attachment.ts';
 import { prepareConversion } from './convert.ts';
 import { quotationFileName, renderQuotationPdf } from './pdf.ts';
 import {
@@ -81,13 +82,10 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireUser(request);
       const detail = await getQuotation(app.db, user.id, request.params.folio);
       const pdf = await renderQuotationPdf(detail, user.email);
-      return reply
-        .type('application/pdf')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="${quotationFileName(detail.folio, detail.revision)}"`,
-        )
-        .send(Buffer.from(pdf));
+      return sendAttachment(request, reply, pdf, {
+        filename: quotationFileName(detail.folio, detail.revision),
+        type: 'application/pdf',
+      });
     },
   );
 

@@ -509,13 +509,18 @@ export const setActiveSchema = z.object({
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const DATASHEET_MAX_BYTES = 10 * 1024 * 1024;
-const base64 = (max: number) =>
-  z
-    .string({ error: 'Falta el archivo' })
-    .min(1, 'Falta el archivo')
-    // Base64 is 4/3 of the bytes; the exact byte limit is checked after decoding.
-    .max(Math.ceil((max * 4) / 3) + 1024, `El archivo supera el límite de ${max / 1024 / 1024} MB`)
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'El archivo no se recibió completo');
+/** A file sent in base64; `what` names it in the messages ('el archivo', 'la HDS (PDF)'). */
+export const base64 = (max: number, what = 'el archivo') => {
+  const What = what.charAt(0).toUpperCase() + what.slice(1);
+  return (
+    z
+      .string({ error: `Falta ${what}` })
+      .min(1, `Falta ${what}`)
+      // Base64 is 4/3 of the bytes; the exact byte limit is checked after decoding.
+      .max(Math.ceil((max * 4) / 3) + 1024, `${What} supera el límite de ${max / 1024 / 1024} MB`)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, `${What} no se recibió completo`)
+  );
+};
 
 /** PUT /api/admin/products/:code/image (JPEG, PNG or WebP up to 5 MB). */
 export const uploadImageSchema = z.object({ contentBase64: base64(IMAGE_MAX_BYTES) });
@@ -710,6 +715,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'product.deactivate': 'Producto desactivado',
   'product.image': 'Imagen cambiada',
   'product.datasheet': 'Ficha técnica cambiada',
+  'product.hds': 'Hoja de datos de seguridad (HDS) cambiada',
+  'product.hds_remove': 'Hoja de datos de seguridad (HDS) eliminada',
+  'product.certificate': 'Certificado de análisis agregado',
+  'product.certificate_remove': 'Certificado de análisis eliminado',
   'stock.adjust': 'Ajuste de existencia',
   'catalogue.import': 'Importación de catálogo',
   'synonym.create': 'Sinónimo de búsqueda agregado',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SUGGEST_MIN_LENGTH } from '../suggest.ts';
+import { publicCertificateSchema } from './documents.ts';
 
 /**
  * The catalogue API's payloads: the contract between src/server/catalog and src/client/catalog.
@@ -129,6 +130,12 @@ export const productDetailSchema = productCardSchema.extend({
   longDescHtml: z.string(),
   /** …/datasheet.pdf?v={hash} or null. */
   datasheetUrl: z.string().nullable(),
+  /** The family's safety data sheet (HDS, NOM-018-STPS-2015): …/hds.pdf?v={hash} or null (decision 028). */
+  safetySheetUrl: z.string().nullable(),
+  /** The family's newest certificates of analysis (at most 12); any lot is found with the lot search. */
+  certificates: z.array(publicCertificateSchema),
+  /** How many lots have a certificate (the list above may show fewer). */
+  certificateCount: z.number().int(),
   weightKg: z.number(),
   /** The presentation shown: its label ('1 L'), null without presentations. */
   presentationLabel: z.string().nullable(),

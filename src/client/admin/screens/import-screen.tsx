@@ -156,8 +156,8 @@ export function ImportScreen() {
               la clave CLAS de un grupo existente.
             </p>
             <p>
-              Las imágenes y fichas PDF se suben en cada producto, o por línea de comandos con --images y
-              --datasheets.
+              Las imágenes, fichas PDF y hojas de datos de seguridad se suben en cada producto, o por línea de
+              comandos con --images, --datasheets y --hds (la HDS con el código de la base de la familia).
             </p>
           </div>
         </Panel>

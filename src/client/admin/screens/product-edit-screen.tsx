@@ -13,6 +13,7 @@ import { useCatalogOptions } from '../api/get-catalog-options.ts';
 import { useAdminProduct } from '../api/get-product.ts';
 import { saveProduct, setProductActive, useProductMutation } from '../api/save-product.ts';
 import { buttonClass, fieldClass, Panel, ScreenTitle, serverFields } from '../components/admin-ui.tsx';
+import { ProductDocumentsPanel } from './product-documents-panel.tsx';
 import { ProductMediaPanel } from './product-media-panel.tsx';
 import { ProductStockPanel } from './product-stock-panel.tsx';
 
@@ -513,6 +514,7 @@ export function ProductEditScreen() {
         {code && product.data ? (
           <div className="grid content-start gap-5">
             <ProductMediaPanel product={product.data} />
+            <ProductDocumentsPanel code={product.data.code} />
             <ProductStockPanel product={product.data} />
           </div>
         ) : null}

@@ -9,6 +9,7 @@ import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
 import { stockText } from '../lib/stock-text.ts';
 import { PresentationPicker } from './presentation-picker.tsx';
+import { ProductDocuments } from './product-documents.tsx';
 import { ProductImage } from './product-image.tsx';
 import { Formula, SafetyPanel } from './safety-panel.tsx';
 import { TechnicalSpecs } from './technical-specs.tsx';
@@ -137,6 +138,7 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
 
       <TechnicalSpecs product={p} />
       <SafetyPanel product={p} />
+      <ProductDocuments product={p} />
     </div>
   );
 }

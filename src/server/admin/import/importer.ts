@@ -3,21 +3,36 @@ import { basename, extname, join } from 'node:path';
 import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
+import { SAFETY_DOC_MAX_BYTES } from '../../../shared/schemas/documents.ts';
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
 import { hasSafetyData } from '../../catalog/safety.ts';
 import { syncFamilyControlled } from '../../controlled/rules.ts';
 import type { Db } from '../../db/client.ts';
-import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
-import { datasheetProblem, imageProblem, limitText, sizeText } from '../media-checks.ts';
+import {
+  brands,
+  groups,
+  priceBreaks,
+  productSafetySheets,
+  products,
+  stockMovements,
+} from '../../db/schema.ts';
+import { datasheetProblem, imageProblem, limitText, safetyDocProblem, sizeText } from '../media-checks.ts';
 import { contentHash } from '../products-service.ts';
 import { type Column, clearsSafety, type RowValues, readHeader, readRow, setsSafety } from './columns.ts';
 import { decodeCsv, detectDelimiter, ImportFileError, parseCsv } from './csv.ts';
 
 export { ImportFileError };
 
-/** Where the pictures and datasheets named after product codes are (command line: --images, --datasheets). */
-export type MediaDirs = { images?: string | undefined; datasheets?: string | undefined };
+/**
+ * Where the pictures, datasheets and safety data sheets named after product codes are (command line: --images,
+ * --datasheets, --hds). An HDS belongs to a family (decision 028): it is named after the family's base code.
+ */
+export type MediaDirs = {
+  images?: string | undefined;
+  datasheets?: string | undefined;
+  hds?: string | undefined;
+};
 
 export type ImportOptions = {
   filename: string;
@@ -68,6 +83,8 @@ type Accepted = {
   values: RowValues;
   image?: { path: string; hash: string };
   datasheet?: { path: string; hash: string };
+  /** The family's HDS (the row is a family's base or a product without presentations). */
+  hds?: { path: string; hash: string };
 };
 
 /** The product's columns an import reads, compares and writes: all but the file bytes and the timestamps. */
@@ -341,6 +358,7 @@ export async function importCatalogue(
   const knownGroups = new Set((await db.select({ clas: groups.clas }).from(groups)).map((g) => g.clas));
   const images = indexDir(options.media?.images, IMAGE_EXTS);
   const datasheets = indexDir(options.media?.datasheets, ['.pdf']);
+  const safetySheets = indexDir(options.media?.hds, ['.pdf']);
   const codesInFile = data.map((r) => (r.fields[header.get('code')!] ?? '').trim()).filter(Boolean);
   const familyIndex = header.get('family');
   const familyCodes =
@@ -378,9 +396,11 @@ export async function importCatalogue(
     const code = values?.code ?? codeCell;
     if (code && seen.has(code)) reasons.push(`Código repetido: ya aparece en la línea ${seen.get(code)}`);
     if (code && !seen.has(code)) seen.set(code, record.line);
+    let rowFamily: string | null = null;
     if (values) {
       const before = stored.get(values.code);
       const family = values.familyCode === undefined ? (before?.familyCode ?? null) : values.familyCode;
+      rowFamily = family;
       const problem = familyProblem(values, family, { stored, bases, fileFamily, named });
       if (problem) reasons.push(problem);
       const safety = safetyProblem(values, family, before);
@@ -418,6 +438,18 @@ export async function importCatalogue(
         const checked = await checkFile(pdfPath, DATASHEET_MAX_BYTES, async (d) => datasheetProblem(d));
         if ('problem' in checked) reasons.push(`Ficha técnica ${basename(pdfPath)}: ${checked.problem}`);
         else if (row) row.datasheet = { path: pdfPath, hash: checked.hash };
+      }
+      const hdsPath = safetySheets.get(code.toLowerCase());
+      if (hdsPath) {
+        const checked = await checkFile(hdsPath, SAFETY_DOC_MAX_BYTES, (d) =>
+          safetyDocProblem(d, 'La hoja de datos de seguridad'),
+        );
+        if ('problem' in checked) reasons.push(`HDS ${basename(hdsPath)}: ${checked.problem}`);
+        else if (rowFamily)
+          reasons.push(
+            `HDS ${basename(hdsPath)}: la comparten las presentaciones de la familia; nombre el archivo con el código de la base «${rowFamily}»`,
+          );
+        else if (row) row.hds = { path: hdsPath, hash: checked.hash };
       }
     }
     if (reasons.length > 0 || !row) rejected.push({ line: record.line, code, reasons });
@@ -512,6 +544,10 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
     db,
     batch.filter((r) => r.values.priceBreaks !== undefined).map((r) => r.values.code),
   );
+  const storedSheets = await safetySheetHashes(
+    db,
+    batch.filter((r) => r.hds).map((r) => r.values.code),
+  );
   const plan: Plan = { created: [], updated: [], unchanged: 0, newBrands: [] };
   for (const row of batch) {
     const e = existing.get(row.values.code);
@@ -529,7 +565,12 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
       });
       continue;
     }
-    const fields = [...changedFields(merged, e), ...(breaksChanged ? ['price_breaks'] : [])];
+    const hdsChanged = row.hds !== undefined && row.hds.hash !== storedSheets.get(row.values.code);
+    const fields = [
+      ...changedFields(merged, e),
+      ...(breaksChanged ? ['price_breaks'] : []),
+      ...(hdsChanged ? ['hds'] : []),
+    ];
     if (fields.length === 0) plan.unchanged += 1;
     else
       plan.updated.push({
@@ -551,6 +592,16 @@ async function planBatch(db: Db, batch: Accepted[], lock: boolean): Promise<Plan
     plan.newBrands = names.filter((n) => !known.has(n));
   }
   return plan;
+}
+
+/** The stored HDS hash of these families. */
+async function safetySheetHashes(db: Db, codes: string[]): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .select({ code: productSafetySheets.familyCode, hash: productSafetySheets.hash })
+    .from(productSafetySheets)
+    .where(inArray(productSafetySheets.familyCode, codes));
+  return new Map(rows.map((r) => [r.code, r.hash]));
 }
 
 async function breaksOf(db: Db, codes: string[]): Promise<Map<string, PriceBreak[]>> {
@@ -670,6 +721,22 @@ async function writeBatch(
     tx,
     changed.filter(({ merged }) => merged.familyCode === null).map(({ merged }) => merged.code),
   );
+  // The family's HDS lands with its row, in the same transaction (decision 028).
+  for (const { merged, row } of changed) {
+    if (!row.hds) continue;
+    const data = readFileSync(row.hds.path);
+    const values = {
+      data,
+      hash: row.hds.hash,
+      bytes: data.length,
+      uploadedAt: now,
+      uploadedBy: options.actor.userId,
+    };
+    await tx
+      .insert(productSafetySheets)
+      .values({ familyCode: merged.code, ...values })
+      .onConflictDoUpdate({ target: productSafetySheets.familyCode, set: values });
+  }
   const withBreaks = changed.filter(({ row }) => row.values.priceBreaks !== undefined);
   if (withBreaks.length > 0) {
     await tx.delete(priceBreaks).where(

@@ -1,7 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { listedSubstance } from '../../../shared/controlled.ts';
 import type { Db } from '../../db/client.ts';
-import { brands, groups, priceBreaks, products, stockMovements } from '../../db/schema.ts';
+import {
+  brands,
+  groups,
+  lotCertificates,
+  priceBreaks,
+  productSafetySheets,
+  products,
+  stockMovements,
+} from '../../db/schema.ts';
+import { renderCertificatePdf, renderSafetySheetPdf } from '../../pdf/safety-docs.ts';
 import { sanitizeLongDescription } from '../sanitize.ts';
 import { contentHash, renderBrandLogo, renderDatasheet, renderProductImage } from './art.ts';
 import {
@@ -263,5 +272,66 @@ export async function seedDemoCatalogue(db: Db, options: SeedOptions = {}): Prom
     inserted += fresh;
     options.onProgress?.(Math.min(total, start + BATCH), total);
   }
+  if (options.presentations) await seedSafetyDocuments(db, Math.min(40, mediaLimit));
   return { inserted };
+}
+
+/** The demo's documents are dated the day the demo catalogue was drawn up, so their bytes never change. */
+const DEMO_DOCS_DATE = new Date('2026-03-02T16:00:00Z');
+
+/**
+ * The first `limit` reagent families get an HDS in NOM-018-STPS-2015's 16 sections, and the first eight of
+ * them two or three lots with a certificate of analysis (decision 028). Idempotent: stored ones stay.
+ */
+async function seedSafetyDocuments(db: Db, limit: number) {
+  const reagents = await db
+    .select({
+      code: products.code,
+      name: products.name,
+      brand: products.brand,
+      casNumber: products.casNumber,
+      formula: products.formula,
+    })
+    .from(products)
+    .where(sql`${products.casNumber} is not null and ${products.familyCode} is null`)
+    .orderBy(products.code)
+    .limit(limit);
+  for (const [i, r] of reagents.entries()) {
+    const pdf = Buffer.from(await renderSafetySheetPdf({ ...r, date: DEMO_DOCS_DATE }));
+    await db
+      .insert(productSafetySheets)
+      .values({ familyCode: r.code, data: pdf, hash: contentHash(pdf), bytes: pdf.length })
+      .onConflictDoNothing();
+    if (i >= 8) continue;
+    const lots = i % 2 === 0 ? 3 : 2;
+    for (let k = 0; k < lots; k++) {
+      const month = String(10 - k * 3).padStart(2, '0');
+      const lot = `${r.code.slice(0, 2)}25${month}${String(101 + i * 7 + k).padStart(3, '0')}`;
+      const analysisDate = `2025-${month}-1${k}`;
+      const expiryDate = `2028-${month}-1${k}`;
+      const coa = Buffer.from(
+        await renderCertificatePdf({
+          ...r,
+          date: DEMO_DOCS_DATE,
+          lot,
+          analysisDate,
+          expiryDate,
+          assay: 99.2 + ((i + k) % 7) / 10,
+        }),
+      );
+      await db
+        .insert(lotCertificates)
+        .values({
+          familyCode: r.code,
+          lot,
+          data: coa,
+          hash: contentHash(coa),
+          bytes: coa.length,
+          analysisDate,
+          expiryDate,
+          uploadedAt: new Date(DEMO_DOCS_DATE.getTime() - k * 86_400_000),
+        })
+        .onConflictDoNothing();
+    }
+  }
 }
