@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -11,6 +12,25 @@ const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 // At most 7: admin.spec.ts starts its own server on E2E_PORT + 7.
 const servers = Math.min(7, Math.max(1, Number(process.env.E2E_WORKERS ?? 2)));
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % servers;
+
+/**
+ * The servers' database template (scripts/e2e-template.ts: migrated, with the demo catalogue), made once per
+ * run in the runner's process before the servers start, which copy it (decision 032). `npm test` makes it
+ * beside the API tests and passes E2E_TEMPLATE_DIR; the workers inherit the variable and never make one.
+ */
+if (
+  !process.env.E2E_TEMPLATE_DIR &&
+  process.env.TEST_WORKER_INDEX === undefined &&
+  !process.env.E2E_DATABASE_URL
+) {
+  const dir = 'test-results/e2e-template';
+  const made = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/e2e-template.ts', dir], {
+    stdio: 'inherit',
+  });
+  if (made.status !== 0)
+    throw new Error('no se pudo preparar la plantilla de los recorridos (scripts/e2e-template.ts)');
+  process.env.E2E_TEMPLATE_DIR = dir;
+}
 
 /**
  * Browser journeys in Debian's Chromium (no browser download). The servers are the production build

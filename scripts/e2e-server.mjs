@@ -1,12 +1,16 @@
 // Starts the production server for browser journeys on a fresh embedded database (or E2E_DATABASE_URL).
 // One process (Node with tsx's loader), not npx → tsx → node: quicker to start, and the signal that stops
-// it reaches the server itself.
+// it reaches the server itself. With E2E_TEMPLATE_DIR (playwright.config.ts sets it) the fresh database is
+// a copy of that run's template — migrated, with the demo catalogue a shop loads on an empty database
+// (scripts/e2e-template.ts) — instead of initdb, the migrations and the demo catalogue once per server.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 
 const port = process.env.E2E_PORT ?? '3100';
 const dataDir = `test-results/e2e-data-${port}`;
 rmSync(dataDir, { recursive: true, force: true });
+if (process.env.E2E_TEMPLATE_DIR && !process.env.E2E_DATABASE_URL)
+  cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
 const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
   stdio: 'inherit',
   env: {

@@ -35,6 +35,15 @@ const besideChaos = [
   ],
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];
+// The browser journeys' database template (migrated, with the demo catalogue: scripts/e2e-template.ts), made
+// beside the checks and the API tests (it uses PGlite in its own folder, not PostgreSQL), so that neither
+// playwright.config.ts nor any journey server makes one while the journeys wait (decision 032).
+const templateDir = 'test-results/e2e-template';
+const templateStep = [
+  'Plantilla de los recorridos (PGlite migrado con el catálogo demo)',
+  process.execPath,
+  ['--import', 'tsx', 'scripts/e2e-template.ts', templateDir],
+];
 const chaosStep = [
   'Consistencia ante caídas (test:chaos: 20 SIGKILL y PostgreSQL detenido bajo carga)',
   'npx',
@@ -70,7 +79,9 @@ async function sequence(steps) {
   for (const step of steps) if ((await run(step)) !== 0) return;
 }
 
+const template = process.env.E2E_DATABASE_URL ? Promise.resolve(0) : run(templateStep);
 await sequence(beforeChaos);
+if ((await template) === 0 && !process.env.E2E_DATABASE_URL) process.env.E2E_TEMPLATE_DIR = templateDir;
 if (!failed) {
   const together = [sequence(besideChaos)];
   if (withChaos) {

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { count } from 'drizzle-orm';
 import { shop } from '../shared/shop.ts';
 import { shopConfigSchema } from '../shared/shop-schema.ts';
 import { buildApp } from './app.ts';
-import { seedDemoCatalogue } from './catalog/demo/seed.ts';
+import { seedDemoIfEmpty } from './catalog/demo/seed.ts';
 import { isClusterWorker, primaryLogger, runPrimary, webConcurrency } from './cluster.ts';
 import { assertPaymentsAllowed, assertProductionSettings, ConfigError, loadConfig } from './config.ts';
-import { type Db, openDatabase } from './db/client.ts';
-import { products } from './db/schema.ts';
+import { openDatabase } from './db/client.ts';
 import { assertInvoicingAllowed } from './invoices/config.ts';
 import { startBackgroundJobs } from './jobs.ts';
 
@@ -37,7 +35,7 @@ async function main() {
     const log = primaryLogger(config.logLevel);
     const database = await openDatabase({ databaseUrl: config.databaseUrl, maxConnections: 2 });
     await database.migrate();
-    await seedIfEmpty(database.db, config.seedDemo, log);
+    if (config.seedDemo) await seedDemoIfEmpty(database.db, log);
     await database.close();
     runPrimary({
       workers,
@@ -54,7 +52,7 @@ async function main() {
   });
   if (!worker) await database.migrate();
   const app = await buildApp(config, { database });
-  if (!worker) await seedIfEmpty(database.db, config.seedDemo, app.log);
+  if (!worker && config.seedDemo) await seedDemoIfEmpty(database.db, app.log);
 
   const stopBackgroundJobs = startBackgroundJobs(app);
 
@@ -92,19 +90,6 @@ async function main() {
     },
     'tienda lista',
   );
-}
-
-async function seedIfEmpty(
-  db: Db,
-  seedDemo: boolean,
-  log: { info(obj: Record<string, unknown>, msg: string): void },
-) {
-  const [row] = await db.select({ n: count() }).from(products);
-  if (seedDemo && (row?.n ?? 0) === 0) {
-    log.info({}, 'catálogo vacío: cargando el catálogo demo');
-    const { inserted } = await seedDemoCatalogue(db, { presentations: true });
-    log.info({ inserted }, 'catálogo demo cargado');
-  }
 }
 
 const causeText = (error: unknown): string =>

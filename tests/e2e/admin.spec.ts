@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { registerThroughApi } from './register-helper.ts';
 
@@ -8,7 +8,8 @@ import { registerThroughApi } from './register-helper.ts';
  * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
  * 'Cancelar pedido' is gone. The first staff account is made with `npm run staff:create`, which needs
  * the database before the server opens it (the embedded database allows one process), so this journey
- * starts its own server on a fresh database: E2E_PORT + 7.
+ * starts its own server on a fresh database: E2E_PORT + 7 — a copy of the run's template (migrated, with the
+ * demo catalogue: scripts/e2e-template.ts) when playwright.config.ts made one.
  */
 const port = Number(process.env.E2E_PORT ?? 3100) + 7;
 const base = `http://127.0.0.1:${port}`;
@@ -23,6 +24,8 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.E2E_TEMPLATE_DIR)
+    cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
   const env = {
     ...process.env,
     DATA_DIR: dataDir,

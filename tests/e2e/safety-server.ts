@@ -6,7 +6,7 @@
  * it), a shopper's name (raw), address, saved cart, orders with a payload tracking guide, an invoice
  * with a payload fiscal name, and the mails about them. Prints one line `SAFETY_READY {json}`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -35,7 +35,15 @@ async function main() {
     throw new Error(`no hay cliente compilado en ${clientDir}`);
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
-  const database = await openDatabase({ dataDir: 'memory://' });
+  // The run's migrated template (scripts/e2e-template.ts), when playwright.config.ts made one: no initdb and
+  // no migrations here; `migrate()` then finds nothing to do.
+  const template = process.env.E2E_TEMPLATE_DIR
+    ? resolve(process.env.E2E_TEMPLATE_DIR, 'migrated.tar')
+    : null;
+  const database = await openDatabase({
+    dataDir: 'memory://',
+    ...(template && existsSync(template) ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
+  });
   await database.migrate();
   const db = database.db;
   await seedDemoCatalogue(db, { products: 16 });

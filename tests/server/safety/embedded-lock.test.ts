@@ -58,7 +58,10 @@ async function startShop(dataDir: string): Promise<ServerProcess> {
   return server;
 }
 
-/** Runs `npx tsx scripts/<script> …args` on dataDir; resolves with its exit code and output. */
+/**
+ * Runs `scripts/<script> …args` on dataDir as `npx tsx` would, with the test's own Node and tsx's loader (no
+ * npm and tsx wrapper processes to start); resolves with its exit code and output.
+ */
 function runTool(
   dataDir: string,
   script: string,
@@ -66,7 +69,7 @@ function runTool(
   stdin = '',
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn('npx', ['tsx', `scripts/${script}`, ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', TEST_DATABASE_URL: '', LOG_LEVEL: 'warn' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -142,7 +145,7 @@ describe('the embedded data directory has one owner', () => {
     // The shop keeps serving after the commands let go of its database.
     expect(await signIn(shop.base, 'persona@lab.example')).toBe(200);
     await shop.stop();
-    // A clean stop lets go of the folder (the shop process may outlive the npx wrapper briefly).
+    // A clean stop lets go of the folder (the shop's lock is released as it exits).
     for (let i = 0; i < 200 && existsSync(join(dataDir, 'tienda.lock')); i++) {
       await new Promise((r) => setTimeout(r, 50));
     }

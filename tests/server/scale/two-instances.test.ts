@@ -8,7 +8,7 @@ import { ADDRESS } from '../support/checkout.ts';
 import { createFreshDatabase, type ServerProcess, startServer, waitReady } from '../support/instances.ts';
 
 /**
- * Two real server processes (`npx tsx src/server/main.ts`) on two ports against one PostgreSQL
+ * Two real server processes (`node --import tsx src/server/main.ts`) on two ports against one PostgreSQL
  * database, started at the same moment on an empty database (one migrates and seeds, the other waits
  * for the migration lock). Everything a shopper does on one must hold on the other.
  */

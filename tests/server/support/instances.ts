@@ -49,10 +49,14 @@ export type ServerProcess = {
   stop(timeoutMs?: number): Promise<number | null>;
 };
 
-/** `npx tsx src/server/main.ts` in its own process group (so the whole group can be signalled). */
+/**
+ * `node --import tsx src/server/main.ts` (the test's own Node, as `npm start` runs it, without npx → npm →
+ * tsx → node: three fewer Node start-ups per server) in its own process group (so the whole group can be
+ * signalled).
+ */
 export function startServer(env: Record<string, string>): ServerProcess {
   const port = env.PORT ?? '0';
-  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { listedSubstance } from '../../../shared/controlled.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -98,6 +98,22 @@ function productPlan(presentations: boolean) {
     }
   }
   return plan;
+}
+
+/**
+ * What a shop started with SEED_DEMO (the default outside production) does on an empty catalogue: the demo
+ * catalogue with its presentations. Also how the browser journeys' seeded template is made
+ * (scripts/e2e-template.ts), so their servers start on exactly what this would have loaded.
+ */
+export async function seedDemoIfEmpty(
+  db: Db,
+  log: { info(obj: Record<string, unknown>, msg: string): void },
+): Promise<void> {
+  const [row] = await db.select({ n: count() }).from(products);
+  if ((row?.n ?? 0) > 0) return;
+  log.info({}, 'catálogo vacío: cargando el catálogo demo');
+  const { inserted } = await seedDemoCatalogue(db, { presentations: true });
+  log.info({ inserted }, 'catálogo demo cargado');
 }
 
 /**
