@@ -1,8 +1,10 @@
 import { inflateSync } from 'node:zlib';
 import { PDFDocument, PDFRawStream } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { statementText } from '../../shared/ghs.ts';
 import { shop } from '../../shared/shop.ts';
 import { safetyDocProblem } from '../admin/media-checks.ts';
+import { toSafety } from '../catalog/safety.ts';
 import { HDS_SECTIONS, renderCertificatePdf, renderSafetySheetPdf } from './safety-docs.ts';
 
 const REAGENT = {
@@ -51,6 +53,38 @@ describe('the demo HDS and certificate of analysis', () => {
       expect(text).toContain(fact);
     // The same product and date: the same bytes (the stored hash and the browser's cache hold).
     expect(Buffer.from(await renderSafetySheetPdf(REAGENT)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('HDS: the catalogue’s SGA data fills section 2 with the official texts, storage in 7, molar mass in 9', async () => {
+    const text = (
+      await textOf(
+        await renderSafetySheetPdf({
+          ...REAGENT,
+          safety: toSafety({
+            molarMass: 98.08,
+            grade: 'ACS',
+            ghsPictograms: ['GHS05'],
+            signalWord: 'danger',
+            hazardStatements: ['H290', 'H314'],
+            precautionaryStatements: ['P280', 'P305+P351+P338'],
+            storageConditions: 'Almacenar en lugar fresco, separado de bases y metales.',
+          }),
+        }),
+      )
+    ).replace(/\n/g, ' ');
+    for (const fact of [
+      'GHS05 (Corrosión)',
+      'Peligro',
+      `H314 ${statementText('H314')}`,
+      `P305+P351+P338 ${statementText('P305+P351+P338')}`,
+      'Almacenar en lugar fresco, separado de bases y metales.',
+      '98.08 g/mol',
+    ])
+      expect(text).toContain(fact);
+    // Without SGA data the section refers to the manufacturer's HDS and invents nothing.
+    const plain = await textOf(await renderSafetySheetPdf(REAGENT));
+    expect(plain).not.toContain('GHS05');
+    expect(plain).not.toContain('H314');
   });
 
   it('certificate: the lot, its dates and the results, marked as the demo’s', async () => {

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { ProductDetail } from '../../shared/schemas/catalog.ts';
 import { shop } from '../../shared/shop.ts';
 import { BRAND, BRAND_LIGHT, INK, LINE, MUTED, PAGE, RED, Writer } from './writer.ts';
 
@@ -18,6 +19,11 @@ export type SafetySheetInput = {
   formula: string | null;
   /** The sheet's date (fixed for the demo, so its bytes and hash are stable). */
   date: Date;
+  /**
+   * The catalogue's SGA data of the family (decision 027), with the official Spanish texts: printed in sections 2,
+   * 7 and 9 when there is some; otherwise those sections refer to the manufacturer's HDS.
+   */
+  safety?: ProductDetail['safety'];
 };
 
 export type CertificateInput = SafetySheetInput & {
@@ -173,6 +179,40 @@ const supplier = () => {
 };
 
 /** The HDS of a product in the 16 sections of NOM-018-STPS-2015, with what the shop knows. */
+/**
+ * Section 2 from the catalogue's SGA data: pictograms, signal word, and each H and P code with its official
+ * Spanish text (src/shared/ghs.ts). The hazard classes and categories are the manufacturer's to state.
+ */
+function hazards(safety: SafetySheetInput['safety']): [string, string][] {
+  const some =
+    safety &&
+    (safety.pictograms.length > 0 ||
+      safety.signalWord !== null ||
+      safety.hazardStatements.length > 0 ||
+      safety.precautionaryStatements.length > 0);
+  if (!safety || !some) {
+    return [
+      ['Clasificación (SGA)', MANUFACTURER],
+      ['Pictogramas y palabra de advertencia', MANUFACTURER],
+      ['Indicaciones de peligro y consejos de prudencia', MANUFACTURER],
+    ];
+  }
+  const listed = (items: { code: string; text: string }[]) =>
+    items.length > 0 ? items.map((s) => `${s.code} ${s.text}`).join(' ') : 'Ninguno en la etiqueta.';
+  return [
+    ['Clasificación (SGA)', 'Clases y categorías de peligro: consulte la HDS del fabricante.'],
+    [
+      'Pictogramas',
+      safety.pictograms.length > 0
+        ? safety.pictograms.map((g) => `${g.code} (${g.name})`).join(', ')
+        : 'Ninguno',
+    ],
+    ['Palabra de advertencia', safety.signalWord ?? 'Ninguna'],
+    ['Indicaciones de peligro', listed(safety.hazardStatements)],
+    ['Consejos de prudencia', listed(safety.precautionaryStatements)],
+  ];
+}
+
 export async function renderSafetySheetPdf(p: SafetySheetInput): Promise<Uint8Array> {
   const { doc, w } = await open(
     `HDS ${p.code} · ${p.name}`,
@@ -203,11 +243,7 @@ export async function renderSafetySheetPdf(p: SafetySheetInput): Promise<Uint8Ar
         `${MANUFACTURER} Atención a clientes de ${shop.tradeName}: ${shop.phones[0]} (${shop.hours}).`,
       ],
     ],
-    [
-      ['Clasificación (SGA)', MANUFACTURER],
-      ['Pictogramas y palabra de advertencia', MANUFACTURER],
-      ['Indicaciones de peligro y consejos de prudencia', MANUFACTURER],
-    ],
+    hazards(p.safety),
     [
       ['Nombre químico', p.name],
       ['Número CAS', p.casNumber ?? 'No aplica'],
@@ -219,21 +255,27 @@ export async function renderSafetySheetPdf(p: SafetySheetInput): Promise<Uint8Ar
     sectionTitle(w, i + 1, title);
     const rows =
       sections[i] ??
-      ((i === 8
+      ((i === 6 && p.safety?.storageConditions
         ? [
-            ['Fórmula molecular', p.formula ?? 'No aplica'],
-            ['Estado, olor, pH, puntos de fusión y ebullición', MANUFACTURER],
+            ['Condiciones de almacenamiento', p.safety.storageConditions],
+            ['Manejo seguro e incompatibilidades', MANUFACTURER],
           ]
-        : i === 15
+        : i === 8
           ? [
-              ['Fecha de elaboración', longDate(p.date)],
-              ['Elaboró', `${shop.legalName}, con los datos de su catálogo`],
-              [
-                'Nota',
-                'Esta hoja no sustituye la HDS del fabricante; consúltela antes de manejar el producto.',
-              ],
+              ['Fórmula molecular', p.formula ?? 'No aplica'],
+              ...(p.safety?.molarMass ? [['Masa molar', `${p.safety.molarMass} g/mol`]] : []),
+              ['Estado, olor, pH, puntos de fusión y ebullición', MANUFACTURER],
             ]
-          : [['Información', MANUFACTURER]]) as [string, string][]);
+          : i === 15
+            ? [
+                ['Fecha de elaboración', longDate(p.date)],
+                ['Elaboró', `${shop.legalName}, con los datos de su catálogo`],
+                [
+                  'Nota',
+                  'Esta hoja no sustituye la HDS del fabricante; consúltela antes de manejar el producto.',
+                ],
+              ]
+            : [['Información', MANUFACTURER]]) as [string, string][]);
     for (const [label, value] of rows) row(w, label, value);
     w.y -= 6;
   });

@@ -11,6 +11,7 @@ import {
   stockMovements,
 } from '../../db/schema.ts';
 import { renderCertificatePdf, renderSafetySheetPdf } from '../../pdf/safety-docs.ts';
+import { safetyColumns, toSafety } from '../safety.ts';
 import { sanitizeLongDescription } from '../sanitize.ts';
 import { contentHash, renderBrandLogo, renderDatasheet, renderProductImage } from './art.ts';
 import {
@@ -307,13 +308,14 @@ async function seedSafetyDocuments(db: Db, limit: number) {
       brand: products.brand,
       casNumber: products.casNumber,
       formula: products.formula,
+      ...safetyColumns,
     })
     .from(products)
     .where(sql`${products.casNumber} is not null and ${products.familyCode} is null`)
     .orderBy(products.code)
     .limit(limit);
   for (const [i, r] of reagents.entries()) {
-    const pdf = Buffer.from(await renderSafetySheetPdf({ ...r, date: DEMO_DOCS_DATE }));
+    const pdf = Buffer.from(await renderSafetySheetPdf({ ...r, date: DEMO_DOCS_DATE, safety: toSafety(r) }));
     await db
       .insert(productSafetySheets)
       .values({ familyCode: r.code, data: pdf, hash: contentHash(pdf), bytes: pdf.length })
