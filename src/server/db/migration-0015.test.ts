@@ -142,7 +142,7 @@ describe('migration 0015 on a catalogue with orders and invoices', () => {
     const code = listing.items[0]!.code;
     const detail = (await t.app.inject({ url: `/api/products/${code}` })).json<ProductDetail>();
     expect(detail.presentations).toEqual([
-      { code, label: null, priceCents: detail.priceCents, stock: detail.stock },
+      { code, label: null, priceCents: detail.priceCents, stock: detail.stock, leadTime: null },
     ]);
     expect(detail.familyCode).toBe(code);
 
