@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
+import { registerBuyerWithAddress } from './register-helper.ts';
 
 /**
  * Decision 030, a lab buyer's journey with a controlled reagent: the product page and the cart say what it
@@ -42,17 +42,17 @@ test('a controlled reagent: notice, RFC first, then the end-use declaration, the
   page,
 }) => {
   const email = `quimica.${Date.now()}@example.mx`;
-  const res = await registerThroughApi(page.request, {
-    username: email,
-    password: 'Bureta#2024x',
-    nombre: 'Andrea',
-    apellidoPat: 'Ramírez',
-    apellidoMat: 'Soto',
-    telefono: '3319876543',
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  const saved = await page.request.put('/api/account/shipping-address', {
-    data: {
+  await registerBuyerWithAddress(
+    page.request,
+    {
+      username: email,
+      password: 'Bureta#2024x',
+      nombre: 'Andrea',
+      apellidoPat: 'Ramírez',
+      apellidoMat: 'Soto',
+      telefono: '3319876543',
+    },
+    {
       nombreEnvio: 'Laboratorio de Control de Calidad',
       telefonoEnvio: '3319876543',
       cpEnvio: '44100',
@@ -65,8 +65,7 @@ test('a controlled reagent: notice, RFC first, then the end-use declaration, the
       estadoEnvio: 'Jalisco',
       paisEnvio: 'México',
     },
-  });
-  expect(saved.ok(), await saved.text()).toBe(true);
+  );
 
   const reagent = await pickControlled(page.request);
   await page.goto(`/productos/${encodeURIComponent(reagent.code)}`);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { pdfText } from '../server/support/pdf-text.ts';
-import { registerThroughApi } from './register-helper.ts';
+import { registerBuyerWithAddress } from './register-helper.ts';
 
 /**
  * Issue 20, the institutional buyer's journey: cart → 'Solicitar cotización' → the PDF downloaded →
@@ -21,17 +21,17 @@ async function shoot(page: Page, name: string) {
 
 test('cart → cotización → PDF → convert → pay with PO → order with PO and CFDI', async ({ page }) => {
   const email = `compras.${Date.now()}@example.mx`;
-  const res = await registerThroughApi(page.request, {
-    username: email,
-    password: 'Matraz#2024x',
-    nombre: 'Laura',
-    apellidoPat: 'Méndez',
-    apellidoMat: 'Ochoa',
-    telefono: '3311223344',
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  const saved = await page.request.put('/api/account/shipping-address', {
-    data: {
+  await registerBuyerWithAddress(
+    page.request,
+    {
+      username: email,
+      password: 'Matraz#2024x',
+      nombre: 'Laura',
+      apellidoPat: 'Méndez',
+      apellidoMat: 'Ochoa',
+      telefono: '3311223344',
+    },
+    {
       nombreEnvio: 'Laboratorio de Química Analítica, CUCEI',
       telefonoEnvio: '3311223344',
       cpEnvio: '44430',
@@ -44,8 +44,7 @@ test('cart → cotización → PDF → convert → pay with PO → order with PO
       estadoEnvio: 'Jalisco',
       paisEnvio: 'México',
     },
-  });
-  expect(saved.ok(), await saved.text()).toBe(true);
+  );
 
   // Saved fiscal data, for 'Facturar esta compra'.
   const fiscal = await page.request.post('/api/account/fiscal-profiles', {

@@ -34,3 +34,18 @@ export async function mailedRegistrationCode(request: APIRequestContext, to: str
     .toBeTruthy();
   return code!;
 }
+
+/**
+ * A signed-in buyer ready for checkout: registered through the API (registerThroughApi) and with the shipping
+ * address saved as their default, both checked. The request context (and its page) carries the session.
+ */
+export async function registerBuyerWithAddress(
+  request: APIRequestContext,
+  person: Record<string, unknown>,
+  address: Record<string, unknown>,
+): Promise<void> {
+  const registered = await registerThroughApi(request, person);
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const saved = await request.put('/api/account/shipping-address', { data: address });
+  expect(saved.ok(), await saved.text()).toBe(true);
+}

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
+import { registerBuyerWithAddress } from './register-helper.ts';
 
 /**
  * 'Sobre pedido' (decision 029): a presentation ordered beyond its stock says on the product page, in the cart,
@@ -75,17 +75,17 @@ test('a sobre pedido quantity above stock: the product page, the cart, checkout 
   await shoot(page, 'carrito');
 
   const email = `sobre.pedido.${Date.now()}@example.com`;
-  const registered = await registerThroughApi(page.request, {
-    username: email,
-    password: 'Matraz#2024x',
-    nombre: 'Laura',
-    apellidoPat: 'Méndez',
-    apellidoMat: 'Ochoa',
-    telefono: '3311223344',
-  });
-  expect(registered.ok(), await registered.text()).toBe(true);
-  const address = await page.request.put('/api/account/shipping-address', {
-    data: {
+  await registerBuyerWithAddress(
+    page.request,
+    {
+      username: email,
+      password: 'Matraz#2024x',
+      nombre: 'Laura',
+      apellidoPat: 'Méndez',
+      apellidoMat: 'Ochoa',
+      telefono: '3311223344',
+    },
+    {
       nombreEnvio: 'Laura Méndez Ochoa',
       telefonoEnvio: '3311223344',
       cpEnvio: '44690',
@@ -98,8 +98,7 @@ test('a sobre pedido quantity above stock: the product page, the cart, checkout 
       estadoEnvio: 'Jalisco',
       paisEnvio: 'México',
     },
-  });
-  expect(address.ok(), await address.text()).toBe(true);
+  );
 
   await page.goto('/orden');
   await expect(page.getByTestId('order-line')).toHaveCount(1);

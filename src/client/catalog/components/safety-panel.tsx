@@ -54,7 +54,15 @@ export function SafetyPanel({ product }: { product: ProductDetail }) {
               <ul className="flex flex-wrap gap-3" aria-label="Pictogramas de peligro (SGA)">
                 {s.pictograms.map((p) => (
                   <li key={p.code} className="flex w-20 flex-col items-center text-center">
-                    <img src={p.url} alt={p.alt} width={72} height={72} className="size-18" />
+                    <img
+                      src={p.url}
+                      alt={p.alt}
+                      width={72}
+                      height={72}
+                      loading="lazy"
+                      decoding="async"
+                      className="size-18"
+                    />
                     <span className="mt-1 text-xs leading-tight text-slate-600">{p.name}</span>
                   </li>
                 ))}
