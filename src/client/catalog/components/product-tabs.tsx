@@ -121,7 +121,7 @@ export function ProductTabs({ label, tabs }: { label: string; tabs: ProductTab[]
             hidden={ready && t.id !== current}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: the tabs pattern makes the panel a stop after its tab
             tabIndex={0}
-            className="scroll-mt-56 rounded-b-lg border border-t-0 border-slate-200 bg-white p-5 sm:p-8 print:mt-6 print:rounded-lg print:border-t"
+            className="scroll-mt-60 rounded-b-lg border border-t-0 border-slate-200 bg-white p-5 sm:p-8 print:mt-6 print:rounded-lg print:border-t"
           >
             {/* On paper every panel is printed, each under its tab's name. */}
             <h3 className="mb-4 hidden text-lg font-semibold text-slate-900 print:block">{t.label}</h3>
