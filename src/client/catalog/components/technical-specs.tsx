@@ -42,7 +42,8 @@ export function TechnicalSpecs({ product }: { product: ProductDetail }) {
         Especificaciones Técnicas
       </h2>
       <div className="mt-4">
-        <ProductTabs label="Especificaciones" tabs={tabs} />
+        {/* Keyed by product: another product's page (a presentation, say) opens on its first tab or its address's. */}
+        <ProductTabs key={product.code} label="Especificaciones" tabs={tabs} />
       </div>
     </section>
   );
