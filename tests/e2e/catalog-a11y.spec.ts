@@ -24,7 +24,7 @@ const catalogue = [
   { path: '/busqueda/zzqxwv', ready: 'Resultados de búsqueda por ZZQXWV' },
   { path: '/productos/CRX-10072', ready: 'Centrífuga' },
   { path: '/productos/CRX-10012', ready: 'Matraz volumétrico' },
-  // A reagent: its 'Seguridad' panel with pictograms and statements (decision 027).
+  // A reagent: its hazard summary and the 'Seguridad' tab with pictograms and statements (decisions 027, 036).
   { path: '/productos/VLK-10092', ready: 'Ácido clorhídrico' },
   { path: '/productos/NO-EXISTE', ready: 'Producto no encontrado' },
   { path: '/marcas/NoExiste', ready: 'Marca no encontrada' },

@@ -42,14 +42,18 @@ test('a lab buyer downloads the HDS and finds the certificate of analysis of the
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
 
   const response = await page.goto(`/productos/${product.code}`);
-  // Server-rendered: the documents are in the first response.
+  // Server-rendered: the documents' tab and its panel are in the first response.
   const html = await response!.text();
-  expect(html).toContain('Documentos de seguridad y calidad');
+  expect(html).toMatch(/<a[^>]*role="tab"[^>]*>Documentos<\/a>/);
   expect(html).toContain(lot);
   // Hydrated: the header's account links come from the browser's session request, made after hydration.
   await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
 
+  // The documents are the product's 'Documentos' tab (decision 036).
   const documents = page.getByTestId('product-documents');
+  await page.getByRole('tab', { name: 'Documentos' }).click();
+  await expect(page.getByRole('tab', { name: 'Documentos' })).toHaveAttribute('aria-selected', 'true');
+  await expect(documents).toBeVisible();
   const hds = page.waitForEvent('download');
   await documents.getByRole('link', { name: 'Hoja de datos de seguridad (HDS)' }).click();
   const sheet = await hds;
@@ -83,7 +87,7 @@ test('a lab buyer downloads the HDS and finds the certificate of analysis of the
       .toString('latin1'),
   ).toBe('%PDF-');
 
-  // WCAG 2.1 A and AA on the section, with the search's answer shown (as the catalogue's pages are checked).
+  // WCAG 2.1 A and AA on the tab's content, with the search's answer shown (as the catalogue's pages are checked).
   const axe = await new AxeBuilder({ page })
     .include('[data-testid="product-documents"]')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])

@@ -107,6 +107,28 @@ async function ownList(db: Db | Tx, userId: number, id: number, lock = false): P
   return row;
 }
 
+/**
+ * One change to the user's list, in a transaction: the list locked (404 when it is not theirs), then `change`,
+ * which answers the list row as it is after; the answer is that list's detail.
+ */
+async function changeOwnList(
+  db: Db,
+  userId: number,
+  id: number,
+  change: (tx: Tx, row: ListRow) => Promise<ListRow>,
+): Promise<ListDetail> {
+  return db.transaction(async (tx) => detail(tx, await change(tx, await ownList(tx, userId, id, true))));
+}
+
+/** A change to the list's lines (changeOwnList): the list's `updatedAt` moves with it. */
+function changeLines(db: Db, userId: number, id: number, change: (tx: Tx) => Promise<void>) {
+  return changeOwnList(db, userId, id, async (tx, row) => {
+    await change(tx);
+    await touch(tx, id);
+    return { ...row, updatedAt: new Date() };
+  });
+}
+
 async function lockUser(tx: Tx, userId: number) {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
 }
@@ -217,8 +239,7 @@ export async function addToList(
   id: number,
   line: { code: string; quantity: number },
 ): Promise<ListDetail> {
-  return db.transaction(async (tx) => {
-    const row = await ownList(tx, userId, id, true);
+  return changeLines(db, userId, id, async (tx) => {
     const [product] = await tx
       .select({ code: products.code, active: products.active })
       .from(products)
@@ -249,8 +270,6 @@ export async function addToList(
         position: (stats?.last ?? -1) + 1,
       });
     }
-    await touch(tx, id);
-    return detail(tx, { ...row, updatedAt: new Date() });
   });
 }
 
@@ -261,43 +280,36 @@ export async function setListQuantity(
   code: string,
   quantity: number,
 ): Promise<ListDetail> {
-  return db.transaction(async (tx) => {
-    const row = await ownList(tx, userId, id, true);
+  return changeLines(db, userId, id, async (tx) => {
     const updated = await tx
       .update(savedListLines)
       .set({ quantity })
       .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, code)))
       .returning({ code: savedListLines.code });
     if (updated.length === 0) throw notFound(LINE_NOT_FOUND);
-    await touch(tx, id);
-    return detail(tx, { ...row, updatedAt: new Date() });
   });
 }
 
 export async function removeFromList(db: Db, userId: number, id: number, code: string): Promise<ListDetail> {
-  return db.transaction(async (tx) => {
-    const row = await ownList(tx, userId, id, true);
+  return changeLines(db, userId, id, async (tx) => {
     const removed = await tx
       .delete(savedListLines)
       .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, code)))
       .returning({ code: savedListLines.code });
     if (removed.length === 0) throw notFound(LINE_NOT_FOUND);
-    await touch(tx, id);
-    return detail(tx, { ...row, updatedAt: new Date() });
   });
 }
 
 /** 'Compartir': the list gets a link (the same one while it stays shared). */
 export async function shareList(db: Db, userId: number, id: number): Promise<ListDetail> {
-  return db.transaction(async (tx) => {
-    const row = await ownList(tx, userId, id, true);
-    if (row.shareToken) return detail(tx, row);
+  return changeOwnList(db, userId, id, async (tx, row) => {
+    if (row.shareToken) return row;
     const [shared] = await tx
       .update(savedLists)
       .set({ shareToken: newToken() })
       .where(eq(savedLists.id, id))
       .returning();
-    return detail(tx, shared!);
+    return shared!;
   });
 }
 

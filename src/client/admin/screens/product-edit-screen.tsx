@@ -1,147 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ReactNode, useEffect } from 'react';
+import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
-import { GRADES, PICTOGRAMS, pictogramAlt, pictogramUrl, SIGNAL_WORDS } from '@/shared/ghs.ts';
-import { formatAmount } from '@/shared/money.ts';
-import { type AdminProduct, createProductSchema, productFieldsSchema } from '@/shared/schemas/admin.ts';
+import { createProductSchema, productFieldsSchema } from '@/shared/schemas/admin.ts';
 import { useCatalogOptions } from '../api/get-catalog-options.ts';
 import { useAdminProduct } from '../api/get-product.ts';
 import { saveProduct, setProductActive, useProductMutation } from '../api/save-product.ts';
 import { buttonClass, fieldClass, Panel, ScreenTitle, serverFields } from '../components/admin-ui.tsx';
 import { ProductDocumentsPanel } from './product-documents-panel.tsx';
+import { SafetyFields, SobrePedidoFields } from './product-field-groups.tsx';
+import { EMPTY, Field, type Form, toForm } from './product-form.tsx';
 import { ProductMediaPanel } from './product-media-panel.tsx';
 import { ProductStockPanel } from './product-stock-panel.tsx';
-
-type Form = {
-  code: string;
-  name: string;
-  brand: string;
-  groupClas: string;
-  line: string;
-  type: string;
-  price: string;
-  weightKg: string;
-  shortDesc: string;
-  longDescHtml: string;
-  satProductKey: string;
-  satUnitKey: string;
-  active: boolean;
-  stock: string;
-  familyCode: string;
-  presentationLabel: string;
-  priceBreaks: string;
-  casNumber: string;
-  formula: string;
-  molarMass: string;
-  grade: string;
-  ghsPictograms: string[];
-  signalWord: '' | 'danger' | 'warning';
-  hazardStatements: string;
-  precautionaryStatements: string;
-  storageConditions: string;
-  backorderable: boolean;
-  leadMinDays: string;
-  leadMaxDays: string;
-  controlled: boolean;
-};
-
-const EMPTY: Form = {
-  code: '',
-  name: '',
-  brand: '',
-  groupClas: '',
-  line: '',
-  type: '',
-  price: '',
-  weightKg: '',
-  shortDesc: '',
-  longDescHtml: '',
-  satProductKey: '',
-  satUnitKey: '',
-  active: true,
-  stock: '0',
-  familyCode: '',
-  presentationLabel: '',
-  priceBreaks: '',
-  casNumber: '',
-  formula: '',
-  molarMass: '',
-  grade: '',
-  ghsPictograms: [],
-  signalWord: '',
-  hazardStatements: '',
-  precautionaryStatements: '',
-  storageConditions: '',
-  backorderable: false,
-  leadMinDays: '',
-  leadMaxDays: '',
-  controlled: false,
-};
-
-const toForm = (p: AdminProduct): Form => ({
-  code: p.code,
-  name: p.name,
-  brand: p.brand ?? '',
-  groupClas: p.groupClas ?? '',
-  line: p.line ?? '',
-  type: p.type ?? '',
-  price: formatAmount(p.priceCents).replace(/,/g, ''),
-  weightKg: String(p.weightKg),
-  shortDesc: p.shortDesc,
-  longDescHtml: p.longDescHtml,
-  satProductKey: p.satProductKey ?? '',
-  satUnitKey: p.satUnitKey ?? '',
-  active: p.active,
-  stock: String(p.stock),
-  familyCode: p.familyCode ?? '',
-  presentationLabel: p.presentationLabel ?? '',
-  priceBreaks: p.priceBreaks,
-  casNumber: p.casNumber ?? '',
-  formula: p.formula ?? '',
-  molarMass: p.molarMass === null ? '' : String(p.molarMass),
-  grade: p.grade ?? '',
-  ghsPictograms: p.ghsPictograms,
-  signalWord: (p.signalWord ?? '') as Form['signalWord'],
-  hazardStatements: p.hazardStatements.join(' '),
-  precautionaryStatements: p.precautionaryStatements.join(' '),
-  storageConditions: p.storageConditions ?? '',
-  backorderable: p.backorderable,
-  leadMinDays: p.leadMinDays === null ? '' : String(p.leadMinDays),
-  leadMaxDays: p.leadMaxDays === null ? '' : String(p.leadMaxDays),
-  controlled: p.controlled,
-});
-
-function Field({
-  label,
-  error,
-  hint,
-  children,
-  className = '',
-}: {
-  label: string;
-  error?: string | undefined;
-  hint?: string;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the input, select or textarea comes in as children
-    <label className={`block text-sm font-medium text-slate-700 ${className}`}>
-      {label}
-      <span className="mt-1 block">{children}</span>
-      {error ? (
-        <span className="mt-1 block text-xs text-red-600">{error}</span>
-      ) : hint ? (
-        <span className="mt-1 block text-xs font-normal text-slate-500">{hint}</span>
-      ) : null}
-    </label>
-  );
-}
 
 export function ProductEditScreen() {
   const params = useParams();
@@ -342,127 +216,8 @@ export function ProductEditScreen() {
             >
               <input className={fieldClass} {...register('priceBreaks')} />
             </Field>
-            <fieldset className="grid gap-4 rounded-md border border-slate-200 p-4 sm:col-span-2 sm:grid-cols-2">
-              <legend className="px-1 text-sm font-semibold text-slate-800">
-                Reactivo y seguridad (SGA)
-              </legend>
-              <p className="text-xs text-slate-600 sm:col-span-2">
-                Los datos de seguridad se capturan en el producto base; sus presentaciones los muestran.
-              </p>
-              <Field
-                label="Número CAS"
-                error={err('casNumber')}
-                hint="p. ej. 7647-01-0; se verifica el dígito"
-              >
-                <input
-                  className={fieldClass}
-                  {...register('casNumber')}
-                  aria-invalid={Boolean(err('casNumber'))}
-                />
-              </Field>
-              <Field label="Fórmula" error={err('formula')} hint="p. ej. H2SO4">
-                <input className={fieldClass} {...register('formula')} />
-              </Field>
-              <Field label="Masa molar (g/mol)" error={err('molarMass')}>
-                <input
-                  className={fieldClass}
-                  inputMode="decimal"
-                  {...register('molarMass')}
-                  aria-invalid={Boolean(err('molarMass'))}
-                />
-              </Field>
-              <Field label="Grado" error={err('grade')}>
-                <select className={fieldClass} {...register('grade')}>
-                  <option value="">Sin grado</option>
-                  {GRADES.map((g) => (
-                    <option key={g.code} value={g.code}>
-                      {g.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <fieldset className="sm:col-span-2">
-                <legend className="text-sm font-medium text-slate-700">Pictogramas</legend>
-                <div className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-5 lg:grid-cols-9">
-                  {PICTOGRAMS.map((p) => (
-                    <label
-                      key={p.code}
-                      className="flex flex-col items-center gap-1 rounded border border-slate-200 p-2 text-center text-xs text-slate-700 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
-                    >
-                      <img src={pictogramUrl(p.code)} alt={pictogramAlt(p.code)} width={40} height={40} />
-                      <span>
-                        <input
-                          type="checkbox"
-                          value={p.code}
-                          className="mr-1 size-3.5 align-middle accent-brand-700"
-                          {...register('ghsPictograms')}
-                        />
-                        {p.code}
-                      </span>
-                    </label>
-                  ))}
-                </div>
-                {err('ghsPictograms') ? (
-                  <span className="mt-1 block text-xs text-red-600">{err('ghsPictograms')}</span>
-                ) : null}
-              </fieldset>
-              <Field label="Palabra de advertencia" error={err('signalWord')}>
-                <select className={fieldClass} {...register('signalWord')}>
-                  <option value="">Ninguna</option>
-                  <option value="danger">{SIGNAL_WORDS.danger}</option>
-                  <option value="warning">{SIGNAL_WORDS.warning}</option>
-                </select>
-              </Field>
-              <Field
-                label="Almacenamiento"
-                error={err('storageConditions')}
-                hint="p. ej. Entre 15 y 25 °C, en lugar seco"
-              >
-                <input className={fieldClass} {...register('storageConditions')} />
-              </Field>
-              <Field
-                label="Indicaciones de peligro (códigos H)"
-                error={err('hazardStatements')}
-                hint="Códigos de la lista oficial separados por espacios: H290 H314 H335"
-                className="sm:col-span-2"
-              >
-                <input
-                  className={`${fieldClass} font-mono`}
-                  {...register('hazardStatements')}
-                  aria-invalid={Boolean(err('hazardStatements'))}
-                />
-              </Field>
-              <Field
-                label="Consejos de prudencia (códigos P)"
-                error={err('precautionaryStatements')}
-                hint="Códigos de la lista oficial: P280 P305+P351+P338"
-                className="sm:col-span-2"
-              >
-                <input
-                  className={`${fieldClass} font-mono`}
-                  {...register('precautionaryStatements')}
-                  aria-invalid={Boolean(err('precautionaryStatements'))}
-                />
-              </Field>
-            </fieldset>
-            <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2">
-              <legend className="px-1 text-sm font-medium text-slate-700">Sobre pedido</legend>
-              <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
-                <input
-                  type="checkbox"
-                  className="size-4 accent-brand-700"
-                  data-testid="backorderable"
-                  {...register('backorderable')}
-                />
-                Se puede pedir más allá de la existencia (lo que falte se entrega en el plazo)
-              </label>
-              <Field label="Entrega: días hábiles mínimos" error={err('leadMinDays')} hint="p. ej. 10">
-                <input className={fieldClass} inputMode="numeric" {...register('leadMinDays')} />
-              </Field>
-              <Field label="Entrega: días hábiles máximos" error={err('leadMaxDays')} hint="p. ej. 15">
-                <input className={fieldClass} inputMode="numeric" {...register('leadMaxDays')} />
-              </Field>
-            </fieldset>
+            <SafetyFields register={register} err={err} />
+            <SobrePedidoFields register={register} err={err} />
             <Field label="Descripción corta" error={err('shortDesc')} className="sm:col-span-2">
               <textarea className={fieldClass} rows={2} {...register('shortDesc')} />
             </Field>

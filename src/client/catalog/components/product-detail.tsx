@@ -9,9 +9,8 @@ import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 import { shop } from '@/shared/shop.ts';
 import { stockText } from '../lib/stock-text.ts';
 import { PresentationPicker } from './presentation-picker.tsx';
-import { ProductDocuments } from './product-documents.tsx';
 import { ProductImage } from './product-image.tsx';
-import { Formula, SafetyPanel } from './safety-panel.tsx';
+import { Formula, HazardSummary } from './safety-panel.tsx';
 import { TechnicalSpecs } from './technical-specs.tsx';
 import { VolumePrices } from './volume-prices.tsx';
 
@@ -73,6 +72,8 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
               stockText(p.stock)
             )}
           </p>
+          {/* The hazard stays in sight beside the price; the statements are in the 'Seguridad' tab (decision 036). */}
+          <HazardSummary product={p} />
 
           <PresentationPicker product={p} />
           <VolumePrices product={p} />
@@ -118,16 +119,6 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
                 </dd>
               </div>
             )}
-            {p.safety && (
-              <div className="flex gap-2">
-                <dt className="sr-only">Seguridad:</dt>
-                <dd>
-                  <a href="#seguridad" className="font-medium text-brand-700 hover:underline">
-                    Ver información de seguridad (SGA)
-                  </a>
-                </dd>
-              </div>
-            )}
           </dl>
 
           {p.shortDesc && <p className="mt-6 leading-relaxed text-slate-700">{p.shortDesc}</p>}
@@ -137,8 +128,6 @@ export function ProductDetailView({ product: p, purchase }: { product: ProductDe
       </div>
 
       <TechnicalSpecs product={p} />
-      <SafetyPanel product={p} />
-      <ProductDocuments product={p} />
     </div>
   );
 }

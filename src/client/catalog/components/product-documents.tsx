@@ -24,20 +24,19 @@ function PdfBadge() {
   );
 }
 
+/** Whether the family has an HDS or a certificate of analysis to show ('Documentos'). */
+export const hasDocuments = (p: ProductDetail) => p.safetySheetUrl !== null || p.certificateCount > 0;
+
 /**
- * 'Documentos de seguridad y calidad' (decision 028): the family's safety data sheet (HDS, NOM-018-STPS-2015)
- * beside the technical sheet, its newest certificates of analysis per lot, and a search by lot number. Shown
- * only when the family has one of them. Server-rendered like the rest of the page; the search works without
- * JavaScript too (the form downloads the certificate directly).
+ * The 'Documentos' tab's content (decision 028, tab since decision 036): the family's safety data sheet (HDS,
+ * NOM-018-STPS-2015) beside the technical sheet, its newest certificates of analysis per lot, and a search by
+ * lot number. Server-rendered like the rest of the page; the search works without JavaScript too (the form
+ * downloads the certificate directly).
  */
 export function ProductDocuments({ product: p }: { product: ProductDetail }) {
-  if (!p.safetySheetUrl && p.certificateCount === 0) return null;
   return (
-    <section aria-labelledby="documentos" className="mt-12 sm:mt-16" data-testid="product-documents">
-      <h2 id="documentos" className="text-xl font-semibold text-slate-900 sm:text-2xl">
-        Documentos de seguridad y calidad
-      </h2>
-      <div className="mt-4 grid grid-cols-1 gap-6 rounded-lg border border-slate-200 bg-white p-5 sm:p-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+    <div data-testid="product-documents">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div>
           <h3 className="font-semibold text-slate-900">Descargas</h3>
           <ul className="mt-3 space-y-2 text-sm">
@@ -81,7 +80,7 @@ export function ProductDocuments({ product: p }: { product: ProductDetail }) {
         </div>
         <Certificates product={p} />
       </div>
-    </section>
+    </div>
   );
 }
 

@@ -21,15 +21,50 @@ export function Formula({ text }: { text: string }) {
 }
 
 /**
- * 'Seguridad' (decision 027): the SGA/GHS pictograms, the signal word, the hazard and precautionary statements
- * with their codes and official Spanish texts, storage, grade, molar mass, CAS and formula — the family base's
- * data, so every presentation shows the same. Nothing when the product has no safety data. Server-rendered,
- * no state: nothing can differ between the server's HTML and the hydrated page.
+ * What a buyer sees beside the price without opening anything (decision 036): the pictograms (small, each
+ * with its Spanish alt text), the signal word, and the link to the 'Seguridad' tab with the full statements.
+ */
+export function HazardSummary({ product }: { product: ProductDetail }) {
+  const s = product.safety;
+  if (!s) return null;
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2" data-testid="hazard-summary">
+      {s.pictograms.length > 0 && (
+        <ul className="flex flex-wrap gap-1" aria-label="Pictogramas de peligro">
+          {s.pictograms.map((p) => (
+            <li key={p.code}>
+              <img src={p.url} alt={p.alt} title={p.name} width={40} height={40} className="size-10" />
+            </li>
+          ))}
+        </ul>
+      )}
+      {s.signalWord && <SignalWord word={s.signalWord} small />}
+      <a href="#seguridad" className="text-sm font-medium text-brand-700 hover:underline">
+        Ver información de seguridad (SGA)
+      </a>
+    </div>
+  );
+}
+
+function SignalWord({ word, small = false }: { word: string; small?: boolean }) {
+  const danger = word === 'Peligro';
+  return (
+    <strong
+      className={`inline-block rounded font-bold uppercase tracking-wide ${small ? 'px-2 py-0.5 text-sm' : 'ml-1 px-2.5 py-1 text-base'} ${danger ? 'bg-red-700 text-white' : 'bg-amber-300 text-slate-900'}`}
+    >
+      {word}
+    </strong>
+  );
+}
+
+/**
+ * The 'Seguridad' tab's content (decision 027; a tab since decision 036): the SGA/GHS pictograms, the signal
+ * word, the hazard and precautionary statements with their codes and official Spanish texts, storage, grade,
+ * molar mass, CAS and formula — the family base's data, so every presentation shows the same. No state.
  */
 export function SafetyPanel({ product }: { product: ProductDetail }) {
   const s = product.safety;
   if (!s) return null;
-  const danger = s.signalWord === 'Peligro';
   const facts: [string, ReactNode][] = [];
   if (product.casNumber)
     facts.push([
@@ -43,80 +78,65 @@ export function SafetyPanel({ product }: { product: ProductDetail }) {
   if (s.grade) facts.push(['Grado', s.grade.name]);
   if (s.storageConditions) facts.push(['Almacenamiento', s.storageConditions]);
   return (
-    <section id="seguridad" aria-labelledby="seguridad-titulo" className="mt-12 scroll-mt-20 sm:mt-16">
-      <h2 id="seguridad-titulo" className="text-xl font-semibold text-slate-900 sm:text-2xl">
-        Seguridad
-      </h2>
-      <div className="mt-4 rounded-lg border border-slate-200 bg-white p-5 sm:p-8">
-        {(s.pictograms.length > 0 || s.signalWord) && (
-          <div className="flex flex-wrap items-center gap-x-6 gap-y-4">
-            {s.pictograms.length > 0 && (
-              <ul className="flex flex-wrap gap-3" aria-label="Pictogramas de peligro (SGA)">
-                {s.pictograms.map((p) => (
-                  <li key={p.code} className="flex w-20 flex-col items-center text-center">
-                    <img
-                      src={p.url}
-                      alt={p.alt}
-                      width={72}
-                      height={72}
-                      loading="lazy"
-                      decoding="async"
-                      className="size-18"
-                    />
-                    <span className="mt-1 text-xs leading-tight text-slate-600">{p.name}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {s.signalWord && (
-              <p className="text-sm text-slate-600">
-                Palabra de advertencia:{' '}
-                <strong
-                  className={`ml-1 inline-block rounded px-2.5 py-1 text-base font-bold uppercase tracking-wide ${danger ? 'bg-red-700 text-white' : 'bg-amber-300 text-slate-900'}`}
-                >
-                  {s.signalWord}
-                </strong>
-              </p>
-            )}
-          </div>
-        )}
-
-        <div className="mt-6 grid gap-8 lg:grid-cols-2">
-          {s.hazardStatements.length > 0 && (
-            <StatementList
-              title="Indicaciones de peligro"
-              id="indicaciones-peligro"
-              items={s.hazardStatements}
-            />
+    <>
+      {(s.pictograms.length > 0 || s.signalWord) && (
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-4">
+          {s.pictograms.length > 0 && (
+            <ul className="flex flex-wrap gap-3" aria-label="Pictogramas de peligro (SGA)">
+              {s.pictograms.map((p) => (
+                <li key={p.code} className="flex w-20 flex-col items-center text-center">
+                  <img src={p.url} alt={p.alt} width={72} height={72} className="size-18" />
+                  <span className="mt-1 text-xs leading-tight text-slate-600">{p.name}</span>
+                </li>
+              ))}
+            </ul>
           )}
-          {s.precautionaryStatements.length > 0 && (
-            <StatementList
-              title="Consejos de prudencia"
-              id="consejos-prudencia"
-              items={s.precautionaryStatements}
-            />
+          {s.signalWord && (
+            <p className="text-sm text-slate-600">
+              Palabra de advertencia: <SignalWord word={s.signalWord} />
+            </p>
           )}
         </div>
+      )}
 
-        {facts.length > 0 && (
-          <div className="mt-8 border-t border-slate-200 pt-6">
-            <h3 className="font-semibold text-slate-900">Datos del reactivo</h3>
-            <dl className="mt-3 grid gap-x-8 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-              {facts.map(([label, value]) => (
-                <div key={label} className="contents">
-                  <dt className="text-slate-600">{label}</dt>
-                  <dd className="text-slate-900">{value}</dd>
-                </div>
-              ))}
-            </dl>
-          </div>
+      {s.pictograms.length === 0 && !s.signalWord && s.hazardStatements.length === 0 && (
+        <p className="text-sm font-medium text-slate-800">No clasificado como peligroso según el SGA.</p>
+      )}
+      <div className="mt-6 grid gap-8 empty:hidden lg:grid-cols-2">
+        {s.hazardStatements.length > 0 && (
+          <StatementList
+            title="Indicaciones de peligro"
+            id="indicaciones-peligro"
+            items={s.hazardStatements}
+          />
         )}
-        <p className="mt-6 text-xs text-slate-600">
-          Clasificación según el Sistema Globalmente Armonizado (SGA, NOM-018-STPS-2015). Textos oficiales de
-          las indicaciones y los consejos; consulte la hoja de datos de seguridad antes de usar el producto.
-        </p>
+        {s.precautionaryStatements.length > 0 && (
+          <StatementList
+            title="Consejos de prudencia"
+            id="consejos-prudencia"
+            items={s.precautionaryStatements}
+          />
+        )}
       </div>
-    </section>
+
+      {facts.length > 0 && (
+        <div className="mt-8 border-t border-slate-200 pt-6">
+          <h3 className="font-semibold text-slate-900">Datos del reactivo</h3>
+          <dl className="mt-3 grid gap-x-8 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+            {facts.map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="text-slate-600">{label}</dt>
+                <dd className="text-slate-900">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+      <p className="mt-6 text-xs text-slate-600">
+        Clasificación según el Sistema Globalmente Armonizado (SGA, NOM-018-STPS-2015). Textos oficiales de
+        las indicaciones y los consejos; consulte la hoja de datos de seguridad antes de usar el producto.
+      </p>
+    </>
   );
 }
 

@@ -1,4 +1,7 @@
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
+import { hasDocuments, ProductDocuments } from './product-documents.tsx';
+import { type ProductTab, ProductTabs } from './product-tabs.tsx';
+import { SafetyPanel } from './safety-panel.tsx';
 
 /** Typography for the stored (sanitized) long description, without a prose plugin. */
 const richText = [
@@ -16,76 +19,81 @@ const richText = [
 ].join(' ');
 
 /**
- * 'Especificaciones Técnicas' with one tab 'Características' and the feature 'Acerca de': the long
- * description (sanitized on write by the server) and the datasheet PDF embedded from the same origin.
+ * 'Especificaciones Técnicas' (decision 036): tabs 'Características' (the long description, sanitized on write
+ * by the server, and the datasheet PDF embedded from the same origin), 'Seguridad' (the SGA data, decision 027)
+ * and 'Documentos' (HDS and certificates, decision 028), each only when the product has something to show there.
  */
 export function TechnicalSpecs({ product }: { product: ProductDetail }) {
-  const html = product.longDescHtml.trim();
-  if (!html && !product.datasheetUrl) return null;
+  const tabs: ProductTab[] = [];
+  if (product.longDescHtml.trim() || product.datasheetUrl)
+    tabs.push({
+      id: 'caracteristicas',
+      label: 'Características',
+      content: <Characteristics product={product} />,
+    });
+  if (product.safety)
+    tabs.push({ id: 'seguridad', label: 'Seguridad', content: <SafetyPanel product={product} /> });
+  if (hasDocuments(product))
+    tabs.push({ id: 'documentos', label: 'Documentos', content: <ProductDocuments product={product} /> });
+  if (tabs.length === 0) return null;
   return (
     <section aria-labelledby="especificaciones" className="mt-12 sm:mt-16">
       <h2 id="especificaciones" className="text-xl font-semibold text-slate-900 sm:text-2xl">
         Especificaciones Técnicas
       </h2>
-      <div role="tablist" aria-label="Especificaciones" className="mt-4 flex border-b border-slate-200">
-        <button
-          type="button"
-          role="tab"
-          id="tab-caracteristicas"
-          aria-selected="true"
-          aria-controls="panel-caracteristicas"
-          className="-mb-px border-b-2 border-brand-700 px-4 py-2.5 text-sm font-semibold text-brand-800"
-        >
-          Características
-        </button>
+      <div className="mt-4">
+        {/* Keyed by product: another product's page (a presentation, say) opens on its first tab or its address's. */}
+        <ProductTabs key={product.code} label="Especificaciones" tabs={tabs} />
       </div>
-      <div
-        role="tabpanel"
-        id="panel-caracteristicas"
-        aria-labelledby="tab-caracteristicas"
-        className="rounded-b-lg border border-t-0 border-slate-200 bg-white p-5 sm:p-8"
-      >
-        {/* A product with only its datasheet has nothing 'about' it to tell: no empty heading. */}
-        {html && <h3 className="text-lg font-semibold text-slate-900">Acerca de</h3>}
-        {html && (
-          <div
-            className={`mt-3 max-w-3xl ${richText}`}
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server on write (sanitize.ts)
-            dangerouslySetInnerHTML={{ __html: html }}
-          />
-        )}
-        {product.datasheetUrl && (
-          <div className={html ? 'mt-8' : ''}>
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <h4 className="font-semibold text-slate-900">Ficha técnica</h4>
-              <a
-                href={product.datasheetUrl}
-                target="_blank"
-                rel="noopener"
-                className="hidden text-sm font-medium text-brand-700 hover:underline md:inline"
-              >
-                Descargar PDF
-              </a>
-            </div>
-            {/* Phones rarely show a PDF inside a page: there, a button opens it instead. */}
-            <iframe
-              src={product.datasheetUrl}
-              title={`Ficha técnica de ${product.name} (PDF)`}
-              loading="lazy"
-              className="mt-3 hidden h-[70vh] max-h-[48rem] min-h-96 w-full rounded-md border border-slate-200 bg-slate-50 md:block"
-            />
+    </section>
+  );
+}
+
+/** 'Acerca de' and the 'Ficha técnica' PDF. */
+function Characteristics({ product }: { product: ProductDetail }) {
+  const html = product.longDescHtml.trim();
+  return (
+    <>
+      {/* A product with only its datasheet has nothing 'about' it to tell: no empty heading. */}
+      {html && <h3 className="text-lg font-semibold text-slate-900">Acerca de</h3>}
+      {html && (
+        <div
+          className={`mt-3 max-w-3xl ${richText}`}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server on write (sanitize.ts)
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      )}
+      {product.datasheetUrl && (
+        <div className={html ? 'mt-8' : ''}>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h4 className="font-semibold text-slate-900">Ficha técnica</h4>
             <a
               href={product.datasheetUrl}
               target="_blank"
               rel="noopener"
-              className="mt-3 flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm font-medium text-brand-800 hover:border-brand-300 md:hidden"
+              className="hidden text-sm font-medium text-brand-700 hover:underline md:inline"
             >
-              <span className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-bold text-white">PDF</span>
-              Ver ficha técnica (PDF)
+              Descargar PDF
             </a>
           </div>
-        )}
-      </div>
-    </section>
+          {/* Phones rarely show a PDF inside a page: there, a button opens it instead. Not on paper. */}
+          <iframe
+            src={product.datasheetUrl}
+            title={`Ficha técnica de ${product.name} (PDF)`}
+            loading="lazy"
+            className="mt-3 hidden h-[70vh] max-h-[48rem] min-h-96 w-full rounded-md border border-slate-200 bg-slate-50 md:block print:hidden"
+          />
+          <a
+            href={product.datasheetUrl}
+            target="_blank"
+            rel="noopener"
+            className="mt-3 flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm font-medium text-brand-800 hover:border-brand-300 md:hidden"
+          >
+            <span className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-bold text-white">PDF</span>
+            Ver ficha técnica (PDF)
+          </a>
+        </div>
+      )}
+    </>
   );
 }

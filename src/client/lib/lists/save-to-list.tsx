@@ -1,11 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '@/client/lib/api-client.ts';
-import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 import { MAX_LIST_NAME } from '@/shared/schemas/lists.ts';
 import { addToList, createList, listsQueryOptions } from './api.ts';
+import { useListChange } from './use-list-change.ts';
 
 const secondaryButton =
   'inline-flex items-center justify-center rounded-md border border-brand-700 bg-white px-5 py-2.5 font-semibold text-brand-700 hover:bg-brand-50 disabled:cursor-wait disabled:opacity-70';
@@ -17,8 +16,6 @@ const input =
   'w-full rounded-md border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100';
 
 const NEW = 'nueva';
-const failure = (e: unknown) =>
-  e instanceof ApiError && e.status !== 0 ? e.message : 'Error de conexión. Intente de nuevo.';
 
 type Done = { listId: number; listName: string; message: string };
 
@@ -70,12 +67,11 @@ export function AddToListButton({ code }: { code: string }) {
 
 function AddToListForm({ code, onClose }: { code: string; onClose: (done: Done | null) => void }) {
   const lists = useQuery(listsQueryOptions);
-  const client = useQueryClient();
-  const flight = useSingleFlight();
   const [choice, setChoice] = useState<string>('');
   const [name, setName] = useState('');
   const [quantity, setQuantity] = useState('1');
   const [error, setError] = useState<string | null>(null);
+  const change = useListChange(setError);
   const id = useId();
   const selected = choice || (lists.data && lists.data.length > 0 ? String(lists.data[0]!.id) : NEW);
 
@@ -91,19 +87,13 @@ function AddToListForm({ code, onClose }: { code: string; onClose: (done: Done |
       return;
     }
     setError(null);
-    void flight.run(async () => {
-      try {
-        const list =
-          selected === NEW
-            ? await createList(name, [{ code, quantity: units }])
-            : await addToList(Number(selected), code, units);
-        client.setQueryData(['lists', list.id], list);
-        void client.invalidateQueries({ queryKey: ['lists'], exact: true });
-        onClose({ listId: list.id, listName: list.name, message: 'Se guardó en la lista.' });
-      } catch (err) {
-        setError(failure(err));
-      }
-    });
+    change.save(
+      () =>
+        selected === NEW
+          ? createList(name, [{ code, quantity: units }])
+          : addToList(Number(selected), code, units),
+      (list) => onClose({ listId: list.id, listName: list.name, message: 'Se guardó en la lista.' }),
+    );
   };
 
   return (
@@ -170,8 +160,8 @@ function AddToListForm({ code, onClose }: { code: string; onClose: (done: Done |
         </p>
       )}
       <div className="flex gap-2">
-        <button type="submit" disabled={flight.busy} className={`${primaryButton} flex-1`}>
-          {flight.busy ? 'Guardando…' : 'Guardar en la lista'}
+        <button type="submit" disabled={change.busy} className={`${primaryButton} flex-1`}>
+          {change.busy ? 'Guardando…' : 'Guardar en la lista'}
         </button>
         <button type="button" onClick={() => onClose(null)} className={closeButton}>
           Cerrar
@@ -187,8 +177,7 @@ export function SaveCartAsList({ items }: { items: { code: string; quantity: num
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<Done | null>(null);
-  const flight = useSingleFlight();
-  const client = useQueryClient();
+  const change = useListChange(setError);
   const id = useId();
 
   if (!open)
@@ -216,11 +205,9 @@ export function SaveCartAsList({ items }: { items: { code: string; quantity: num
       return;
     }
     setError(null);
-    void flight.run(async () => {
-      try {
-        const list = await createList(name, items);
-        client.setQueryData(['lists', list.id], list);
-        void client.invalidateQueries({ queryKey: ['lists'], exact: true });
+    change.save(
+      () => createList(name, items),
+      (list) => {
         setDone({
           listId: list.id,
           listName: list.name,
@@ -231,10 +218,8 @@ export function SaveCartAsList({ items }: { items: { code: string; quantity: num
         });
         setOpen(false);
         setName('');
-      } catch (err) {
-        setError(failure(err));
-      }
-    });
+      },
+    );
   };
 
   return (
@@ -264,8 +249,8 @@ export function SaveCartAsList({ items }: { items: { code: string; quantity: num
         </p>
       )}
       <div className="flex gap-2">
-        <button type="submit" disabled={flight.busy} className={`${primaryButton} flex-1`}>
-          {flight.busy ? 'Guardando…' : 'Guardar lista'}
+        <button type="submit" disabled={change.busy} className={`${primaryButton} flex-1`}>
+          {change.busy ? 'Guardando…' : 'Guardar lista'}
         </button>
         <button type="button" onClick={() => setOpen(false)} className={closeButton}>
           Cerrar

@@ -1,8 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { AddAtTodaysPricesButton } from '@/client/lib/add-at-todays-prices-button.tsx';
-import { ApiError } from '@/client/lib/api-client.ts';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import {
   createList,
@@ -15,7 +14,7 @@ import {
   shareList,
   unshareList,
 } from '@/client/lib/lists/api.ts';
-import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
+import { useListChange } from '@/client/lib/lists/use-list-change.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
@@ -33,8 +32,6 @@ const dangerButton =
 const input =
   'w-full rounded-md border border-slate-300 px-3 py-2 text-base outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100';
 
-const failure = (e: unknown) =>
-  e instanceof ApiError && e.status !== 0 ? e.message : 'Error de conexión. Intente de nuevo.';
 const dateOf = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'America/Mexico_City' }).format(
     new Date(iso),
@@ -44,8 +41,7 @@ const products = (n: number) => (n === 1 ? '1 producto' : `${n} productos`);
 function NewListForm() {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const flight = useSingleFlight();
-  const client = useQueryClient();
+  const change = useListChange(setError);
   const navigate = useNavigate();
   const id = useId();
   const submit = (e: FormEvent) => {
@@ -55,16 +51,10 @@ function NewListForm() {
       return;
     }
     setError(null);
-    void flight.run(async () => {
-      try {
-        const list = await createList(name);
-        client.setQueryData(['lists', list.id], list);
-        void client.invalidateQueries({ queryKey: ['lists'], exact: true });
-        navigate(`/listas/${list.id}`);
-      } catch (err) {
-        setError(failure(err));
-      }
-    });
+    change.save(
+      () => createList(name),
+      (list) => navigate(`/listas/${list.id}`),
+    );
   };
   return (
     <form
@@ -85,8 +75,8 @@ function NewListForm() {
           aria-invalid={error ? true : undefined}
           className={input}
         />
-        <button type="submit" disabled={flight.busy} className={`${primaryButton} shrink-0`}>
-          {flight.busy ? 'Creando…' : 'Crear lista'}
+        <button type="submit" disabled={change.busy} className={`${primaryButton} shrink-0`}>
+          {change.busy ? 'Creando…' : 'Crear lista'}
         </button>
       </div>
       {error && (
@@ -248,10 +238,9 @@ function SharePanel({ list, onChange }: { list: ListDetail; onChange: (next: Pro
 
 function ListView({ id }: { id: number }) {
   const query = useQuery(listQueryOptions(id));
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const flight = useSingleFlight();
   const [error, setError] = useState<string | null>(null);
+  const change = useListChange(setError);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   useDocumentTitle(shopTitle(query.data ? query.data.name : 'Mis listas'));
@@ -269,16 +258,10 @@ function ListView({ id }: { id: number }) {
   const list = query.data;
 
   const apply = (next: Promise<ListDetail>) =>
-    flight.run(async () => {
-      try {
-        const saved = await next;
-        client.setQueryData(['lists', id], saved);
-        void client.invalidateQueries({ queryKey: ['lists'], exact: true });
-        setError(null);
-      } catch (err) {
-        setError(failure(err));
-      }
-    });
+    change.save(
+      () => next,
+      () => setError(null),
+    );
 
   const submitRename = (e: FormEvent) => {
     e.preventDefault();
@@ -291,15 +274,11 @@ function ListView({ id }: { id: number }) {
   };
 
   const remove = () =>
-    flight.run(async () => {
-      try {
-        await deleteList(id);
-        client.removeQueries({ queryKey: ['lists', id] });
-        void client.invalidateQueries({ queryKey: ['lists'], exact: true });
-        navigate('/listas');
-      } catch (err) {
-        setError(failure(err));
-      }
+    change.attempt(async () => {
+      await deleteList(id);
+      change.client.removeQueries({ queryKey: ['lists', id] });
+      void change.client.invalidateQueries({ queryKey: ['lists'], exact: true });
+      navigate('/listas');
     });
 
   return (
@@ -329,7 +308,7 @@ function ListView({ id }: { id: number }) {
             onChange={(e) => setRenaming(e.target.value)}
             className={input}
           />
-          <button type="submit" className={`${primaryButton} shrink-0`} disabled={flight.busy}>
+          <button type="submit" className={`${primaryButton} shrink-0`} disabled={change.busy}>
             Guardar
           </button>
           <button type="button" className={`${secondaryButton} shrink-0`} onClick={() => setRenaming(null)}>
@@ -383,7 +362,7 @@ function ListView({ id }: { id: number }) {
         {confirmDelete ? (
           <>
             <span className="text-sm text-slate-800">¿Eliminar «{list.name}»? No se puede deshacer.</span>
-            <button type="button" className={dangerButton} onClick={remove} disabled={flight.busy}>
+            <button type="button" className={dangerButton} onClick={remove} disabled={change.busy}>
               Sí, eliminar
             </button>
             <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(false)}>

@@ -1,12 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
-import { asc, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { inArray, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DATASHEET_MAX_BYTES, IMAGE_MAX_BYTES, type ImportReport } from '../../../shared/schemas/admin.ts';
 import { SAFETY_DOC_MAX_BYTES } from '../../../shared/schemas/documents.ts';
 import { formatPriceBreaks, type PriceBreak, priceBreaksProblem } from '../../../shared/volume-prices.ts';
 import { type Actor, writeAudit } from '../../audit/log.ts';
-import { hasSafetyData } from '../../catalog/safety.ts';
 import { syncFamilyControlled } from '../../controlled/rules.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -17,10 +16,16 @@ import {
   products,
   stockMovements,
 } from '../../db/schema.ts';
-import { datasheetProblem, imageProblem, limitText, safetyDocProblem, sizeText } from '../media-checks.ts';
-import { contentHash } from '../products-service.ts';
-import { type Column, clearsSafety, type RowValues, readHeader, readRow, setsSafety } from './columns.ts';
+import { datasheetProblem, imageProblem, safetyDocProblem } from '../media-checks.ts';
+import { type Column, readHeader, readRow } from './columns.ts';
+import { settleControlled } from './controlled-rules.ts';
 import { decodeCsv, detectDelimiter, ImportFileError, parseCsv } from './csv.ts';
+import { familyBases, familyProblem } from './family-rules.ts';
+import { checkFile, IMAGE_EXTS, indexDir } from './media.ts';
+import { changedFields, merge } from './merge.ts';
+import { safetyProblem } from './safety-rules.ts';
+import { leadTimeProblem } from './sobre-pedido-rules.ts';
+import { type Accepted, type Existing, existingRows, type Merged, storedFacts } from './stored.ts';
 
 export { ImportFileError };
 
@@ -44,295 +49,6 @@ export type ImportOptions = {
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
 };
-
-const IMAGE_EXTS = ['.jpg', '.jpeg', '.png', '.webp'];
-
-/** code (lower case) → file path, for files whose name is a product code. */
-function indexDir(dir: string | undefined, exts: string[]): Map<string, string> {
-  const index = new Map<string, string>();
-  if (!dir) return index;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    throw new ImportFileError(`No se puede leer la carpeta ${dir}`);
-  }
-  for (const name of names) {
-    const ext = extname(name).toLowerCase();
-    if (!exts.includes(ext)) continue;
-    index.set(name.slice(0, -ext.length).toLowerCase(), join(dir, name));
-  }
-  return index;
-}
-
-/** A media file's hash, or why it is refused (an oversized file is judged by its size, unread). */
-async function checkFile(
-  path: string,
-  max: number,
-  problemOf: (data: Buffer) => Promise<string | null>,
-): Promise<{ hash: string } | { problem: string }> {
-  const size = statSync(path).size;
-  if (size > max) return { problem: `pesa ${sizeText(size)}; el límite es ${limitText(max)}` };
-  const data = readFileSync(path);
-  const problem = await problemOf(data);
-  return problem ? { problem } : { hash: contentHash(data) };
-}
-
-type Accepted = {
-  line: number;
-  values: RowValues;
-  image?: { path: string; hash: string };
-  datasheet?: { path: string; hash: string };
-  /** The family's HDS (the row is a family's base or a product without presentations). */
-  hds?: { path: string; hash: string };
-};
-
-/** The product's columns an import reads, compares and writes: all but the file bytes and the timestamps. */
-const {
-  image: _image,
-  datasheet: _datasheet,
-  createdAt: _created,
-  updatedAt: _updated,
-  ...importedColumns
-} = getTableColumns(products);
-type Merged = { [K in keyof typeof importedColumns]: (typeof products.$inferSelect)[K] };
-type Existing = Merged;
-
-const keep = <T>(value: T | undefined, stored: T): T => (value === undefined ? stored : value);
-
-function merge(row: Accepted, e: Existing | undefined): Merged {
-  const v = row.values;
-  return {
-    code: v.code,
-    name: keep(v.name, e?.name ?? ''),
-    brand: keep(v.brand, e?.brand ?? null),
-    groupClas: keep(v.groupClas, e?.groupClas ?? null),
-    line: keep(v.line, e?.line ?? null),
-    type: keep(v.type, e?.type ?? null),
-    priceCents: keep(v.priceCents, e?.priceCents ?? 0),
-    stock: keep(v.stock, e?.stock ?? 0),
-    weightKg: keep(v.weightKg, e?.weightKg ?? 0),
-    shortDesc: keep(v.shortDesc, e?.shortDesc ?? ''),
-    longDescHtml: keep(v.longDescHtml, e?.longDescHtml ?? ''),
-    active: keep(v.active, e?.active ?? true),
-    satProductKey: keep(v.satProductKey, e?.satProductKey ?? null),
-    satUnitKey: keep(v.satUnitKey, e?.satUnitKey ?? null),
-    casNumber: keep(v.casNumber, e?.casNumber ?? null),
-    formula: keep(v.formula, e?.formula ?? null),
-    familyCode: keep(v.familyCode, e?.familyCode ?? null),
-    presentationLabel: keep(v.presentationLabel, e?.presentationLabel ?? null),
-    molarMass: keep(v.molarMass, e?.molarMass ?? null),
-    grade: keep(v.grade, e?.grade ?? null),
-    ghsPictograms: keep(v.ghsPictograms, e?.ghsPictograms ?? []),
-    signalWord: keep(v.signalWord, e?.signalWord ?? null),
-    hazardStatements: keep(v.hazardStatements, e?.hazardStatements ?? []),
-    precautionaryStatements: keep(v.precautionaryStatements, e?.precautionaryStatements ?? []),
-    storageConditions: keep(v.storageConditions, e?.storageConditions ?? null),
-    ...leadTimeColumns(v, e),
-    controlled: keep(v.controlled, e?.controlled ?? false),
-    imageHash: row.image?.hash ?? e?.imageHash ?? null,
-    datasheetHash: row.datasheet?.hash ?? e?.datasheetHash ?? null,
-  };
-}
-
-/** 'Sobre pedido' (decision 029): 'backorder = no' clears the lead time; an empty cell keeps the stored one. */
-function leadTimeColumns(
-  v: RowValues,
-  e: Existing | undefined,
-): Pick<Merged, 'backorderable' | 'leadMinDays' | 'leadMaxDays'> {
-  const backorderable = keep(v.backorderable, e?.backorderable ?? false);
-  if (!backorderable) return { backorderable, leadMinDays: null, leadMaxDays: null };
-  if (v.leadTime) return { backorderable, leadMinDays: v.leadTime.minDays, leadMaxDays: v.leadTime.maxDays };
-  return { backorderable, leadMinDays: e?.leadMinDays ?? null, leadMaxDays: e?.leadMaxDays ?? null };
-}
-
-/** A row's 'sobre pedido' with what is stored: a flag needs a lead time, a lead time needs the flag. */
-function leadTimeProblem(values: RowValues, before: StoredFacts | undefined): string | null {
-  const flagged = values.backorderable ?? before?.backorderable ?? false;
-  const lead = values.leadTime === undefined ? (before?.hasLeadTime ?? false) : values.leadTime !== null;
-  if (flagged && !lead)
-    return 'Columna backorder: un producto sobre pedido necesita su tiempo de entrega en lead_time_days (p. ej. 10-15)';
-  if (!flagged && values.leadTime)
-    return 'Columna lead_time_days: el tiempo de entrega solo aplica a productos sobre pedido; indique backorder = sí';
-  return null;
-}
-
-const FIELD_LABELS: Record<keyof Merged, string> = {
-  code: 'code',
-  name: 'name',
-  brand: 'brand',
-  groupClas: 'group',
-  line: 'line',
-  type: 'type',
-  priceCents: 'price',
-  stock: 'stock',
-  weightKg: 'weight_kg',
-  shortDesc: 'short_desc',
-  longDescHtml: 'long_desc_html',
-  active: 'active',
-  satProductKey: 'sat_product_key',
-  satUnitKey: 'sat_unit_key',
-  casNumber: 'cas_number',
-  formula: 'formula',
-  familyCode: 'family',
-  presentationLabel: 'presentation',
-  molarMass: 'molar_mass',
-  grade: 'grade',
-  ghsPictograms: 'ghs_pictograms',
-  signalWord: 'signal_word',
-  hazardStatements: 'hazard_statements',
-  precautionaryStatements: 'precautionary_statements',
-  storageConditions: 'storage_conditions',
-  backorderable: 'backorder',
-  leadMinDays: 'lead_time_days',
-  leadMaxDays: 'lead_time_days',
-  controlled: 'controlled',
-  imageHash: 'imagen',
-  datasheetHash: 'ficha técnica',
-};
-
-function changedFields(m: Merged, e: Existing): string[] {
-  const before = merge({ line: 0, values: { code: e.code } }, e);
-  // Lists of codes (pictograms, H and P statements) compare by content.
-  const same = (a: unknown, b: unknown) =>
-    Array.isArray(a) && Array.isArray(b) ? a.join(' ') === b.join(' ') : a === b;
-  const labels = (Object.keys(m) as (keyof Merged)[])
-    .filter((k) => !same(m[k], before[k]))
-    .map((k) => FIELD_LABELS[k]);
-  return [...new Set(labels)];
-}
-
-async function existingRows(db: Db, codes: string[], lock: boolean): Promise<Map<string, Existing>> {
-  if (codes.length === 0) return new Map();
-  const query = db
-    .select(importedColumns)
-    .from(products)
-    .where(inArray(products.code, codes))
-    .orderBy(asc(products.code));
-  const list = lock ? await query.for('update') : await query;
-  return new Map(list.map((r) => [r.code, r]));
-}
-
-/** What the checks of a row need to know of the stored product: price, family, safety data, lead time, control. */
-type StoredFacts = {
-  priceCents: number;
-  familyCode: string | null;
-  hasSafety: boolean;
-  backorderable: boolean;
-  hasLeadTime: boolean;
-  controlled: boolean;
-};
-
-async function storedFacts(db: Db, codes: string[]): Promise<Map<string, StoredFacts>> {
-  const found = new Map<string, StoredFacts>();
-  for (let i = 0; i < codes.length; i += 1000) {
-    const chunk = codes.slice(i, i + 1000);
-    const list = await db
-      .select({
-        code: products.code,
-        priceCents: products.priceCents,
-        familyCode: products.familyCode,
-        hasSafety: hasSafetyData,
-        backorderable: products.backorderable,
-        leadMinDays: products.leadMinDays,
-        controlled: products.controlled,
-      })
-      .from(products)
-      .where(inArray(products.code, chunk));
-    for (const r of list)
-      found.set(r.code, {
-        priceCents: r.priceCents,
-        familyCode: r.familyCode,
-        hasSafety: r.hasSafety,
-        backorderable: r.backorderable,
-        hasLeadTime: r.leadMinDays !== null,
-        controlled: r.controlled,
-      });
-  }
-  return found;
-}
-
-/** Of these codes, those that are the base of a stored family (they cannot join another family). */
-async function familyBases(db: Db, codes: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < codes.length; i += 1000) {
-    const chunk = codes.slice(i, i + 1000);
-    const list = await db
-      .selectDistinct({ code: products.familyCode })
-      .from(products)
-      .where(inArray(products.familyCode, chunk));
-    for (const r of list) if (r.code) found.add(r.code);
-  }
-  return found;
-}
-
-/**
- * The family of a row (decision 021): an existing product or one on an earlier line of the file, itself no
- * presentation of another; a product that is the base of a family does not join another.
- */
-function familyProblem(
-  values: RowValues,
-  family: string | null,
-  facts: {
-    stored: Map<string, StoredFacts>;
-    bases: Set<string>;
-    fileFamily: Map<string, string | null>;
-    named: Set<string>;
-  },
-): string | null {
-  if (family === null) return null;
-  const code = values.code;
-  const inFile = facts.fileFamily.has(family);
-  const stored = facts.stored.get(family);
-  if (!inFile && !stored)
-    return `Columna family: el producto «${family}» no existe (debe existir o ir en una línea anterior del archivo)`;
-  const familyOfFamily = inFile ? facts.fileFamily.get(family) : stored?.familyCode;
-  if (familyOfFamily)
-    return `Columna family: «${family}» es a su vez una presentación de «${familyOfFamily}»; indique la familia «${familyOfFamily}»`;
-  const ownMembers = facts.bases.has(code) || facts.named.has(code);
-  if (ownMembers)
-    return `Columna family: «${code}» tiene presentaciones propias y no puede pasar a otra familia`;
-  return null;
-}
-
-/**
- * Safety data lives on the family's base (decision 027): a presentation row gives none, and a product with
- * safety data joins a family only when the same row empties every safety column.
- */
-function safetyProblem(
-  values: RowValues,
-  family: string | null,
-  stored: StoredFacts | undefined,
-): string | null {
-  if (family === null) return null;
-  if (setsSafety(values))
-    return `Columnas de seguridad (molar_mass, grade, ghs_pictograms, signal_word, hazard_statements, precautionary_statements, storage_conditions): «${values.code}» es una presentación de «${family}»; los datos de seguridad se capturan en el producto base «${family}»`;
-  if (stored?.hasSafety && stored.familyCode === null && !clearsSafety(values))
-    return `Columna family: «${values.code}» tiene datos de seguridad propios; déjelos vacíos en esta fila para hacerlo presentación de «${family}» (se muestran los del producto base)`;
-  return null;
-}
-
-/**
- * The controlled flag of a row (decision 030): a base says its own (or keeps the stored one); a presentation
- * takes its family's — a cell saying otherwise is refused, since the law controls the substance, not the bottle.
- */
-function settleControlled(
-  values: RowValues,
-  family: string | null,
-  stored: Map<string, StoredFacts>,
-  fileControlled: Map<string, boolean>,
-): string | null {
-  if (family === null) {
-    if (!fileControlled.has(values.code))
-      fileControlled.set(values.code, values.controlled ?? stored.get(values.code)?.controlled ?? false);
-    return null;
-  }
-  const familyValue = fileControlled.get(family) ?? stored.get(family)?.controlled ?? false;
-  if (values.controlled !== undefined && values.controlled !== familyValue)
-    return `Columna controlled: «${values.code}» es una presentación de «${family}», que ${familyValue ? 'es' : 'no es'} producto controlado; el control se define en la fila del producto base`;
-  values.controlled = familyValue;
-  return null;
-}
 
 /**
  * Imports a catalogue CSV (docs/admin.md): checks the whole file first (encoding, header, every row and
