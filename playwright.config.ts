@@ -74,12 +74,12 @@ export default defineConfig({
   projects: [
     {
       name: 'safety',
-      testMatch: /safety-.*\.spec\.ts$/,
+      testMatch: /\/safety-[^/]*\.spec\.ts$/,
       use: desktop,
     },
     {
       name: 'desktop',
-      testIgnore: /safety-.*\.spec\.ts$/,
+      testIgnore: /\/safety-[^/]*\.spec\.ts$/,
       use: desktop,
     },
   ],
