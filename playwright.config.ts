@@ -33,6 +33,19 @@ if (
 }
 
 /**
+ * Traces (a DOM snapshot before and after every action, recorded for every journey and kept only for failures)
+ * cost about a quarter of the journeys' CPU. In CI (CI=true) they are off: a failure still leaves its screenshot
+ * and error-context.md (the page's ARIA snapshot and the error); `E2E_TRACE=retain-on-failure` records them
+ * again when a CI failure needs one. Outside CI they stay on for failures (decision 035).
+ */
+const trace = (process.env.E2E_TRACE ?? (process.env.CI ? 'off' : 'retain-on-failure')) as
+  | 'off'
+  | 'on'
+  | 'retain-on-failure';
+
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } };
+
+/**
  * Browser journeys in Debian's Chromium (no browser download). The servers are the production build
  * on fresh embedded databases under test-results/, so runs never touch ./data.
  */
@@ -48,15 +61,27 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port + slot}`,
     locale: 'es-MX',
-    trace: 'retain-on-failure',
+    trace,
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chrome,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
     },
   },
+  // The safety journeys (their own shop per worker, safety-shop.ts) are the longest files (≈ 8 of the ≈ 23 minutes
+  // of summed journey time): their project comes first so both workers start on them and the short files fill
+  // the end, instead of queuing them last, when one worker ends up idle while the other finishes (decision 035).
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } },
+    {
+      name: 'safety',
+      testMatch: /\/safety-[^/]*\.spec\.ts$/,
+      use: desktop,
+    },
+    {
+      name: 'desktop',
+      testIgnore: /\/safety-[^/]*\.spec\.ts$/,
+      use: desktop,
+    },
   ],
   webServer: Array.from({ length: servers }, (_, i) => ({
     command: 'node scripts/e2e-server.mjs',

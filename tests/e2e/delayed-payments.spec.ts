@@ -82,7 +82,12 @@ for (const { method, label, formaPago, reference } of [
     else {
       const barcode = instructions.getByRole('img', { name: /Código de barras/ });
       await expect(barcode).toBeVisible();
-      expect(await barcode.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      // The barcode has drawn (loaded and decoded), not just taken its place: a visible <img> may still be loading.
+      await expect
+        .poll(() => barcode.evaluate((img: HTMLImageElement) => img.naturalWidth), {
+          message: 'el código de barras se dibujó',
+        })
+        .toBeGreaterThan(0);
     }
     await shots(page, `instrucciones-${method}`);
 
