@@ -25,11 +25,6 @@ const socialLabels = {
   youtube: 'YouTube',
 } as const;
 
-/**
- * Below the fold on every page: `content-visibility: auto` lets the browser skip its style, layout and paint until
- * it nears the screen (the first frame and the whole stylesheet's restyle cost less, docs/decisions/034). Its
- * links stay in the page and in the accessibility tree; the size it reserves meanwhile is its last rendered size.
- */
 export function Footer() {
   const a = shop.address;
   const social = Object.entries(shop.social).filter(([, url]) => url) as [
@@ -37,7 +32,7 @@ export function Footer() {
     string,
   ][];
   return (
-    <footer className="mt-16 bg-brand-900 text-brand-100 [content-visibility:auto] [contain-intrinsic-size:auto_640px] sm:[contain-intrinsic-size:auto_400px] lg:[contain-intrinsic-size:auto_300px]">
+    <footer className="mt-16 bg-brand-900 text-brand-100">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div className="space-y-4">
           <BrandMark light />
