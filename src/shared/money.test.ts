@@ -30,7 +30,7 @@ describe('money', () => {
     expect(groupThousands(24_175)).toBe('24,175');
   });
 
-  it('writes quantities with up to two decimals exactly as Intl es-MX does', () => {
+  it('writes quantities with up to two (or four) decimals exactly as Intl es-MX does', () => {
     const intl = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 2 });
     for (const n of [
       0, 0.5, 1, 1.25, 12.345, 1.005, 2.999, 1000, 1234.5, 10_000.1, 1_234_567.891, 0.004, -3.5,
@@ -39,6 +39,12 @@ describe('money', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (n) => {
         expect(formatDecimal(n)).toBe(intl.format(n));
+      }),
+    );
+    const four = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 4 });
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), (n) => {
+        expect(formatDecimal(n, 4)).toBe(four.format(n));
       }),
     );
     fc.assert(
