@@ -7,6 +7,9 @@
 //   LIGHTHOUSE_SKIP_BUILD=1  reuse dist/client-lighthouse instead of building it again
 //   LIGHTHOUSE_PAGES     only these pages, e.g. "producto,carrito" (inicio, grupo, producto, carrito)
 //   LIGHTHOUSE_REPORTS   folder where each run's full JSON report is written (to read the diagnostics)
+//   LIGHTHOUSE_TASKS=1   also print, per run, where the main thread's time went: the long tasks by script (the
+//                        page's own URL = parsing, style and layout; Unattributable = the browser's own work),
+//                        Lighthouse's CPU index and the machine's load (TBT is observed task time × 4)
 //
 // The server runs on its own port with a fresh embedded database in a temporary folder, so the
 // figures never depend on ./data. Prints performance, accessibility, best practices and SEO with
@@ -52,6 +55,8 @@ type Figures = {
   cls: number;
   fcp: number;
   misses: string[];
+  /** LIGHTHOUSE_TASKS: long tasks by script, the CPU index and the load average when the run ended. */
+  tasks: string;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -204,7 +209,23 @@ async function audit(url: string, setup?: () => Promise<void>): Promise<Figures>
         misses.push(`${id}: ${a.id} (${a.displayValue ?? Math.round((a.score ?? 0) * 100)}) — ${a.title}`);
       }
     }
+    type Row = { url?: string; duration?: number; group?: string };
+    const rows = (id: string) =>
+      ((lhr.audits[id]?.details as { items?: Row[] } | undefined)?.items ?? []) as Row[];
+    const byScript = new Map<string, number[]>();
+    for (const t of rows('long-tasks')) {
+      const name = (t.url ?? '').replace(/^.*\//, '') || 'Unattributable';
+      byScript.set(name, [...(byScript.get(name) ?? []), Math.round(t.duration ?? 0)]);
+    }
+    const tasks =
+      `índice CPU ${Math.round(lhr.environment.benchmarkIndex)}, carga ${loadavg()[0]!.toFixed(1)}; tareas largas: ` +
+      ([...byScript].map(([name, ms]) => `${name} ${ms.join('+')} ms`).join(' · ') || 'ninguna') +
+      `; hilo principal: ${rows('mainthread-work-breakdown')
+        .map((r) => `${r.group} ${Math.round(r.duration ?? 0)}`)
+        .join(', ')} ms`;
+    if (process.env.LIGHTHOUSE_TASKS === '1') console.log(`  ${new URL(url).pathname}: ${tasks}`);
     return {
+      tasks,
       performance: score('performance'),
       accessibility: score('accessibility'),
       bestPractices: score('best-practices'),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatAmount,
+  formatDecimal,
   formatPriceCard,
   formatPriceDetail,
   groupThousands,
@@ -27,6 +28,30 @@ describe('money', () => {
       }),
     );
     expect(groupThousands(24_175)).toBe('24,175');
+  });
+
+  it('writes quantities with up to two (or four) decimals exactly as Intl es-MX does', () => {
+    const intl = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 2 });
+    for (const n of [
+      0, 0.5, 1, 1.25, 12.345, 1.005, 2.999, 1000, 1234.5, 10_000.1, 1_234_567.891, 0.004, -3.5,
+    ])
+      expect(formatDecimal(n)).toBe(intl.format(n));
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (n) => {
+        expect(formatDecimal(n)).toBe(intl.format(n));
+      }),
+    );
+    const four = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 4 });
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), (n) => {
+        expect(formatDecimal(n, 4)).toBe(four.format(n));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (grams) => {
+        expect(formatDecimal(grams / 1000)).toBe(intl.format(grams / 1000));
+      }),
+    );
   });
 
   it('takes the included IVA out of an IVA-included total', () => {

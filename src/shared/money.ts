@@ -13,6 +13,26 @@ export function groupThousands(n: number): string {
   return n < 0 && digits !== '0' ? `-${out}` : out;
 }
 
+/**
+ * 1234.567 → "1,234.57", 2.5 → "2.5": a quantity (a weight in kg) with at most `maxFractionDigits` decimals, as
+ * `toLocaleString('es-MX', { maximumFractionDigits })` writes it (half away from zero on the decimal digits), by
+ * hand for the same reason as groupThousands.
+ */
+export function formatDecimal(n: number, maxFractionDigits = 2): string {
+  const abs = Math.abs(n);
+  const text = String(abs);
+  // Rounded on the number's decimal digits ("12.345" → 12.35), as ICU does, not on its binary value.
+  const scaled = Math.round(
+    text.includes('e') ? abs * 10 ** maxFractionDigits : Number(`${text}e${maxFractionDigits}`),
+  );
+  const unit = 10 ** maxFractionDigits;
+  const fraction = String(scaled % unit)
+    .padStart(maxFractionDigits, '0')
+    .replace(/0+$/, '');
+  const out = `${groupThousands(Math.floor(scaled / unit))}${fraction ? `.${fraction}` : ''}`;
+  return n < 0 && scaled !== 0 ? `-${out}` : out;
+}
+
 /** 123456 → "1,234.56" (thousands with commas, two decimals, as the spec shows prices). */
 export function formatAmount(cents: number): string {
   const abs = Math.abs(Math.round(cents));

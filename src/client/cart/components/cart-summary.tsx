@@ -1,4 +1,4 @@
-import { formatMoney } from '@/shared/money.ts';
+import { formatDecimal, formatMoney } from '@/shared/money.ts';
 
 export type SummaryAmounts = {
   subtotalCents: number;
@@ -41,7 +41,7 @@ export function CartSummary({
             Envío
             {amounts.weightKg !== null && amounts.weightKg > 0 && (
               <span className="block text-xs text-slate-500">
-                Peso estimado: {amounts.weightKg.toLocaleString('es-MX', { maximumFractionDigits: 2 })} kg
+                Peso estimado: {formatDecimal(amounts.weightKg)} kg
               </span>
             )}
           </dt>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { LeadTime } from '@/shared/backorder.ts';
-import { formatMoney } from '@/shared/money.ts';
+import { formatMoney, groupThousands } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
 
 /** Short, so the choice reads apart from the page's own stock line: 'En existencia: 40' or 'Agotado'. */
@@ -8,10 +8,10 @@ const availability = (stock: number, lead: LeadTime | null) =>
   lead
     ? stock < 1
       ? `Sobre pedido (${lead.minDays === lead.maxDays ? lead.minDays : `${lead.minDays}–${lead.maxDays}`} días hábiles)`
-      : `En existencia: ${stock.toLocaleString('en-US')} · más sobre pedido`
+      : `En existencia: ${groupThousands(stock)} · más sobre pedido`
     : stock < 1
       ? 'Agotado'
-      : `En existencia: ${stock.toLocaleString('en-US')}`;
+      : `En existencia: ${groupThousands(stock)}`;
 
 /**
  * The family's presentations (decision 021): one choice per presentation with its price and availability; each
