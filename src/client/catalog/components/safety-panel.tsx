@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
+import { formatDecimal } from '@/shared/money.ts';
 import type { ProductDetail } from '@/shared/schemas/catalog.ts';
-
-const molarMassFormat = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 4 });
 
 /** 'CuSO4·5H2O' → Cu SO₄·5H₂O: a digit after a letter or ')' is a subscript; a leading coefficient is not. */
 export function Formula({ text }: { text: string }) {
@@ -74,7 +73,7 @@ export function SafetyPanel({ product }: { product: ProductDetail }) {
       </span>,
     ]);
   if (product.formula) facts.push(['Fórmula', <Formula key="formula" text={product.formula} />]);
-  if (s.molarMass !== null) facts.push(['Masa molar', `${molarMassFormat.format(s.molarMass)} g/mol`]);
+  if (s.molarMass !== null) facts.push(['Masa molar', `${formatDecimal(s.molarMass, 4)} g/mol`]);
   if (s.grade) facts.push(['Grado', s.grade.name]);
   if (s.storageConditions) facts.push(['Almacenamiento', s.storageConditions]);
   return (
