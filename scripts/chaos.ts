@@ -124,6 +124,16 @@ async function prepare(database: Database) {
     await db.execute(sql`insert into stock_movements (product_code, delta, reason, note)
       values (${p.code}, ${target - Number(p.stock)}, 'adjustment', 'caos: existencia inicial')`);
   }
+  // The SPEI orders buy a ninth product with ample stock: their checks are about webhooks across kills, and
+  // an order refused because the card buyers sold the eight out first (409) is not what they look at.
+  const [speiProduct] = (
+    await db.execute<{ code: string; stock: number }>(
+      sql`select code, stock from products where active order by price_cents offset 8 limit 1`,
+    )
+  ).rows;
+  await db.execute(sql`update products set stock = 1000 where code = ${speiProduct!.code}`);
+  await db.execute(sql`insert into stock_movements (product_code, delta, reason, note)
+    values (${speiProduct!.code}, ${1000 - Number(speiProduct!.stock)}, 'adjustment', 'caos: existencia inicial')`);
   const shoppers: Shopper[] = [];
   for (let i = 0; i < BUYERS * 2; i++) {
     const email = `caos.${i}.${randomUUID().slice(0, 6)}@example.com`;
@@ -155,7 +165,7 @@ async function prepare(database: Database) {
     const session = await createSession(db, user!.id);
     shoppers.push({ id: user!.id, email, cookie: `sid=${session.token}` });
   }
-  return { codes: products.map((p) => p.code), shoppers };
+  return { codes: products.map((p) => p.code), speiCodes: [speiProduct!.code], shoppers };
 }
 
 // ---- The SMTP listener -------------------------------------------------------------------------
@@ -1076,7 +1086,7 @@ async function main() {
   );
   await admin(`CREATE DATABASE ${dbName}`);
   database = await openDatabase({ databaseUrl: dbUrl, maxConnections: 4 });
-  const { codes, shoppers } = await prepare(database);
+  const { codes, speiCodes, shoppers } = await prepare(database);
   smtp = await startSmtp();
   await startServer();
   say('servidor listo; empieza la carga');
@@ -1084,7 +1094,7 @@ async function main() {
   // Dedicated SPEI buyers: their awaited orders count toward the pending-orders limit for the whole hold.
   const speiShoppers = shoppers.splice(-2, 2);
   const buyers = Array.from({ length: BUYERS }, (_, i) => buyer(i, codes, shoppers));
-  buyers.push(speiBuyer(database.db, codes, speiShoppers));
+  buyers.push(speiBuyer(database.db, speiCodes, speiShoppers));
   for (let k = 1; k <= KILLS; k++) {
     await sleep(between(700, 2200));
     await killServer();
