@@ -15,6 +15,7 @@
 // the same JSON bytes answered from memory (the framework's ceiling) and, for searches, the naive
 // ILIKE '%q%' plan behind the same endpoint code.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { or, type SQL, sql } from 'drizzle-orm';
@@ -177,7 +178,44 @@ type Figures = {
   queries: number;
   rows: number;
   cpuMs: number;
+  /** Per request, CPU milliseconds of the database's server processes (NaN when PostgreSQL runs elsewhere). */
+  pgCpuMs: number;
 };
+
+/**
+ * CPU time so far (ms) of each PostgreSQL process serving the benchmark database, read from /proc: the part
+ * of a request's cost that the Node process does not see (planning, execution). Empty when not readable.
+ */
+async function databaseCpu(): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+       where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        // utime and stime, in clock ticks of 10 ms (fields 14 and 15 of proc(5)).
+        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // Another machine's or a finished process: not counted.
+      }
+    }
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
 
 let server: ReturnType<typeof fork> | undefined;
 
@@ -204,6 +242,7 @@ async function measure(url: string, seconds: number): Promise<Figures> {
   const times: number[] = [];
   let bytes = 0;
   const before = await serverWork();
+  const pgBefore = await databaseCpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds }, (err, res) =>
       err ? reject(err) : resolve(res),
@@ -214,6 +253,7 @@ async function measure(url: string, seconds: number): Promise<Figures> {
     });
   });
   const after = await serverWork();
+  const pgAfter = await databaseCpu();
   // Requests autocannon gave up on may still run (the naive plan): their work counts until this moment.
   const n = Math.max(1, times.length);
   times.sort((a, b) => a - b);
@@ -227,6 +267,7 @@ async function measure(url: string, seconds: number): Promise<Figures> {
     queries: (after.queries - before.queries) / n,
     rows: (after.rows - before.rows) / n,
     cpuMs: (after.cpuMicros - before.cpuMicros) / 1000 / n,
+    pgCpuMs: cpuSince(pgBefore, pgAfter) / n,
   };
 }
 
@@ -272,7 +313,8 @@ const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 const load = () => `carga ${loadavg()[0]!.toFixed(1)}`;
 /** The server's work per request, which the machine's load does not change. */
 const perRequest = (f: Figures) =>
-  `${f.queries.toFixed(2)} consultas · ${f.rows.toFixed(1)} filas · ${f.cpuMs.toFixed(2)} ms CPU por petición`;
+  `${f.queries.toFixed(2)} consultas · ${f.rows.toFixed(1)} filas · ${f.cpuMs.toFixed(2)} ms CPU Node · ` +
+  `${Number.isFinite(f.pgCpuMs) ? f.pgCpuMs.toFixed(2) : '—'} ms CPU PostgreSQL por petición`;
 
 async function main() {
   console.log(
@@ -363,10 +405,11 @@ async function main() {
 
   console.log(`\n${load()} al terminar`);
   console.log(
-    '| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes | consultas/pet. | filas/pet. | ms CPU/pet. |',
+    '| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes | consultas/pet. | filas/pet. | ms CPU Node/pet. | ms CPU PostgreSQL/pet. |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const work = (f: Figures) => `${f.queries.toFixed(2)} | ${f.rows.toFixed(1)} | ${f.cpuMs.toFixed(2)}`;
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const work = (f: Figures) =>
+    `${f.queries.toFixed(2)} | ${f.rows.toFixed(1)} | ${f.cpuMs.toFixed(2)} | ${Number.isFinite(f.pgCpuMs) ? f.pgCpuMs.toFixed(2) : '—'}`;
   for (const r of rows) {
     console.log(
       `| ${r.case} | ${r.plan} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} | ${work(r.f)} |`,
