@@ -140,6 +140,30 @@ async function readCardFacts(db: Db, codes: string[]): Promise<Map<string, CardF
   return new Map(rows.map((r) => [r.code, cardFacts(r, withBase(r, families.get(r.code)))]));
 }
 
+/** The query of stockNow, prepared once per connection: it runs at every listing, so it is planned once. */
+const stockReads = new WeakMap<Db, ReturnType<typeof prepareStockRead>>();
+const prepareStockRead = (db: Db) => {
+  const codes = sql`${sql.placeholder('codes')}::text[]`;
+  return db
+    .select({ code: products.code, family: products.familyCode, stock: products.stock })
+    .from(products)
+    .where(
+      and(
+        eq(products.active, true),
+        or(sql`${products.code} = any(${codes})`, sql`${products.familyCode} = any(${codes})`),
+      ),
+    )
+    .prepare('listing_card_stock');
+};
+function stockRead(db: Db) {
+  let read = stockReads.get(db);
+  if (!read) {
+    read = prepareStockRead(db);
+    stockReads.set(db, read);
+  }
+  return read;
+}
+
 /**
  * The stock of these cards at this request, in one read of a few rows (the primary key and the family
  * index): each active code's own, and its family's — its own plus its active presentations'. A code
@@ -149,12 +173,7 @@ async function stockNow(
   db: Db,
   codes: string[],
 ): Promise<Map<string, { stock: number; familyStock: number }>> {
-  const rows = await db
-    .select({ code: products.code, family: products.familyCode, stock: products.stock })
-    .from(products)
-    .where(
-      and(eq(products.active, true), or(inArray(products.code, codes), inArray(products.familyCode, codes))),
-    );
+  const rows = await stockRead(db).execute({ codes });
   const asked = new Set(codes);
   const stock = new Map<string, { stock: number; familyStock: number }>();
   const family = new Map<string, number>();
