@@ -64,7 +64,7 @@ type CardRow = {
 };
 
 /** A family's presentations at a glance: how many are active, their lowest and highest price. */
-export type FamilyPrices = { count: number; minCents: number; maxCents: number };
+type FamilyPrices = { count: number; minCents: number; maxCents: number };
 
 /**
  * What a card shows besides stock. Every column it comes from bumps the catalogue version (migrations 0007,
