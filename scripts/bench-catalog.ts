@@ -4,13 +4,19 @@
 //                  created when missing); the demo catalogue is filled up to BENCH_PRODUCTS (idempotent).
 //   BENCH_PRODUCTS products to generate (default 200000)
 //   BENCH_SECONDS  seconds per measured case (default 5); 10 connections each.
+//   BENCH_ONLY     measure only the cases and suggestion prefixes whose name contains one of these texts
+//                  (comma-separated, e.g. 'grupo,marca,sugerencias').
+//
+// Beside the latencies, which depend on whatever else the machine runs, each case prints what the server
+// did per request: database queries, rows they returned and the server process's CPU time (user + system).
 //
 // The parent process prepares the database and drives autocannon; the server runs in a child process so
 // the load generator does not share the server's event loop. For each case it measures the real endpoint,
 // the same JSON bytes answered from memory (the framework's ceiling) and, for searches, the naive
 // ILIKE '%q%' plan behind the same endpoint code.
 import { fork } from 'node:child_process';
-import { cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { or, type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -30,6 +36,8 @@ const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 200_000);
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const CONNECTIONS = 10;
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+const chosen = (name: string) => ONLY.length === 0 || ONLY.some((o) => name.includes(o));
 
 type Case = { name: string; path: string; search: boolean };
 const cases: Case[] = [
@@ -80,8 +88,27 @@ async function ilikeSearch(_db: Db, q: string): Promise<Search | 'none'> {
   return { where, rank: sql`0`, tsquery: '', corrected: false, note: null };
 }
 
+/** What the server did, counted in its own process (asked for with the message 'work'). */
+type Work = { queries: number; rows: number; cpuMicros: number };
+
 // ───────────────────────────── server (child process) ─────────────────────────────
 async function serve() {
+  // Every query the app sends goes through the pool (drizzle's node-postgres session calls pool.query).
+  const work = { queries: 0, rows: 0 };
+  const poolQuery = pg.Pool.prototype.query as (...args: unknown[]) => unknown;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    work.queries++;
+    const result = poolQuery.apply(this, args);
+    if (result instanceof Promise) {
+      result.then(
+        (r: { rows?: unknown[] }) => {
+          work.rows += r?.rows?.length ?? 0;
+        },
+        () => {},
+      );
+    }
+    return result;
+  } as typeof pg.Pool.prototype.query;
   const config = { ...loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }), clientDir: undefined };
   const database = await openDatabase({ databaseUrl: DATABASE_URL, maxConnections: 10 });
   const app = await buildApp(config, { database });
@@ -107,6 +134,10 @@ async function serve() {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.send?.({ port });
   process.on('message', async (m) => {
+    if (m === 'work') {
+      const cpu = process.cpuUsage();
+      process.send?.({ work: { ...work, cpuMicros: cpu.user + cpu.system } satisfies Work });
+    }
     if (m === 'stop') {
       await app.close();
       await database.close();
@@ -136,7 +167,71 @@ async function ensureDatabase() {
   return (count as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
 }
 
-type Figures = { p50: number; p95: number; p99: number; rps: number; errors: number; bytes: number };
+type Figures = {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  bytes: number;
+  /** Per request, counted by the server: queries sent, rows they returned, CPU milliseconds. */
+  queries: number;
+  rows: number;
+  cpuMs: number;
+  /** Per request, CPU milliseconds of the database's server processes (NaN when PostgreSQL runs elsewhere). */
+  pgCpuMs: number;
+};
+
+/**
+ * CPU time so far (ms) of each PostgreSQL process serving the benchmark database, read from /proc: the part
+ * of a request's cost that the Node process does not see (planning, execution). Empty when not readable.
+ */
+async function databaseCpu(): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+       where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        // utime and stime, in clock ticks of 10 ms (fields 14 and 15 of proc(5)).
+        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // Another machine's or a finished process: not counted.
+      }
+    }
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
+let server: ReturnType<typeof fork> | undefined;
+
+/** The server's counters now. */
+function serverWork(): Promise<Work> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (m && typeof m === 'object' && 'work' in m) {
+        server!.off('message', onMessage);
+        resolve((m as { work: Work }).work);
+      }
+    };
+    server!.on('message', onMessage);
+    server!.send('work');
+  });
+}
 
 function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return Number.NaN;
@@ -146,6 +241,8 @@ function percentile(sorted: number[], p: number) {
 async function measure(url: string, seconds: number): Promise<Figures> {
   const times: number[] = [];
   let bytes = 0;
+  const before = await serverWork();
+  const pgBefore = await databaseCpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds }, (err, res) =>
       err ? reject(err) : resolve(res),
@@ -155,6 +252,10 @@ async function measure(url: string, seconds: number): Promise<Figures> {
       bytes = resBytes;
     });
   });
+  const after = await serverWork();
+  const pgAfter = await databaseCpu();
+  // Requests autocannon gave up on may still run (the naive plan): their work counts until this moment.
+  const n = Math.max(1, times.length);
   times.sort((a, b) => a - b);
   return {
     p50: percentile(times, 50),
@@ -163,6 +264,10 @@ async function measure(url: string, seconds: number): Promise<Figures> {
     rps: result.requests.average,
     errors: result.errors + result.non2xx + result.timeouts,
     bytes,
+    queries: (after.queries - before.queries) / n,
+    rows: (after.rows - before.rows) / n,
+    cpuMs: (after.cpuMicros - before.cpuMicros) / 1000 / n,
+    pgCpuMs: cpuSince(pgBefore, pgAfter) / n,
   };
 }
 
@@ -204,6 +309,12 @@ async function waitForIdleDatabase() {
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+/** The machine's load average over the last minute, printed beside every latency. */
+const load = () => `carga ${loadavg()[0]!.toFixed(1)}`;
+/** The server's work per request, which the machine's load does not change. */
+const perRequest = (f: Figures) =>
+  `${f.queries.toFixed(2)} consultas · ${f.rows.toFixed(1)} filas · ${f.cpuMs.toFixed(2)} ms CPU Node · ` +
+  `${Number.isFinite(f.pgCpuMs) ? f.pgCpuMs.toFixed(2) : '—'} ms CPU PostgreSQL por petición`;
 
 async function main() {
   console.log(
@@ -213,6 +324,7 @@ async function main() {
   console.log(`${active.toLocaleString('es-MX')} productos activos`);
 
   const child = fork(process.argv[1]!, ['--serve'], { execArgv: process.execArgv, env: process.env });
+  server = child;
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`el servidor terminó (${code})`)));
@@ -222,6 +334,7 @@ async function main() {
   const rows: { case: string; plan: string; f: Figures }[] = [];
   const single = new Map<string, { api: number; cold: number; ilike: number }>();
   for (const [i, c] of cases.entries()) {
+    if (!chosen(c.name)) continue;
     const plans: [string, string][] = [
       ['API (PostgreSQL)', `${base}${c.path}`],
       ['mismos bytes desde memoria', `${base}/bench/memory/${i}`],
@@ -236,7 +349,8 @@ async function main() {
       rows.push({ case: c.name, plan, f });
       console.log(
         `${c.name.padEnd(32)} ${plan.padEnd(28)} p50 ${ms(f.p50).padStart(7)} ms  p95 ${ms(f.p95).padStart(7)} ms  ` +
-          `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}`,
+          `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}` +
+          `  (${load()}; ${perRequest(f)})`,
       );
     }
   }
@@ -245,6 +359,7 @@ async function main() {
   // as served (selection facts kept) and for its plan computed afresh each time (the first request after a
   // catalogue change).
   for (const c of cases) {
+    if (!chosen(c.name)) continue;
     const url = `${base}${c.path}`;
     const query = c.path.split('?')[1];
     await sequential(url, 1);
@@ -254,12 +369,14 @@ async function main() {
     single.set(c.name, { api, cold, ilike });
     console.log(
       `${c.name.padEnd(32)} secuencial p50: API ${ms(api)} ms · sin caché ${ms(cold)} ms` +
-        (c.search ? ` · ILIKE ${ms(ilike)} ms` : ''),
+        (c.search ? ` · ILIKE ${ms(ilike)} ms` : '') +
+        ` (${load()})`,
     );
   }
   // Suggestions while typing (issue 18): the header's box asks for each prefix the shopper types.
   const suggestRows: { name: string; f: Figures }[] = [];
   for (const q of suggestPrefixes) {
+    if (!chosen(`sugerencias '${q}'`)) continue;
     const url = `${base}/api/search/suggest?q=${encodeURIComponent(q)}`;
     await measure(url, 1);
     await waitForIdleDatabase();
@@ -268,40 +385,56 @@ async function main() {
     suggestRows.push({ name: `sugerencias '${q}'`, f });
     console.log(
       `${`sugerencias '${q}'`.padEnd(32)} p50 ${ms(f.p50).padStart(7)} ms  p95 ${ms(f.p95).padStart(7)} ms  ` +
-        `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}`,
+        `p99 ${ms(f.p99).padStart(7)} ms  ${f.rps.toFixed(0).padStart(6)} req/s${f.errors ? `  ${f.errors} errores` : ''}` +
+        `  (${load()}; ${perRequest(f)})`,
     );
   }
-  // A prefix nobody asked for yet since the last catalogue change pays the search's full plan once.
+  // A prefix nobody asked for yet since the last catalogue change pays the search's full plan once: none of
+  // these was asked before in this server, and each is asked once, so nothing of its answer is kept yet.
   const firstTimes: number[] = [];
-  for (const q of coldPrefixes) {
+  const coldBefore = await serverWork();
+  for (const q of !chosen('sugerencias') ? [] : coldPrefixes) {
     const started = performance.now();
     await fetch(`${base}/api/search/suggest?q=${encodeURIComponent(q)}`).then((r) => r.arrayBuffer());
     firstTimes.push(performance.now() - started);
   }
+  const coldAfter = await serverWork();
+  const coldLoad = load();
   firstTimes.sort((a, b) => a - b);
   child.send('stop');
 
-  console.log('\n| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes |');
-  console.log('|---|---|---:|---:|---:|---:|---:|');
+  console.log(`\n${load()} al terminar`);
+  console.log(
+    '| Caso | Plan | p50 ms | p95 ms | p99 ms | req/s | bytes | consultas/pet. | filas/pet. | ms CPU Node/pet. | ms CPU PostgreSQL/pet. |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const work = (f: Figures) =>
+    `${f.queries.toFixed(2)} | ${f.rows.toFixed(1)} | ${f.cpuMs.toFixed(2)} | ${Number.isFinite(f.pgCpuMs) ? f.pgCpuMs.toFixed(2) : '—'}`;
   for (const r of rows) {
     console.log(
-      `| ${r.case} | ${r.plan} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} |`,
+      `| ${r.case} | ${r.plan} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} | ${work(r.f)} |`,
     );
   }
   for (const r of suggestRows) {
     console.log(
-      `| ${r.name} | API (PostgreSQL) | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} |`,
+      `| ${r.name} | API (PostgreSQL) | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${r.f.bytes} | ${work(r.f)} |`,
     );
   }
-  console.log(
-    `\nSugerencias, primera vez de cada prefijo (${coldPrefixes.length} prefijos, una a la vez): ` +
-      `p50 ${ms(percentile(firstTimes, 50))} ms · p95 ${ms(percentile(firstTimes, 95))} ms`,
-  );
+  if (firstTimes.length > 0) {
+    const n = firstTimes.length;
+    console.log(
+      `\nSugerencias, primera vez de cada prefijo (${n} prefijos, una a la vez, nada guardado aún): ` +
+        `p50 ${ms(percentile(firstTimes, 50))} ms · p95 ${ms(percentile(firstTimes, 95))} ms · ` +
+        `máx. ${ms(firstTimes[n - 1]!)} ms (${coldLoad}; ${((coldAfter.queries - coldBefore.queries) / n).toFixed(1)} consultas · ` +
+        `${((coldAfter.cpuMicros - coldBefore.cpuMicros) / 1000 / n).toFixed(2)} ms CPU por petición)`,
+    );
+  }
   for (const r of suggestRows) {
     console.log(`${r.name}: p95 ${ms(r.f.p95)} ms ${r.f.p95 <= 15 ? '✓' : '✗'} (objetivo ≤ 15 ms)`);
   }
   console.log('\nObjetivos: listados p99 ≤ 20 ms; búsqueda p95 ≤ 30 ms y ≥ 10× más rápida que ILIKE.');
   for (const c of cases) {
+    if (!chosen(c.name)) continue;
     const api = rows.find((r) => r.case === c.name && r.plan.startsWith('API'))!.f;
     if (!c.search) {
       console.log(`${c.name}: p99 ${ms(api.p99)} ms ${api.p99 <= 20 ? '✓' : '✗'}`);

@@ -109,6 +109,33 @@ describe('listings after catalogue changes', () => {
     expect((await list({ sort: 'price_asc' })).items[0]!.stock).toBe(777);
   });
 
+  it('shows a new stock, price or picture of a kept page’s card at the next listing', async () => {
+    const query = { group: (await firstProduct()).groupClas!, pageSize: '12' };
+    const before = await list(query);
+    const card = before.items[5]!;
+    const shown = async () => (await list(query)).items.find((i) => i.code === card.code)!;
+    const v = await catalogueVersion(t.database.db);
+    await t.database.db.execute(sql`update products set stock = stock + 5 where code = ${card.code}`);
+    expect(await catalogueVersion(t.database.db)).toBe(v);
+    expect((await shown()).stock).toBe(card.stock + 5);
+    await t.database.db.execute(
+      sql`update products set price_cents = price_cents + 100 where code = ${card.code}`,
+    );
+    expect(await shown()).toMatchObject({ priceCents: card.priceCents + 100, stock: card.stock + 5 });
+    // The picture's URL carries its hash (cached a year by browsers): a new picture changes the version too.
+    await t.database.db.execute(sql`update products set image_hash = 'nueva-foto' where code = ${card.code}`);
+    expect(await catalogueVersion(t.database.db)).not.toBe(v);
+    expect((await shown()).imageUrl).toBe(
+      `/api/products/${encodeURIComponent(card.code)}/image?v=nueva-foto`,
+    );
+    // A withdrawn product leaves the page at once; the others keep their place.
+    await t.database.db.execute(sql`update products set active = false where code = ${card.code}`);
+    const after = await list(query);
+    expect(after.items.map((i) => i.code)).not.toContain(card.code);
+    expect(after.items[0]!.code).toBe(before.items[0]!.code);
+    await t.database.db.execute(sql`update products set active = true where code = ${card.code}`);
+  });
+
   it('finds a product by a word added after the search was first made', async () => {
     const before = await list({ q: 'zafiro' });
     expect(before.total).toBe(0);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { leadTimeOf } from '../../shared/backorder.ts';
 import type {
   FacetCount,
@@ -20,8 +20,10 @@ import { cacheFor, catalogueVersion, type SelectionCache, TOP_CODES } from './se
  *
  * The expensive part — counting the selection's products and its four facets, planning the search, ranking
  * its matches — depends only on the selection and the catalogue, so it is computed once per selection and
- * catalogue version (selection-cache.ts) and kept with the first TOP_CODES codes in each order. A listing is
- * then: read the version, slice the codes, read those few products (price and stock always fresh).
+ * catalogue version (selection-cache.ts) and kept with the first TOP_CODES codes in each order; so are the
+ * page's cards but for their stock (decision 033). A listing is then: read the version and, at the same
+ * time, the stock of the page's products — two round trips in parallel; price and everything else a card
+ * shows change the version, so they are never older than the catalogue at the request.
  */
 
 const collator = new Intl.Collator('es-MX', { sensitivity: 'base', numeric: true });
@@ -61,38 +63,54 @@ type CardRow = {
   leadMaxDays: number | null;
 };
 
-/** A family's presentations at a glance: how many are active, their lowest and highest price, their stock. */
-export type FamilyStats = { count: number; minCents: number; maxCents: number; stock: number };
+/** A family's presentations at a glance: how many are active, their lowest and highest price. */
+type FamilyPrices = { count: number; minCents: number; maxCents: number };
 
-export const toCard = (r: CardRow, family?: FamilyStats): ProductCard => ({
-  code: r.code,
-  name: r.name,
-  brand: r.brand,
-  line: r.line,
-  type: r.type,
-  groupClas: r.groupClas,
-  priceCents: r.priceCents,
-  stock: r.stock,
-  imageUrl: productImageUrl(r.code, r.imageHash),
-  presentationCount: family?.count ?? 1,
-  fromPriceCents: family && family.minCents !== family.maxCents ? family.minCents : null,
-  familyStock: family?.stock ?? r.stock,
-  leadTime: leadTimeOf(r),
+/**
+ * What a card shows besides stock. Every column it comes from bumps the catalogue version (migrations 0007,
+ * 0023, 0025), so it is kept per version (decision 033); stock never is.
+ */
+type CardFacts = Omit<ProductCard, 'stock' | 'familyStock'>;
+
+const { stock: _stock, ...cardFactColumns } = cardColumns;
+
+function cardFacts(r: Omit<CardRow, 'stock'>, family: FamilyPrices): CardFacts {
+  return {
+    code: r.code,
+    name: r.name,
+    brand: r.brand,
+    line: r.line,
+    type: r.type,
+    groupClas: r.groupClas,
+    priceCents: r.priceCents,
+    imageUrl: productImageUrl(r.code, r.imageHash),
+    presentationCount: family.count,
+    fromPriceCents: family.minCents !== family.maxCents ? family.minCents : null,
+    leadTime: leadTimeOf(r),
+  };
+}
+
+/** The card with its stock: the code's own, and the family's (its own plus its active presentations'). */
+const withStock = (facts: CardFacts, stock: number, familyStock: number): ProductCard => ({
+  ...facts,
+  stock,
+  familyStock,
 });
+
+/** One product's card, alone (the product page adds its family's figures itself). */
+export const toCard = (r: CardRow): ProductCard => withStock(cardFacts(r, withBase(r)), r.stock, r.stock);
 
 /**
  * The presentations of these families (decision 021), counted with their base: a few rows by the family
  * index, for the cards of one page. Families of one are left out (the card then needs nothing more).
  */
-export async function familyStats(db: Db, codes: string[]): Promise<Map<string, FamilyStats>> {
-  if (codes.length === 0) return new Map();
+async function familyPrices(db: Db, codes: string[]): Promise<Map<string, FamilyPrices>> {
   const rows = await db
     .select({
       family: products.familyCode,
       count: sql<number>`count(*)::int`,
       minCents: sql<number>`min(${products.priceCents})::int`,
       maxCents: sql<number>`max(${products.priceCents})::int`,
-      stock: sql<number>`sum(${products.stock})::int`,
     })
     .from(products)
     .where(and(inArray(products.familyCode, codes), eq(products.active, true)))
@@ -100,15 +118,72 @@ export async function familyStats(db: Db, codes: string[]): Promise<Map<string, 
   return new Map(rows.map((r) => [r.family!, r]));
 }
 
-/** Adds the base's own price and stock to its presentations' figures. */
-export function withBase(base: { priceCents: number; stock: number }, others?: FamilyStats): FamilyStats {
-  if (!others) return { count: 1, minCents: base.priceCents, maxCents: base.priceCents, stock: base.stock };
+/** Adds the base's own price to its presentations' figures. */
+function withBase(base: { priceCents: number }, others?: FamilyPrices): FamilyPrices {
+  if (!others) return { count: 1, minCents: base.priceCents, maxCents: base.priceCents };
   return {
     count: others.count + 1,
     minCents: Math.min(base.priceCents, others.minCents),
     maxCents: Math.max(base.priceCents, others.maxCents),
-    stock: base.stock + others.stock,
   };
+}
+
+/** The card facts of these active codes (a code missing from the map is not an active product). */
+async function readCardFacts(db: Db, codes: string[]): Promise<Map<string, CardFacts>> {
+  const [rows, families] = await Promise.all([
+    db
+      .select(cardFactColumns)
+      .from(products)
+      .where(and(inArray(products.code, codes), eq(products.active, true))),
+    familyPrices(db, codes),
+  ]);
+  return new Map(rows.map((r) => [r.code, cardFacts(r, withBase(r, families.get(r.code)))]));
+}
+
+/** The query of stockNow, prepared once per connection: it runs at every listing, so it is planned once. */
+const stockReads = new WeakMap<Db, ReturnType<typeof prepareStockRead>>();
+const prepareStockRead = (db: Db) => {
+  const codes = sql`${sql.placeholder('codes')}::text[]`;
+  return db
+    .select({ code: products.code, family: products.familyCode, stock: products.stock })
+    .from(products)
+    .where(
+      and(
+        eq(products.active, true),
+        or(sql`${products.code} = any(${codes})`, sql`${products.familyCode} = any(${codes})`),
+      ),
+    )
+    .prepare('listing_card_stock');
+};
+function stockRead(db: Db) {
+  let read = stockReads.get(db);
+  if (!read) {
+    read = prepareStockRead(db);
+    stockReads.set(db, read);
+  }
+  return read;
+}
+
+/**
+ * The stock of these cards at this request, in one read of a few rows (the primary key and the family
+ * index): each active code's own, and its family's — its own plus its active presentations'. A code
+ * missing from the map is no longer active.
+ */
+async function stockNow(
+  db: Db,
+  codes: string[],
+): Promise<Map<string, { stock: number; familyStock: number }>> {
+  const rows = await stockRead(db).execute({ codes });
+  const asked = new Set(codes);
+  const stock = new Map<string, { stock: number; familyStock: number }>();
+  const family = new Map<string, number>();
+  for (const r of rows) {
+    if (asked.has(r.code)) stock.set(r.code, { stock: r.stock, familyStock: 0 });
+    const key = r.family !== null && asked.has(r.family) ? r.family : r.code;
+    family.set(key, (family.get(key) ?? 0) + r.stock);
+  }
+  for (const [code, s] of stock) s.familyStock = family.get(code) ?? s.stock;
+  return stock;
 }
 
 /** The orders a listing can have: the shopper's three, or relevance for a search without one. */
@@ -139,15 +214,22 @@ type Facts = {
   filtered: boolean;
   /** The first codes of each order (key: order and how many), computed when first asked for. */
   orders: Map<string, Promise<string[]>>;
+  /** The catalogue version these facts hold for; null when computed afresh (nothing of them is kept). */
+  version: string | null;
 };
 
 const factsCaches = new WeakMap<Db, SelectionCache<Facts>>();
+/** The card facts of a page's codes (key: the codes in order), per catalogue version. */
+const cardCaches = new WeakMap<Db, SelectionCache<Map<string, CardFacts>>>();
+
+/** Search text as kept in the caches: texts that differ only in case or surrounding spaces share an entry. */
+export const searchTextKey = (q: string) => q.normalize('NFC').trim().toLowerCase();
 
 /** The selection as a cache key: search text and filter values, order-insensitive within a facet. */
 function selectionKey(query: ProductsQuery): string {
   const sorted = (v: string[]) => uniq(v).sort();
   return JSON.stringify([
-    query.q?.normalize('NFC').trim().toLowerCase() ?? '',
+    searchTextKey(query.q ?? ''),
     query.exact === '1',
     sorted(query.brand),
     sorted(query.group),
@@ -240,7 +322,7 @@ async function pageItems(
     cacheable(options) && (offset + pageSize <= top || facts.total <= top)
       ? (await topCodes(db, facts, orderKey, top)).slice(offset, offset + pageSize)
       : await orderedCodes(db, facts, orderKey, pageSize, offset);
-  return cardsInOrder(db, codes);
+  return cardsInOrder(db, codes, facts.version);
 }
 
 /** The first `top` codes of an order, kept with the selection's facts. */
@@ -272,20 +354,22 @@ async function orderedCodes(
   return rows.map((r) => r.code);
 }
 
-/** The cards of the given codes, in that order (a product deactivated meanwhile is left out). */
-async function cardsInOrder(db: Db, codes: string[]): Promise<ProductCard[]> {
+/**
+ * The cards of the given codes, in that order (a product deactivated meanwhile is left out): their facts
+ * kept per catalogue version and page (read when the facts were computed without a version), their stock
+ * read now.
+ */
+async function cardsInOrder(db: Db, codes: string[], version: string | null): Promise<ProductCard[]> {
   if (codes.length === 0) return [];
-  const [rows, families] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(products)
-      .where(and(inArray(products.code, codes), eq(products.active, true))),
-    familyStats(db, codes),
-  ]);
-  const byCode = new Map(rows.map((r) => [r.code, r]));
+  const facts =
+    version === null
+      ? readCardFacts(db, codes)
+      : cacheFor(cardCaches, db).get(JSON.stringify(codes), version, () => readCardFacts(db, codes));
+  const [kept, stock] = await Promise.all([facts, stockNow(db, codes)]);
   return codes.flatMap((code) => {
-    const row = byCode.get(code);
-    return row ? [toCard(row, withBase(row, families.get(code)))] : [];
+    const card = kept.get(code);
+    const now = stock.get(code);
+    return card && now ? [withStock(card, now.stock, now.familyStock)] : [];
   });
 }
 
@@ -317,6 +401,7 @@ async function computeFacts(
     group,
     search,
     orders: new Map<string, Promise<string[]>>(),
+    version,
     filtered: Object.values(facetWhere).some((c) => c !== undefined) || search !== null,
   };
   if (search === 'none') return { ...base, total: 0, facets: emptyFacets(), where: sql`false` };

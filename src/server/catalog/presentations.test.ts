@@ -148,6 +148,32 @@ describe('listings and search: one card per family', () => {
     expect(hycel?.count).toBe(body.items.filter((c) => c.brand === 'Quimiva').length);
   });
 
+  it('shows a presentation’s new stock, price or withdrawal on the family’s card at the next listing', async () => {
+    const card = async () =>
+      (await t.app.inject({ url: '/api/products?group=REA-SOL&pageSize=60' }))
+        .json<ProductsResponse>()
+        .items.find((c) => c.code === 'ACE-1L')!;
+    expect(await card()).toMatchObject({ presentationCount: 3, fromPriceCents: 33_000, familyStock: 43 });
+    try {
+      // Stock does not change the catalogue version: it is read at every listing all the same.
+      await t.db.update(products).set({ stock: 10 }).where(eq(products.code, 'ACE-20L'));
+      expect(await card()).toMatchObject({ stock: 40, familyStock: 53 });
+      await t.db.update(products).set({ priceCents: 100 }).where(eq(products.code, 'ACE-4L'));
+      expect(await card()).toMatchObject({ priceCents: 33_000, fromPriceCents: 100, presentationCount: 3 });
+      await t.db.update(products).set({ active: false }).where(eq(products.code, 'ACE-4L'));
+      expect(await card()).toMatchObject({ presentationCount: 2, fromPriceCents: 33_000, familyStock: 50 });
+      await t.db.update(products).set({ active: false }).where(eq(products.code, 'ACE-20L'));
+      expect(await card()).toMatchObject({ presentationCount: 1, fromPriceCents: null, familyStock: 40 });
+    } finally {
+      await t.db.update(products).set({ stock: 0, active: true }).where(eq(products.code, 'ACE-20L'));
+      await t.db
+        .update(products)
+        .set({ priceCents: 129_000, active: true })
+        .where(eq(products.code, 'ACE-4L'));
+    }
+    expect(await card()).toMatchObject({ presentationCount: 3, fromPriceCents: 33_000, familyStock: 43 });
+  });
+
   it('a product without presentations shows its own price, no “desde”', async () => {
     const body = (await t.app.inject({ url: '/api/products?pageSize=60' })).json<ProductsResponse>();
     const single = body.items.find((c) => !c.code.startsWith('ACE-'))!;

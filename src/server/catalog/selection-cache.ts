@@ -6,8 +6,8 @@ import type { Db } from '../db/client.ts';
  * first codes in each order — kept per selection (filters and search words, not page or page size) while
  * the catalogue's version holds. The version (migration 0007_catalogue-version) changes at the commit of
  * anything that could alter those facts, on whichever instance made it; every listing reads it (one
- * primary-key row), so a cached fact is never older than the catalogue. Stock and the card's fields are not
- * cached: the page's products are always read fresh.
+ * primary-key row), so a cached fact is never older than the catalogue. A page's cards are kept the same way
+ * but for their stock, which does not change the version and is read at every request (decision 033).
  */
 export const TOP_CODES = 1000;
 const MAX_ENTRIES = 500;

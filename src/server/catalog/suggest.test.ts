@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { type SuggestResponse, suggestResponseSchema } from '../../shared/schemas/catalog.ts';
@@ -44,6 +45,28 @@ describe('GET /api/search/suggest', () => {
     const typo = await suggest('balansa');
     expect(typo.searchNote).toEqual({ kind: 'corrected', searched: 'balanza' });
     expect(typo.products.length).toBeGreaterThan(0);
+  });
+
+  it('shows a new price, name or withdrawal at the next suggestion, also for a prefix asked before', async () => {
+    const first = await suggest('balan');
+    const p = first.products[0]!;
+    expect(await suggest('BALAN')).toEqual({ ...first, q: 'BALAN' });
+    const db = t.database.db;
+    await db.execute(sql`update products set price_cents = price_cents + 100 where code = ${p.code}`);
+    expect((await suggest('balan')).products[0]).toMatchObject({
+      code: p.code,
+      priceCents: p.priceCents + 100,
+    });
+    await db.execute(sql`update products set name = 'Balanza renombrada' where code = ${p.code}`);
+    expect((await suggest('balan')).products.find((x) => x.code === p.code)?.name).toBe('Balanza renombrada');
+    await db.execute(sql`update products set active = false where code = ${p.code}`);
+    const withdrawn = await suggest('balan');
+    expect(withdrawn.products.map((x) => x.code)).not.toContain(p.code);
+    expect(withdrawn.total).toBe(first.total - 1);
+    await db.execute(
+      sql`update products set active = true, name = ${p.name}, price_cents = ${p.priceCents} where code = ${p.code}`,
+    );
+    expect(await suggest('balan')).toEqual(first);
   });
 
   it('answers an empty suggestion, not unrelated products, for a word the catalogue lacks', async () => {
