@@ -32,7 +32,15 @@ export function HazardSummary({ product }: { product: ProductDetail }) {
         <ul className="flex flex-wrap gap-1" aria-label="Pictogramas de peligro">
           {s.pictograms.map((p) => (
             <li key={p.code}>
-              <img src={p.url} alt={p.alt} title={p.name} width={40} height={40} className="size-10" />
+              <img
+                src={p.url}
+                alt={p.alt}
+                title={p.name}
+                width={40}
+                height={40}
+                fetchPriority="low"
+                className="size-10"
+              />
             </li>
           ))}
         </ul>
@@ -84,7 +92,7 @@ export function SafetyPanel({ product }: { product: ProductDetail }) {
             <ul className="flex flex-wrap gap-3" aria-label="Pictogramas de peligro (SGA)">
               {s.pictograms.map((p) => (
                 <li key={p.code} className="flex w-20 flex-col items-center text-center">
-                  <img src={p.url} alt={p.alt} width={72} height={72} className="size-18" />
+                  <img src={p.url} alt={p.alt} width={72} height={72} loading="lazy" className="size-18" />
                   <span className="mt-1 text-xs leading-tight text-slate-600">{p.name}</span>
                 </li>
               ))}
