@@ -139,6 +139,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // A dropped connection (database restart) must not crash the process; the pool reconnects.
   pool.on('error', () => {});
+  // The same for a connection that is checked out but between queries (a transaction waiting on the payment
+  // gateway, the migration lock): pg emits its loss on the client itself, and with no listener Node ends the
+  // process (seen in the crash tests: PostgreSQL stopped under load). The query in flight still fails, and
+  // the pool discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db: Db = drizzlePg(pool, { schema });
   return {
     db,
