@@ -21,10 +21,15 @@
  * the restarted server's own sweeper within CHAOS_CANCEL_DEADLINE_S (default 30) seconds, with no invoice.
  *
  * Bounded: 20 kills, at most CHAOS_TIME_LIMIT_S (default 600; beside the browser journeys in CI a restart waits for the CPU they use) seconds in all; traffic only to 127.0.0.1.
- * Leaves PostgreSQL running. Environment:
- *   CHAOS_DATABASE_URL  admin URL of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
- *                       a fresh database is created on it and dropped at the end
- *   CHAOS_PG_CLUSTER    the Debian cluster to stop/start (default main; version from /etc/postgresql)
+ * PostgreSQL: by default the run makes its own throw-away Debian cluster (`pg_createcluster`, on the next free port,
+ * trust authentication on 127.0.0.1, fsync on as any cluster) and drops it at the end, so the outage it causes
+ * stops nobody else's database — the API tests of `npm test` keep running on the machine's cluster beside it
+ * (decision 039). Without Debian's cluster tools, or with CHAOS_DATABASE_URL, it uses that server and stops the
+ * cluster CHAOS_PG_CLUSTER names for the outage, and leaves it running. Environment:
+ *   CHAOS_DATABASE_URL  admin URL of an existing PostgreSQL server to use instead of an own cluster (e.g.
+ *                       postgres://postgres@127.0.0.1:5432/postgres); a fresh database is created on it and dropped
+ *   CHAOS_PG_CLUSTER    with CHAOS_DATABASE_URL: the Debian cluster to stop/start (default main; version from
+ *                       /etc/postgresql)
  *   CHAOS_PG_RESTART    0 skips the database outage (for a shared server other people are using)
  *   CHAOS_PORT          server port (default 3180); CHAOS_SMTP_PORT (default 3181)
  *   CHAOS_KILLS         default 20; CHAOS_SEED for the random choices
@@ -41,8 +46,8 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -58,14 +63,76 @@ import { createTestOrder } from '../tests/server/support/invoice-orders.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
-const ADMIN_URL = env.CHAOS_DATABASE_URL ?? env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `${env.CHAOS_DB_PREFIX ?? 'tienda'}_chaos_${Date.now()}_${process.pid}`;
+
+/**
+ * The run's own throw-away cluster (Debian's postgresql-common), unless CHAOS_DATABASE_URL names a server or the
+ * tools are missing: made before anything else, dropped by cleanup(). Its name is the database's, so a cluster left
+ * by a run that was killed says which run it was (`pg_lsclusters`; `pg_dropcluster --stop <version> <name>`).
+ */
+const pgVersion = () => readdirSync('/etc/postgresql').sort().at(-1)!;
+/** Debian's cluster tools on the PATH (`pg_createcluster --help` exits 1, so its presence is what is checked). */
+const hasClusterTools = () =>
+  existsSync('/etc/postgresql') &&
+  (env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'pg_createcluster')));
+const OWN_CLUSTER = env.CHAOS_DATABASE_URL || !hasClusterTools() ? null : dbName;
+/** Clusters of earlier runs that were killed before their cleanup (their process is gone): dropped first. */
+function dropStaleClusters() {
+  const listed = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
+  for (const line of listed.split('\n')) {
+    const [version, name] = line.trim().split(/\s+/);
+    const pid = /_chaos_\d+_(\d+)$/.exec(name ?? '')?.[1];
+    if (!version || !name || !pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+      continue; // that run is still going
+    } catch {}
+    execFileSync('pg_dropcluster', ['--stop', version, name], { stdio: 'pipe' });
+    console.log(`[caos] clúster ${name} de una corrida interrumpida: borrado`);
+  }
+}
+let ownClusterMade = false;
+function makeOwnCluster(name: string): string {
+  dropStaleClusters();
+  try {
+    execFileSync(
+      'pg_createcluster',
+      [pgVersion(), name, '--start', '--', '--auth=trust', '--no-instructions'],
+      {
+        stdio: 'pipe',
+      },
+    );
+  } catch (error) {
+    throw new Error(
+      `no se pudo crear el clúster propio de PostgreSQL (pg_createcluster necesita root o el usuario postgres); indique un servidor con CHAOS_DATABASE_URL: ${String(error)}`,
+    );
+  }
+  ownClusterMade = true;
+  const listed = execFileSync('pg_lsclusters', ['--no-header', pgVersion(), name], { encoding: 'utf8' });
+  const port = listed.trim().split(/\s+/)[2];
+  if (!port || !/^\d+$/.test(port))
+    throw new Error(`pg_lsclusters no dio el puerto del clúster ${name}: ${listed}`);
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+function dropOwnCluster() {
+  if (!OWN_CLUSTER || !ownClusterMade) return;
+  try {
+    execFileSync('pg_dropcluster', ['--stop', pgVersion(), OWN_CLUSTER], { stdio: 'pipe' });
+    ownClusterMade = false;
+  } catch (error) {
+    console.error(`no se pudo borrar el clúster ${OWN_CLUSTER}: ${String(error)}`);
+  }
+}
+const ADMIN_URL = OWN_CLUSTER
+  ? makeOwnCluster(OWN_CLUSTER)
+  : (env.CHAOS_DATABASE_URL ?? env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const PORT = Number(env.CHAOS_PORT ?? 3180);
 const SMTP_PORT = Number(env.CHAOS_SMTP_PORT ?? 3181);
 const KILLS = Number(env.CHAOS_KILLS ?? 20);
 const TIME_LIMIT_MS = Number(env.CHAOS_TIME_LIMIT_S ?? 600) * 1000;
 const CANCEL_DEADLINE_MS = Number(env.CHAOS_CANCEL_DEADLINE_S ?? 30) * 1000;
 const PG_RESTART = env.CHAOS_PG_RESTART !== '0';
-const PG_CLUSTER = env.CHAOS_PG_CLUSTER ?? 'main';
+const PG_CLUSTER = OWN_CLUSTER ?? env.CHAOS_PG_CLUSTER ?? 'main';
 const BUYERS = 6;
 const BASE = `http://127.0.0.1:${PORT}`;
 const LOG_DIR = resolve(root, 'test-results/chaos');
@@ -89,7 +156,6 @@ const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo 
 
 // ---- The database -------------------------------------------------------------------------------
 
-const dbName = `${env.CHAOS_DB_PREFIX ?? 'tienda'}_chaos_${Date.now()}_${process.pid}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${dbName}`;
@@ -238,6 +304,10 @@ async function readyz(timeoutMs = 2000): Promise<number> {
 }
 
 async function startServer(extraEnv: Record<string, string> = {}) {
+  // Something else answering on the port (a server left by an interrupted run) would take the load and the kills
+  // would hit nobody: refuse instead of measuring the wrong process.
+  if ((!child || child.exitCode !== null || child.signalCode !== null) && (await readyz(1000)) !== 0)
+    throw new Error(`otro proceso ya responde en ${BASE}: deténgalo o use otro CHAOS_PORT`);
   starts += 1;
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
@@ -429,12 +499,21 @@ const speis: Spei[] = [];
 
 /** The charge of a SPEI order as the shop recorded it (the reference the buyer transfers to). */
 async function speiCharge(db: Db, number: number): Promise<string | undefined> {
-  const [row] = (
-    await db.execute<{ charge_id: string | null }>(
-      sql`select charge_id from payments where order_number = ${number} and charge_id is not null order by id desc limit 1`,
-    )
-  ).rows;
-  return row?.charge_id ?? undefined;
+  // The harness reads the database too: during the PostgreSQL outage it waits for it like the shop does.
+  const until = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const [row] = (
+        await db.execute<{ charge_id: string | null }>(
+          sql`select charge_id from payments where order_number = ${number} and charge_id is not null order by id desc limit 1`,
+        )
+      ).rows;
+      return row?.charge_id ?? undefined;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await sleep(250);
+    }
+  }
 }
 
 /** The buyer pays by SPEI: 'Simular pago recibido' fires the webhook; sometimes the bank delivers it twice. */
@@ -484,7 +563,6 @@ async function placeSpei(s: Spei) {
 
 // ---- PostgreSQL outage --------------------------------------------------------------------------
 
-const pgVersion = () => readdirSync('/etc/postgresql').sort().at(-1)!;
 const pgctl = (action: 'start' | 'stop') =>
   execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion(), PG_CLUSTER, action], {
     stdio: 'pipe',
@@ -1157,8 +1235,10 @@ async function cleanup() {
   }
   await database?.close().catch(() => {});
   await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
-  if (env.CHAOS_KEEP_DB !== '1')
+  if (env.CHAOS_KEEP_DB !== '1') {
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    dropOwnCluster();
+  }
   serverLog?.end();
 }
 
