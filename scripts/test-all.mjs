@@ -3,10 +3,15 @@
 // (CI); the browser journeys always run the production server on fresh embedded (PGlite) databases, one per
 // Playwright worker.
 //
-// `npm test -- --chaos` (what .ci/run does) also runs the crash tests (npm run test:chaos) beside the steps
-// that do not use PostgreSQL — the build, the budgets and the browser journeys — because the crash tests stop
-// PostgreSQL on purpose (the API tests must not be running then) and spend most of their time waiting for
-// a shopper's pace and for restarts, which leaves CPU for the browser journeys (decision 025).
+// The steps run in three lanes at once (decision 039): the checks (tsc, then Biome), the API tests, and the
+// client's build, budgets and browser journeys (which wait for their database template, made beside them). The
+// API tests are CPU-bound; the journeys wait on pages (network idle, animations, a server's answer) for much of
+// their time, and the API tests fill those waits. A failure in one lane does not stop the others: every failure
+// is listed at the end.
+//
+// `npm test -- --chaos` (what .ci/run does) also runs the crash tests (npm run test:chaos) as a fourth lane. They
+// stop PostgreSQL on purpose, so they make their own throw-away cluster (scripts/chaos.ts) and the API tests keep
+// the machine's; they mostly wait for a shopper's pace and for restarts (decision 025).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -21,12 +26,12 @@ if (!existsSync(chrome)) {
 const withChaos = process.argv.includes('--chaos');
 
 const engine = process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : 'PGlite';
-const beforeChaos = [
+const checks = [
   ['Tipos (tsc)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['Lint (biome)', 'npx', ['biome', 'check', '.']],
-  [`Pruebas unitarias y de API (vitest, sobre ${engine})`, 'npx', ['vitest', 'run']],
 ];
-const besideChaos = [
+const apiTests = [`Pruebas unitarias y de API (vitest, sobre ${engine})`, 'npx', ['vitest', 'run']];
+const browserSteps = [
   ['Compilación del cliente (vite)', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   [
     'Presupuestos del cliente (JavaScript inicial, código por área, fuentes, imágenes)',
@@ -36,7 +41,7 @@ const besideChaos = [
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];
 // The browser journeys' database template (migrated, with the demo catalogue: scripts/e2e-template.ts), made
-// beside the checks and the API tests (it uses PGlite in its own folder, not PostgreSQL), so that neither
+// beside the build (it uses PGlite in its own folder, not PostgreSQL), so that neither
 // playwright.config.ts nor any journey server makes one while the journeys wait (decision 032).
 const templateDir = 'test-results/e2e-template';
 const templateStep = [
@@ -56,7 +61,7 @@ const seconds = (ms) => {
 };
 const started = performance.now();
 const times = [];
-let failed;
+const failures = [];
 
 /** Runs one step; resolves with its exit status (its duration is recorded and printed). */
 function run([label, cmd, args]) {
@@ -69,33 +74,38 @@ function run([label, cmd, args]) {
       times.push([label, ms]);
       console.log(`⏱ ${label}: ${seconds(ms)}`);
       const status = code ?? (signal ? 1 : 0);
-      if (status !== 0) failed ??= label;
+      if (status !== 0) failures.push(label);
       resolve(status);
     });
   });
 }
 
+/** Runs steps one after another; stops at the first that fails. */
 async function sequence(steps) {
-  for (const step of steps) if ((await run(step)) !== 0) return;
+  for (const step of steps) if ((await run(step)) !== 0) return 1;
+  return 0;
 }
 
 const template = process.env.E2E_DATABASE_URL ? Promise.resolve(0) : run(templateStep);
-await sequence(beforeChaos);
-if ((await template) === 0 && !process.env.E2E_DATABASE_URL) process.env.E2E_TEMPLATE_DIR = templateDir;
-if (!failed) {
-  const together = [sequence(besideChaos)];
-  if (withChaos) {
-    console.log('\n▶ Las pruebas de caídas corren al mismo tiempo que la compilación y los recorridos');
-    together.push(run(chaosStep));
-  }
-  await Promise.all(together);
-}
+const [build, budgets, journeys] = browserSteps;
+const lanes = [
+  sequence(checks),
+  run(apiTests),
+  (async () => {
+    if ((await sequence([build, budgets])) !== 0) return;
+    if ((await template) !== 0) return;
+    if (!process.env.E2E_DATABASE_URL) process.env.E2E_TEMPLATE_DIR = templateDir;
+    await run(journeys);
+  })(),
+];
+if (withChaos) lanes.push(run(chaosStep));
+await Promise.all(lanes);
 
 console.log('\nDuración de npm test:');
 for (const [label, ms] of times) console.log(`  ${seconds(ms).padStart(10)}  ${label}`);
 console.log(`  ${seconds(performance.now() - started).padStart(10)}  total`);
-if (failed) {
-  console.error(`\n✗ Falló: ${failed}`);
+if (failures.length > 0) {
+  console.error(`\n✗ Falló: ${failures.join('; ')}`);
   process.exit(1);
 }
 console.log('\n✓ Todas las pruebas pasaron');
