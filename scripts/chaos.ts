@@ -200,8 +200,11 @@ async function prepare(database: Database) {
   await db.execute(sql`update products set stock = 1000 where code = ${speiProduct!.code}`);
   await db.execute(sql`insert into stock_movements (product_code, delta, reason, note)
     values (${speiProduct!.code}, ${1000 - Number(speiProduct!.stock)}, 'adjustment', 'caos: existencia inicial')`);
+  // Card buyers' accounts, then one account per SPEI order: an account holds at most CHECKOUT_MAX_PENDING_ORDERS (2)
+  // unpaid orders, and a SPEI order waits for its transfer (some never get one), so SPEI orders sharing accounts
+  // would be refused (409 too_many_pending) whenever a payment lags behind a kill — a refusal, not a lost answer.
   const shoppers: Shopper[] = [];
-  for (let i = 0; i < BUYERS * 2; i++) {
+  for (let i = 0; i < BUYERS * 2 - 2 + SPEI_ORDERS; i++) {
     const email = `caos.${i}.${randomUUID().slice(0, 6)}@example.com`;
     const [user] = await db
       .insert(users)
@@ -1169,8 +1172,8 @@ async function main() {
   await startServer();
   say('servidor listo; empieza la carga');
 
-  // Dedicated SPEI buyers: their awaited orders count toward the pending-orders limit for the whole hold.
-  const speiShoppers = shoppers.splice(-2, 2);
+  // Dedicated SPEI buyers, one per order: their awaited orders count toward the pending-orders limit.
+  const speiShoppers = shoppers.splice(-SPEI_ORDERS, SPEI_ORDERS);
   const buyers = Array.from({ length: BUYERS }, (_, i) => buyer(i, codes, shoppers));
   buyers.push(speiBuyer(database.db, speiCodes, speiShoppers));
   for (let k = 1; k <= KILLS; k++) {
