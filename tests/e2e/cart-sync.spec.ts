@@ -131,3 +131,42 @@ test('a product a signed-in shopper adds stays in the cart when the next page op
   await expect(page.getByTestId('cart-count')).toHaveText('1');
   await expect.poll(() => savedQuantity(page.request, some.code)).toBe(1);
 });
+
+test('a product added while the session check is still on its way is kept and saved', async ({ page }) => {
+  const some = await pickProduct(page.request);
+  const reg = await registerThroughApi(page.request, {
+    username: `sesion.lenta.${Date.now()}@example.mx`,
+    nombre: 'Rocío',
+    apellidoPat: 'Navarro',
+    apellidoMat: 'Ibarra',
+    telefono: '3312345678',
+    password: 'Matraz.Kitasato2024!',
+  });
+  expect(reg.status()).toBeLessThan(300);
+  // A first visit syncs this browser with the (empty) saved cart.
+  const synced = page.waitForResponse((r) => /\/api\/cart(\/merge)?$/.test(r.url()));
+  await page.goto('/carrito');
+  await synced;
+
+  // On the next page the session check hangs until the shopper has clicked 'Agregar' twice.
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/api\/auth\/session$/, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(`/productos/${encodeURIComponent(some.code)}`);
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('add-to-cart-count')).toHaveText('1');
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('add-to-cart-count')).toHaveText('2');
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/cart') && r.request().method() === 'GET');
+  release();
+  await saved;
+  // The saved cart (empty) arrived after both clicks: they stay, and reach the server.
+  await expect(page.getByTestId('add-to-cart-count')).toHaveText('2');
+  await expect(page.getByTestId('cart-count').first()).toHaveText('2');
+  await expect.poll(() => savedQuantity(page.request, some.code)).toBe(2);
+});

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { ApiError } from '@/client/lib/api-client.ts';
 import { useSession } from '@/client/lib/auth/session.ts';
 import { type CartItem, getCartItems, setCartItems, subscribeCart } from '@/client/lib/cart-store.ts';
@@ -58,10 +58,14 @@ function markUnsaved(unsaved: boolean) {
 export function CartSync() {
   const session = useSession();
   const userId = session.data?.user?.id ?? null;
+  // The cart as this page found it. A change made before the session's answer arrives (an 'Agregar' clicked as the
+  // page opens, while sync has not started) is measured from here, so the saved cart does not erase it.
+  const atMount = useRef<readonly CartItem[] | null>(getCartItems());
 
   useEffect(() => {
     if (session.isPending) return;
     if (userId === null) {
+      atMount.current = null; // a visitor's changes stay local; a later sign-in merges the cart as it is then
       markSynced(null);
       markUnsaved(false);
       return;
@@ -93,7 +97,7 @@ export function CartSync() {
     const start = async () => {
       // The shopper may change the cart while the saved one is on its way ('Agregar a carrito' clicked as the
       // page opens): that change goes on top of the server's answer and is saved, instead of being erased by it.
-      const before = getCartItems();
+      const before = atMount.current ?? getCartItems();
       try {
         const saved =
           syncedUser() !== userId
@@ -102,6 +106,7 @@ export function CartSync() {
               ? await putSavedCart(before) // this tab's last change never reached the server
               : await getSavedCart();
         if (cancelled) return;
+        atMount.current = null;
         const next = rebaseOnSaved(saved.items satisfies CartItem[], before, getCartItems());
         setCartItems(next);
         markSynced(userId);
@@ -109,6 +114,7 @@ export function CartSync() {
         if (next !== saved.items) save();
       } catch {
         if (cancelled) return;
+        atMount.current = null;
         // The server could not be reached: keep the local cart; the changes below still try to save it.
       }
       unsubscribe = subscribeCart(save);

@@ -30,7 +30,7 @@ export const databaseUrl = (adminUrl: string, name: string) => {
 
 /** One statement on the PostgreSQL server (CREATE/DROP DATABASE). */
 export async function adminQuery(adminUrl: string, query: string) {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 30_000 });
   await client.connect();
   try {
     await client.query(query);
