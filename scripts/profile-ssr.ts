@@ -35,7 +35,12 @@ const { rows } = await database.db.execute<{ code: string }>(
 const pages = rows.map((r) => `/productos/${encodeURIComponent(r.code)}`);
 
 async function get(url: string) {
+  const stuck = setTimeout(() => {
+    console.error(`sin respuesta en 10 s: ${url}`);
+    process.exit(1);
+  }, 10_000);
   const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+  clearTimeout(stuck);
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
 }
 

@@ -136,6 +136,28 @@ export function routeMatcher(routes: RouteObject[]) {
   };
 }
 
+/** Layout renders no page where the address cannot be decoded (its own check): such a frame is the address's. */
+const decodable = (path: string) => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The menu's groups as text, once per tree (the server keeps one tree per catalogue version). */
+const menuKeys = new WeakMap<object, string>();
+function menuKey(groups: unknown): string {
+  if (typeof groups !== 'object' || groups === null) return JSON.stringify(groups ?? null);
+  let key = menuKeys.get(groups);
+  if (key === undefined) {
+    key = JSON.stringify(groups);
+    menuKeys.set(groups, key);
+  }
+  return key;
+}
+
 export function createPageRenderer(loadPage: LoadPage) {
   const routes = createRoutes(loadPage, 'server');
   const handler = createStaticHandler(routes);
@@ -197,14 +219,17 @@ export function createPageRenderer(loadPage: LoadPage) {
         // parameters never make one active, a splat can) and the menu's groups; a private page's frame reads the
         // visitor (the cart's count), and a client-rendered page has no page to splice.
         const kept = entry.render === 'server' && !entry.private;
-        const address = entry.path.includes(':') && !entry.path.includes('*') ? '' : url.pathname;
+        const address =
+          entry.path.includes(':') && !entry.path.includes('*') && decodable(url.pathname)
+            ? ''
+            : url.pathname;
         return {
           element: () => render(handler),
           state: () => serializeQueryState(client),
           ...(kept
             ? {
                 frame: {
-                  key: `${entry.id} ${address}\n${JSON.stringify(client.getQueryData(['groups']) ?? null)}`,
+                  key: `${entry.id} ${address}\n${menuKey(client.getQueryData(['groups']))}`,
                   element: () => render(frameHandler),
                   page: () => render(pageHandler),
                 },

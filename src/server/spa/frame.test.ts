@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { renderToString } from 'react-dom/server';
 import { matchRoutes } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,7 @@ import {
 import { productsQuerySchema } from '@/shared/schemas/catalog.ts';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { listProducts } from '../catalog/service.ts';
+import { groups as dbGroups } from '../db/schema.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { frameFor, splitTemplate } from './ssr.ts';
 
@@ -137,6 +139,25 @@ describe('the page spliced into its kept frame is the whole render', () => {
     const again = await frameFor(template, kept, { ...right, element }, body.element, log);
     expect(again?.frame).toBe(made?.frame);
     expect(element).not.toHaveBeenCalled();
+  });
+});
+
+describe('the menu kept per catalogue version', () => {
+  it('is read once while the version holds; a renamed group shows at the next page', async () => {
+    const reads = catalogReads(t.database.db);
+    const first = await reads.groups();
+    expect(await reads.groups()).toBe(first);
+    const clas = first[0]!.clas;
+    await t.database.db.update(dbGroups).set({ name: 'Vidriería renombrada' }).where(eq(dbGroups.clas, clas));
+    const renamed = await reads.groups();
+    expect(renamed).not.toBe(first);
+    expect(renamed.find((g) => g.clas === clas)?.name).toBe('Vidriería renombrada');
+    // …and so does a new frame: the menu's data is part of the frame's key.
+    const before = first.find((g) => g.clas === clas)!.name;
+    await t.database.db.update(dbGroups).set({ name: before }).where(eq(dbGroups.clas, clas));
+    const [a, b] = [await bodyOf('/nosotros'), await bodyOf('/nosotros')];
+    expect(a.frame!.key).toBe(b.frame!.key);
+    expect(a.frame!.key).toContain(before);
   });
 });
 

@@ -312,13 +312,12 @@ export async function streamPage(
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   const photo = productPhotoPreload(page.facts.product);
   const { entry, preload } = ctx.template;
-  const head = [
-    ...(photo ? [photo] : []),
-    ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl)),
-    ...(entry
-      ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)], ctx.template.styles?.href)]
-      : []),
-  ];
+  const head = [...(photo ? [photo] : []), ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl))];
+  // The boot script (≈ 2 KB, the same for every page of a route) is a piece of its own: a product seen for the
+  // first time compresses only its metadata.
+  const boot = entry
+    ? bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)], ctx.template.styles?.href)
+    : null;
   if (entry) {
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('Content-Security-Policy', withBootScript(csp));
@@ -347,7 +346,8 @@ export async function streamPage(
   const gzip = gzipWriter((chunk) => pending.push(chunk));
   const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : pending.push(piece.text));
   send(fixed.head);
-  send(headSegment(fixed.heads, `  ${head.join('\n    ')}\n  `));
+  send(headSegment(fixed.heads, `  ${head.join('\n    ')}${boot ? '\n    ' : '\n  '}`));
+  if (boot) send(headSegment(fixed.heads, `${boot}\n  `));
   send(fixed.bodyOpen);
   flush();
   reply.send(out);
