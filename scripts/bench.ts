@@ -21,7 +21,7 @@
 //   BENCH_CPU_PROF      a folder: run the server under node --cpu-prof (open the .cpuprofile in DevTools)
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -58,7 +58,29 @@ const HTML_TARGET_RATIO = 2.5;
 const BENCH_GROUP = 'VID-MAT';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * CPU time (user + system, ms) used so far by the processes of a process group: the server and its workers (they
+ * start detached, in their own group). Read from /proc: on a shared machine the CPU a request costs is the figure
+ * that compares between runs, where latencies wait for cores others use. null where there is no /proc.
+ */
+function groupCpuMs(pgid: number): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      // Fields after the command's closing parenthesis: state ppid pgrp … utime (14th) stime (15th).
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {}
+  }
+  // USER_HZ is 100 on Linux.
+  return ticks * 10;
+}
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+const cpuPerRequest = (f: { cpuMs?: number }) => (f.cpuMs === undefined ? '—' : f.cpuMs.toFixed(2));
 
 // ───────────────────────────── processes ─────────────────────────────
 
@@ -232,6 +254,8 @@ type Figures = {
   requests: number;
   statuses: Record<number, number>;
   errors: number;
+  /** The server's CPU time per answered request (its processes only; PostgreSQL and autocannon apart). */
+  cpuMs?: number;
 };
 
 function percentile(sorted: number[], p: number) {
@@ -423,14 +447,17 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
         if (ONLY && !ONLY.some((o) => c.name.includes(o))) continue;
         for (const connections of runs) {
           const warm = await measure(base, c.spec, 1, connections);
+          const cpu0 = groupCpuMs(server.child.pid!);
           const f = await measure(base, c.spec, SECONDS, connections);
+          const cpu1 = groupCpuMs(server.child.pid!);
+          if (cpu0 !== null && cpu1 !== null && f.requests > 0) f.cpuMs = (cpu1 - cpu0) / f.requests;
           out.push({ workers, connections, name: c.name, f, ok: c.ok, warm: warm.statuses[c.ok] ?? 0 });
           const bad = Object.entries(f.statuses)
             .filter(([st]) => Number(st) !== c.ok)
             .map(([st, n]) => `${n}×${st}`)
             .join(' ');
           console.log(
-            `  ${c.name.padEnd(34)} ${String(connections).padStart(2)} con.  p50 ${ms(f.p50).padStart(6)} ms  p95 ${ms(f.p95).padStart(6)} ms  p99 ${ms(f.p99).padStart(6)} ms  ${f.rps.toFixed(0).padStart(5)} req/s${bad ? `  otras respuestas: ${bad}` : ''}${f.errors ? `  ${f.errors} errores` : ''}`,
+            `  ${c.name.padEnd(34)} ${String(connections).padStart(2)} con.  p50 ${ms(f.p50).padStart(6)} ms  p95 ${ms(f.p95).padStart(6)} ms  p99 ${ms(f.p99).padStart(6)} ms  ${f.rps.toFixed(0).padStart(5)} req/s  CPU ${cpuPerRequest(f)} ms/req  carga ${loadavg()[0]!.toFixed(1)}${bad ? `  otras respuestas: ${bad}` : ''}${f.errors ? `  ${f.errors} errores` : ''}`,
           );
         }
       }
@@ -554,14 +581,14 @@ async function main() {
 
   if (rowsOut.length > 0) {
     console.log(
-      '\n| Procesos | Conexiones | Caso | p50 ms | p95 ms | p99 ms | req/s | respuestas |\n|---:|---:|---|---:|---:|---:|---:|---|',
+      '\n| Procesos | Conexiones | Caso | p50 ms | p95 ms | p99 ms | req/s | CPU del servidor ms/req | respuestas |\n|---:|---:|---|---:|---:|---:|---:|---:|---|',
     );
     for (const r of rowsOut) {
       const answers = Object.entries(r.f.statuses)
         .map(([s, c]) => `${c}×${s}`)
         .join(', ');
       console.log(
-        `| ${r.workers} | ${r.connections} | ${r.name} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${answers} |`,
+        `| ${r.workers} | ${r.connections} | ${r.name} | ${ms(r.f.p50)} | ${ms(r.f.p95)} | ${ms(r.f.p99)} | ${r.f.rps.toFixed(0)} | ${cpuPerRequest(r.f)} | ${answers} |`,
       );
     }
     for (const page of ['grupo', 'producto']) {

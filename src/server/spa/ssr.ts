@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { RouteEntry } from '../../client/app/route-table.ts';
 import type { LoadPage, PageModule } from '../../client/app/routes.tsx';
-import { createPageRenderer } from '../../client/entry-server.tsx';
+import { createPageRenderer, PAGE_MARKER, PAGE_START, type PageFrame } from '../../client/entry-server.tsx';
 import { SSR_STATE_ID } from '../../client/lib/query-client.ts';
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
@@ -192,8 +192,61 @@ const templateParts = new WeakMap<
     bodies: HtmlCache;
     utilities: Map<string, Segment>;
     heads: Map<string, Segment>;
+    frames: Map<string, Frame | null>;
+    tail: Segment;
   }
 >();
+
+/**
+ * A page's frame (entry-server.tsx), kept per key: its markup before and after the page, compressed once, and the
+ * classes it uses. null: the frame spliced around the page did not give the whole render's markup (not kept).
+ */
+type Frame = { before: Segment; after: Segment; classes: ReadonlySet<string> };
+
+/** Frames kept per template: one per route and menu version, one per address of the splat route (the 404 page). */
+const MAX_FRAMES = 256;
+
+/**
+ * The frame of `key`, made once: the tree rendered with the marker in the page's place, cut there; and checked
+ * once against the whole render of this request's page (entry-server.tsx's PageAlone must stand where Layout puts
+ * the page). Then the page's own render: `hoisted`, what React put before the root's content (the preloads of
+ * its high-priority images), and `markup`, its markup.
+ */
+export async function frameFor(
+  template: HtmlTemplate,
+  kept: Map<string, Frame | null>,
+  frame: PageFrame,
+  whole: () => Promise<ReactNode>,
+  log: Pick<FastifyRequest['log'], 'error'>,
+): Promise<{ frame: Frame; hoisted: string; markup: string } | null> {
+  const known = kept.get(frame.key);
+  if (known === null) return null;
+  const alone = renderMarkup(await frame.page());
+  const start = alone.indexOf(PAGE_START);
+  if (start < 0 || !alone.endsWith('</div>')) return null;
+  const hoisted = alone.slice(0, start);
+  const markup = alone.slice(start + PAGE_START.length, -'</div>'.length);
+  if (known) return { frame: known, hoisted, markup };
+  const framed = renderMarkup(await frame.element());
+  const at = framed.indexOf(PAGE_MARKER);
+  const before = framed.slice(0, at);
+  const after = framed.slice(at + PAGE_MARKER.length);
+  const made =
+    at >= 0 &&
+    framed.indexOf(PAGE_MARKER, at + 1) < 0 &&
+    hoisted + before + markup + after === renderMarkup(await whole())
+      ? {
+          before: segment(before, 9),
+          after: segment(`${after}</div>`, 9),
+          classes: classesIn(after, classesIn(before, classesIn(template.bodyOpen))),
+        }
+      : null;
+  if (!made)
+    log.error({ key: frame.key.split('\n')[0] }, 'el marco de la página no coincide con su render completo');
+  if (kept.size >= MAX_FRAMES) kept.clear();
+  kept.set(frame.key, made);
+  return made && { frame: made, hoisted, markup };
+}
 
 /** A page's own head (metadata, boot script), compressed once (level 9) while it stays the same (the same page again). */
 function headSegment(kept: Map<string, Segment>, text: string): Segment {
@@ -219,9 +272,14 @@ const MAX_CLASS_SETS = 256;
  * The `<style>` with the utilities the markup uses (css-subset.ts), compressed once per distinct set of classes
  * at level 9; none when the stylesheet is inline whole.
  */
-function pageUtilities(template: HtmlTemplate, kept: Map<string, Segment>, markup: string): Segment | null {
+function pageUtilities(
+  template: HtmlTemplate,
+  kept: Map<string, Segment>,
+  markup: string,
+  frame?: ReadonlySet<string>,
+): Segment | null {
   if (!template.styles) return null;
-  const classes = classesIn(markup, classesIn(template.bodyOpen));
+  const classes = classesIn(markup, new Set(frame ?? classesIn(template.bodyOpen)));
   const key = [...classes].sort().join(' ');
   let piece = kept.get(key);
   if (!piece) {
@@ -254,13 +312,12 @@ export async function streamPage(
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   const photo = productPhotoPreload(page.facts.product);
   const { entry, preload } = ctx.template;
-  const head = [
-    ...(photo ? [photo] : []),
-    ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl)),
-    ...(entry
-      ? [bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)], ctx.template.styles?.href)]
-      : []),
-  ];
+  const head = [...(photo ? [photo] : []), ...metaTags(pageMeta(page, ctx.url, ctx.publicUrl))];
+  // The boot script (≈ 2 KB, the same for every page of a route) is a piece of its own: a product seen for the
+  // first time compresses only its metadata.
+  const boot = entry
+    ? bootScriptTag(entry, [...preload, ...ctx.preloadHints(page.entry)], ctx.template.styles?.href)
+    : null;
   if (entry) {
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('Content-Security-Policy', withBootScript(csp));
@@ -275,6 +332,8 @@ export async function streamPage(
       bodies: new HtmlCache(32 * 1024 * 1024),
       utilities: new Map(),
       heads: new Map(),
+      frames: new Map(),
+      tail: segment(ctx.template.tail, 9),
     };
     templateParts.set(ctx.template, fixed);
   }
@@ -287,7 +346,8 @@ export async function streamPage(
   const gzip = gzipWriter((chunk) => pending.push(chunk));
   const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : pending.push(piece.text));
   send(fixed.head);
-  send(headSegment(fixed.heads, `  ${head.join('\n    ')}\n  `));
+  send(headSegment(fixed.heads, `  ${head.join('\n    ')}${boot ? '\n    ' : '\n  '}`));
+  if (boot) send(headSegment(fixed.heads, `${boot}\n  `));
   send(fixed.bodyOpen);
   flush();
   reply.send(out);
@@ -298,19 +358,36 @@ export async function streamPage(
     out.end();
   };
   try {
-    const { element, state } = await page.body();
+    const { element, state, frame } = await page.body();
     const json = state();
     // Same address, same data: the same body as last time, already compressed (docs/decisions/019).
     const key = HtmlCache.key(`${ctx.url.pathname}${ctx.url.search}`, page.status, json);
     let body = fixed.bodies.get(key);
     if (!body) {
-      const markup = renderMarkup(await element());
-      const styles = pageUtilities(ctx.template, fixed.utilities, markup);
-      const rest = segment(
-        `<div id="root">${markup}</div><script type="application/json" id="${SSR_STATE_ID}">${json}</script>${ctx.template.tail}`,
+      const stateScript = segment(
+        `<script type="application/json" id="${SSR_STATE_ID}">${json}</script>`,
         BODY_LEVEL,
       );
-      body = styles ? [styles, rest] : [rest];
+      // The page alone inside its kept frame (docs/decisions/037), or the whole tree.
+      const framed = frame && (await frameFor(ctx.template, fixed.frames, frame, element, request.log));
+      if (framed) {
+        const { frame: kept, hoisted, markup } = framed;
+        const styles = pageUtilities(ctx.template, fixed.utilities, hoisted + markup, kept.classes);
+        body = [
+          ...(styles ? [styles] : []),
+          segment(`<div id="root">${hoisted}`, BODY_LEVEL),
+          kept.before,
+          segment(markup, BODY_LEVEL),
+          kept.after,
+          stateScript,
+          fixed.tail,
+        ];
+      } else {
+        const markup = renderMarkup(await element());
+        const styles = pageUtilities(ctx.template, fixed.utilities, markup);
+        const root = segment(`<div id="root">${markup}</div>`, BODY_LEVEL);
+        body = [...(styles ? [styles] : []), root, stateScript, fixed.tail];
+      }
       fixed.bodies.set(key, body);
     }
     for (const piece of body) send(piece);
