@@ -18,6 +18,19 @@ const savedQuantity = async (request: APIRequestContext, code: string) => {
   return ((await res.json()) as Saved).items.find((i) => i.code === code)?.quantity ?? 0;
 };
 
+/** A shopper registered (and so signed in) through the API: the request context and its page carry the session. */
+async function registerShopper(request: APIRequestContext, prefix: string) {
+  const reg = await registerThroughApi(request, {
+    username: `${prefix}.${Date.now()}@example.mx`,
+    nombre: 'Rocío',
+    apellidoPat: 'Navarro',
+    apellidoMat: 'Ibarra',
+    telefono: '3312345678',
+    password: 'Matraz.Kitasato2024!',
+  });
+  expect(reg.status()).toBeLessThan(300);
+}
+
 test('a visitor cart is merged at sign-in, saved on every change and follows the shopper to another browser', async ({
   page,
   browser,
@@ -106,15 +119,7 @@ test('a product a signed-in shopper adds stays in the cart when the next page op
   page,
 }) => {
   const some = await pickProduct(page.request);
-  const reg = await registerThroughApi(page.request, {
-    username: `al.paso.${Date.now()}@example.mx`,
-    nombre: 'Rocío',
-    apellidoPat: 'Navarro',
-    apellidoMat: 'Ibarra',
-    telefono: '3312345678',
-    password: 'Matraz.Kitasato2024!',
-  });
-  expect(reg.status()).toBeLessThan(300);
+  await registerShopper(page.request, 'al.paso');
   // A slow network: the saved cart takes a second and a half to arrive, and the shopper clicks meanwhile.
   await page.route(/\/api\/cart(\/merge)?$/, async (route) => {
     if (route.request().method() !== 'PUT') await new Promise((r) => setTimeout(r, 1500));
@@ -134,15 +139,7 @@ test('a product a signed-in shopper adds stays in the cart when the next page op
 
 test('a product added while the session check is still on its way is kept and saved', async ({ page }) => {
   const some = await pickProduct(page.request);
-  const reg = await registerThroughApi(page.request, {
-    username: `sesion.lenta.${Date.now()}@example.mx`,
-    nombre: 'Rocío',
-    apellidoPat: 'Navarro',
-    apellidoMat: 'Ibarra',
-    telefono: '3312345678',
-    password: 'Matraz.Kitasato2024!',
-  });
-  expect(reg.status()).toBeLessThan(300);
+  await registerShopper(page.request, 'sesion.lenta');
   // A first visit syncs this browser with the (empty) saved cart.
   const synced = page.waitForResponse((r) => /\/api\/cart(\/merge)?$/.test(r.url()));
   await page.goto('/carrito');
