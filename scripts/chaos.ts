@@ -44,10 +44,10 @@
  * (default 3) on as many orders; after each restart the shopper asks again and must get the CFDI stamped
  * before the crash (same UUID), with exactly one stamp at the PAC and one issued invoice per order.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -60,68 +60,31 @@ import { shippingAddresses, users } from '../src/server/db/schema.ts';
 import type { OrderContext } from '../src/server/orders/context.ts';
 import { SandboxGateway } from '../src/server/payments/sandbox.ts';
 import { createTestOrder } from '../tests/server/support/invoice-orders.ts';
+import {
+  pgctl as controlCluster,
+  dropCluster,
+  hasClusterTools,
+  makeCluster,
+  pgVersion,
+} from './pg-cluster.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
 const dbName = `${env.CHAOS_DB_PREFIX ?? 'tienda'}_chaos_${Date.now()}_${process.pid}`;
 
 /**
- * The run's own throw-away cluster (Debian's postgresql-common), unless CHAOS_DATABASE_URL names a server or the
- * tools are missing: made before anything else, dropped by cleanup(). Its name is the database's, so a cluster left
- * by a run that was killed says which run it was (`pg_lsclusters`; `pg_dropcluster --stop <version> <name>`).
+ * The run's own throw-away cluster (scripts/pg-cluster.ts), unless CHAOS_DATABASE_URL names a server or Debian's
+ * cluster tools are missing: made before anything else, dropped by cleanup(). Its name is the database's.
  */
-const pgVersion = () => readdirSync('/etc/postgresql').sort().at(-1)!;
-/** Debian's cluster tools on the PATH (`pg_createcluster --help` exits 1, so its presence is what is checked). */
-const hasClusterTools = () =>
-  existsSync('/etc/postgresql') &&
-  (env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'pg_createcluster')));
 const OWN_CLUSTER = env.CHAOS_DATABASE_URL || !hasClusterTools() ? null : dbName;
-/** Clusters of earlier runs that were killed before their cleanup (their process is gone): dropped first. */
-function dropStaleClusters() {
-  const listed = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
-  for (const line of listed.split('\n')) {
-    const [version, name] = line.trim().split(/\s+/);
-    const pid = /_chaos_\d+_(\d+)$/.exec(name ?? '')?.[1];
-    if (!version || !name || !pid) continue;
-    try {
-      process.kill(Number(pid), 0);
-      continue; // that run is still going
-    } catch {}
-    execFileSync('pg_dropcluster', ['--stop', version, name], { stdio: 'pipe' });
-    console.log(`[caos] clúster ${name} de una corrida interrumpida: borrado`);
-  }
-}
 let ownClusterMade = false;
 function makeOwnCluster(name: string): string {
-  dropStaleClusters();
-  try {
-    execFileSync(
-      'pg_createcluster',
-      [pgVersion(), name, '--start', '--', '--auth=trust', '--no-instructions'],
-      {
-        stdio: 'pipe',
-      },
-    );
-  } catch (error) {
-    throw new Error(
-      `no se pudo crear el clúster propio de PostgreSQL (pg_createcluster necesita root o el usuario postgres); indique un servidor con CHAOS_DATABASE_URL: ${String(error)}`,
-    );
-  }
+  const url = makeCluster(name);
   ownClusterMade = true;
-  const listed = execFileSync('pg_lsclusters', ['--no-header', pgVersion(), name], { encoding: 'utf8' });
-  const port = listed.trim().split(/\s+/)[2];
-  if (!port || !/^\d+$/.test(port))
-    throw new Error(`pg_lsclusters no dio el puerto del clúster ${name}: ${listed}`);
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return url;
 }
 function dropOwnCluster() {
-  if (!OWN_CLUSTER || !ownClusterMade) return;
-  try {
-    execFileSync('pg_dropcluster', ['--stop', pgVersion(), OWN_CLUSTER], { stdio: 'pipe' });
-    ownClusterMade = false;
-  } catch (error) {
-    console.error(`no se pudo borrar el clúster ${OWN_CLUSTER}: ${String(error)}`);
-  }
+  if (OWN_CLUSTER && ownClusterMade && dropCluster(OWN_CLUSTER)) ownClusterMade = false;
 }
 const ADMIN_URL = OWN_CLUSTER
   ? makeOwnCluster(OWN_CLUSTER)
@@ -566,10 +529,7 @@ async function placeSpei(s: Spei) {
 
 // ---- PostgreSQL outage --------------------------------------------------------------------------
 
-const pgctl = (action: 'start' | 'stop') =>
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion(), PG_CLUSTER, action], {
-    stdio: 'pipe',
-  });
+const pgctl = (action: 'start' | 'stop') => controlCluster(PG_CLUSTER, action);
 let pgStopped = false;
 
 async function databaseOutage(): Promise<string[]> {
