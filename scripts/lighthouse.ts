@@ -7,6 +7,7 @@
 //   LIGHTHOUSE_SKIP_BUILD=1  reuse dist/client-lighthouse instead of building it again
 //   LIGHTHOUSE_PAGES     only these pages, e.g. "producto,carrito" (inicio, grupo, producto, carrito)
 //   LIGHTHOUSE_REPORTS   folder where each run's full JSON report is written (to read the diagnostics)
+//   LIGHTHOUSE_TRACES=1  with LIGHTHOUSE_REPORTS, also each run's Chromium trace (`….trace.json`, for DevTools)
 //   LIGHTHOUSE_TASKS=1   also print, per run, where the main thread's time went: the long tasks by script (the
 //                        page's own URL = parsing, style and layout; Unattributable = the browser's own work),
 //                        Lighthouse's CPU index and the machine's load (TBT is observed task time × 4)
@@ -88,6 +89,23 @@ async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(`${base}${path}`);
   if (!res.ok) throw new Error(`${path}: ${res.status}`);
   return (await res.json()) as T;
+}
+
+/**
+ * A server that has run for a while, as a shop's has: one visit of the page before it is measured, so that what the
+ * server does once per page and keeps (the photos resized by sharp on their first request, which takes both cores
+ * for a moment; the page's kept frame; the JIT of the render's code) does not fall inside the first measured run.
+ * The browser's cache stays empty for every run (a first visit).
+ */
+async function warmUp(path: string) {
+  const page = await fetch(`${base}${path}`);
+  const html = await page.text();
+  const urls = new Set<string>();
+  for (const [, attr] of html.matchAll(/\s(?:src|srcSet|srcset)="([^"]+)"/g))
+    for (const part of attr!.split(',')) urls.add(part.trim().split(/\s+/)[0]!.replace(/&amp;/g, '&'));
+  await Promise.all(
+    [...urls].filter((u) => u.startsWith('/')).map((u) => fetch(`${base}${u}`).then((r) => r.arrayBuffer())),
+  );
 }
 
 /** A fresh Chromium (empty profile and cache) with its DevTools port open. */
@@ -197,6 +215,13 @@ async function audit(url: string, setup?: () => Promise<void>): Promise<Figures>
       mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
       const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_')}-${Date.now()}.json`;
       writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, name), JSON.stringify(lhr));
+      // The run's Chromium trace beside it (open in DevTools' Performance panel): what each long task was made of.
+      const trace = (result.artifacts as { Trace?: unknown }).Trace;
+      if (process.env.LIGHTHOUSE_TRACES === '1' && trace)
+        writeFileSync(
+          join(process.env.LIGHTHOUSE_REPORTS, name.replace(/\.json$/, '.trace.json')),
+          JSON.stringify(trace),
+        );
     }
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
@@ -317,6 +342,7 @@ async function main() {
     const results: { key: string; name: string; path: string; f: Figures; all: number[] }[] = [];
     for (const page of pages.filter((p) => !only || only.includes(p.key))) {
       const runs: Figures[] = [];
+      await warmUp(page.path);
       for (let i = 0; i < RUNS; i += 1) {
         // Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART…): that run is taken again.
         for (let attempt = 1; ; attempt += 1) {

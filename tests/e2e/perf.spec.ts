@@ -115,6 +115,41 @@ test('product page: server-rendered and hydrated with its own data — no reques
   expect(foreign).toEqual([]);
 });
 
+test('product page: nothing but the page and its photo is requested before the photo is painted — the JavaScript and the stylesheet come after, the icon is in the HTML', async ({
+  page,
+}) => {
+  const code = await firstProductCode(page);
+  await page.goto(`/productos/${code}`);
+  // Hydrated (the header's account links come after the session request).
+  await expect(page.getByRole('link', { name: 'Ingresar' })).toBeVisible();
+  const timing = await page.evaluate(async () => {
+    // The photo's paint as the browser reported it (Element Timing, `elementtiming` on the photo).
+    const painted = await new Promise<number[]>((resolve) => {
+      new PerformanceObserver((list) =>
+        resolve(list.getEntries().map((e) => (e as PerformanceEntry & { renderTime: number }).renderTime)),
+      ).observe({ type: 'element', buffered: true });
+    });
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return {
+      painted,
+      icon: document.querySelector<HTMLLinkElement>('link[rel=icon]')?.href ?? '',
+      photo: resources.filter((r) => r.name.includes('/image')).length,
+      others: resources
+        .filter((r) => !r.name.includes('/image') && !r.name.includes('/api/'))
+        .map((r) => ({ name: new URL(r.name).pathname, start: r.startTime })),
+    };
+  });
+  expect(timing.painted).toHaveLength(1);
+  expect(timing.photo).toBe(1);
+  const paint = timing.painted[0]!;
+  expect(paint).toBeGreaterThan(0);
+  // The modules and the whole stylesheet start after the paint. The icon is in the HTML: Chromium asks for a linked
+  // one while the page paints (a request resource timing does not list).
+  expect(timing.others.filter((r) => r.name.startsWith('/assets/')).length).toBeGreaterThan(0);
+  expect(timing.others.filter((r) => r.start < paint)).toEqual([]);
+  expect(timing.icon).toMatch(/^data:image\/svg\+xml,/);
+});
+
 test('no layout shift on a phone: the server-rendered listing hydrates in place, and a listing loaded in the browser keeps the footer below the fold', async ({
   page,
 }) => {

@@ -11,12 +11,13 @@ import { createHash } from 'node:crypto';
  * after the page's own `<style>`: the whole sheet must come last, or a base utility of the page's subset (`hidden`)
  * would override the sheet's responsive variant of it (`lg:block`) — same layer, same specificity, later wins.
  *
- * When: after the document is parsed, the high-priority images (the product photo, a listing's first row) have
- * loaded and decoded, and the frame that shows them has been produced — two animation frames: the first callback
- * runs before the frame that paints the photo, the second after it (one frame was not enough: with the main thread
- * busy laying out the page, the modules were requested before the photo's paint, in one Lighthouse run of two,
- * which moved the product page's simulated LCP from ≈ 0.93 s to ≈ 1.1 s) — or at once when the shopper touches,
- * clicks or types.
+ * When: after the document is parsed and the high-priority images in the viewport (the product photo, a listing's
+ * first card; `elementtiming` on them, product-image.tsx) have been painted, as the browser reports through Element
+ * Timing — the paint itself rather than a guess of it (the images' decode plus two animation frames, which is what
+ * browsers without Element Timing, Safari and Firefox, still get): whatever starts before the largest paint is
+ * recorded shares the slow link with the photo in Lighthouse's simulation (decision 041). A high-priority image that
+ * fails to load counts as painted. At the latest 4 s after the parse; at once when the shopper touches, clicks or
+ * types.
  * What the shopper does before React has hydrated the page is kept and done again once it has (src/client/main.tsx
  * calls `window.__tiendaBoot()` after the first commit): a click on a button, checkbox or radio (once: the second
  * click of a double click on the same control is dropped, as a double click means one action), a form's submission
@@ -43,8 +44,14 @@ for(const t of["pointerdown","keydown","touchstart"])d.addEventListener(t,go,{ca
 const next=()=>{const f=q.shift();if(f){f();setTimeout(next,0)}};
 w.__tiendaBoot=()=>{for(const[t,f]of on3)d.removeEventListener(t,f,true);next()};
 const painted=()=>requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(go,0)));
-const ready=()=>{const imgs=[...d.querySelectorAll("img[fetchpriority=high]")];
-Promise.all(imgs.map(i=>i.decode().catch(()=>{}))).then(painted);setTimeout(go,4000)};
+const P=w.PerformanceObserver,et=P&&(P.supportedEntryTypes||[]).includes("element");
+const ready=()=>{setTimeout(go,4000);const imgs=[...d.querySelectorAll("img[fetchpriority=high]")];
+if(!et||!imgs.length)return Promise.all(imgs.map(i=>i.decode().catch(()=>{}))).then(painted);
+const left=new Set(imgs.filter(i=>{const r=i.getBoundingClientRect();return r.bottom>0&&r.top<innerHeight&&r.right>0&&r.left<innerWidth}));
+const o=new P(l=>{for(const e of l.getEntries())left.delete(e.element);check()});
+const check=()=>{if(left.size)return;o.disconnect();setTimeout(go,0)};
+for(const i of left){if(i.complete&&!i.naturalWidth)left.delete(i);else i.addEventListener("error",()=>{left.delete(i);check()})}
+o.observe({type:"element",buffered:true});check()};
 if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",ready);else ready()})()`;
 
 /** The CSP source that allows exactly BOOT_SCRIPT. */

@@ -45,6 +45,8 @@ export function ProductImage({
       loading={lazy ? 'lazy' : 'eager'}
       // An eager image is above the fold: the product photo (the LCP element) or a first listing card.
       fetchPriority={lazy ? 'auto' : 'high'}
+      // Its paint is reported to the boot script, which starts the JavaScript after it (src/server/spa/boot-script.ts).
+      elementtiming={lazy ? undefined : 'foto-principal'}
       decoding="async"
       className={`aspect-square w-full bg-white object-contain ${className}`}
     />
