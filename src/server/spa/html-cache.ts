@@ -45,7 +45,7 @@ export class HtmlCache {
   }
 
   private static bytes(pieces: Segment[]): number {
-    return pieces.reduce((n, p) => n + p.text.length + p.deflated.length, 0);
+    return pieces.reduce((n, p) => n + p.deflated.length, 0);
   }
 
   get size(): number {

@@ -10,7 +10,7 @@ import type { CatalogReads } from '../../shared/catalog-reads.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
 import { bootScriptTag, withBootScript } from './boot-script.ts';
 import { classesIn, type SplitStylesheet, splitStylesheet, utilitiesFor } from './css-subset.ts';
-import { gzipWriter, type Segment, segment } from './gzip-segments.ts';
+import { gzipWriter, type Segment, segment, segmentText } from './gzip-segments.ts';
 import { HtmlCache } from './html-cache.ts';
 import { productPhotoPreload } from './preload-hints.ts';
 
@@ -343,7 +343,7 @@ export async function streamPage(
     pending = [];
   };
   const gzip = gzipWriter((chunk) => pending.push(chunk));
-  const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : pending.push(piece.text));
+  const send = (piece: Segment) => (encoding === 'gzip' ? gzip.add(piece) : pending.push(segmentText(piece)));
   send(fixed.head);
   send(headSegment(fixed.heads, `  ${head.join('\n    ')}${boot ? '\n    ' : '\n  '}`));
   if (boot) send(headSegment(fixed.heads, `${boot}\n  `));
