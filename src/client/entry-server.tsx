@@ -178,7 +178,7 @@ export function createPageRenderer(loadPage: LoadPage) {
     const matched = match(url.pathname)?.at(-1);
     const entry = (matched?.route.handle as RouteHandle | undefined)?.entry;
     if (!matched || !entry) throw new Error(`Sin ruta para ${url.pathname}`);
-    const client = createQueryClient();
+    const client = createQueryClient('server');
     // The menu's categories, on every page (the header holds them; the browser would otherwise ask at once).
     const groups = prefetchGroups(client, reads);
     groups.catch(() => {});

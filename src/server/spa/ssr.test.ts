@@ -467,6 +467,25 @@ describe('server-rendered pages: the first response carries what the shopper rea
   });
 });
 
+describe('a rendered page is not kept alive by the server after its response', () => {
+  it('no timer per page: rendering 20 product pages leaves the process with as many timers as before', async () => {
+    const codes = (
+      await t.database.db
+        .select({ code: products.code })
+        .from(products)
+        .where(eq(products.active, true))
+        .limit(20)
+    ).map((p) => p.code);
+    expect(codes).toHaveLength(20);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    for (const code of codes) expect((await t.app.inject(`/productos/${code}`)).statusCode).toBe(200);
+    // Each page's query cache (its product, the menu, …) must be collectable once the page is sent: a timer per
+    // query (a finite gcTime) would hold every page of the last minutes in memory.
+    expect(timers() - before).toBeLessThan(5);
+  });
+});
+
 describe('the route table is the one list of pages', () => {
   it('every page module exists and the public pages are server-rendered', async () => {
     for (const r of ROUTES) await expect(import(`@/client/${r.page}`)).resolves.toHaveProperty('Component');

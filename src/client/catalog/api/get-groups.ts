@@ -17,9 +17,16 @@ export const groupsQueryOptions = queryOptions({
 
 export const useGroups = () => useQuery(groupsQueryOptions);
 
-/** The server's read of the same query (same key), kept in `client`. */
+/**
+ * The server's read of the same query (same key), kept in `client` — a request's cache, which must not outlive the
+ * request: no gcTime timer (the browser's hour would keep every page's cache in the server's memory for an hour).
+ */
 export const prefetchGroups = (client: QueryClient, reads: CatalogReads) =>
-  client.fetchQuery({ ...groupsQueryOptions, queryFn: () => reads.groups() });
+  client.fetchQuery({
+    ...groupsQueryOptions,
+    gcTime: Number.POSITIVE_INFINITY,
+    queryFn: () => reads.groups(),
+  });
 
 /** A group or sub-group of the tree by its CLAS, with its parent when it is a sub-group. */
 export function findGroup(
