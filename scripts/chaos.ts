@@ -275,25 +275,29 @@ async function startServer(extraEnv: Record<string, string> = {}) {
   if ((!child || child.exitCode !== null || child.signalCode !== null) && (await readyz(1000)) !== 0)
     throw new Error(`otro proceso ya responde en ${BASE}: deténgalo o use otro CHAOS_PORT`);
   starts += 1;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: BASE,
-      DATABASE_URL: dbUrl,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      PAYMENT_GATEWAY: 'sandbox',
-      CLIENT_DIR: 'test-results/chaos/no-client',
-      WEB_CONCURRENCY: '1',
-      ...extraEnv,
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'src/server/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: BASE,
+        DATABASE_URL: dbUrl,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        PAYMENT_GATEWAY: 'sandbox',
+        CLIENT_DIR: 'test-results/chaos/no-client',
+        WEB_CONCURRENCY: '1',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   proc.stdout?.pipe(serverLog, { end: false });
   proc.stderr?.pipe(serverLog, { end: false });
   child = proc;

@@ -11,18 +11,24 @@ const dataDir = `test-results/e2e-data-${port}`;
 rmSync(dataDir, { recursive: true, force: true });
 if (process.env.E2E_TEMPLATE_DIR && !process.env.E2E_DATABASE_URL)
   cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    PORT: port,
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : { DATABASE_URL: '' }),
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'src/server/main.ts'],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...(process.env.E2E_DATABASE_URL
+        ? { DATABASE_URL: process.env.E2E_DATABASE_URL }
+        : { DATABASE_URL: '' }),
+    },
   },
-});
+);
 for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
 child.on('exit', (code) => process.exit(code ?? 0));

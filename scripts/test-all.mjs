@@ -35,8 +35,8 @@ const browserSteps = [
   ['Compilación del cliente (vite)', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   [
     'Presupuestos del cliente (JavaScript inicial, código por área, fuentes, imágenes)',
-    'npx',
-    ['tsx', 'scripts/check-budgets.mjs'],
+    process.execPath,
+    ['--import', 'tsx', 'scripts/check-budgets.mjs'],
   ],
   ['Recorridos en el navegador (playwright)', 'npx', ['playwright', 'test']],
 ];
@@ -47,12 +47,12 @@ const templateDir = 'test-results/e2e-template';
 const templateStep = [
   'Plantilla de los recorridos (PGlite migrado con el catálogo demo)',
   process.execPath,
-  ['--import', 'tsx', 'scripts/e2e-template.ts', templateDir],
+  ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'scripts/e2e-template.ts', templateDir],
 ];
 const chaosStep = [
   'Consistencia ante caídas (test:chaos: 20 SIGKILL y PostgreSQL detenido bajo carga)',
-  'npx',
-  ['tsx', 'scripts/chaos.ts'],
+  process.execPath,
+  ['--import', 'tsx', 'scripts/chaos.ts'],
 ];
 
 const seconds = (ms) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { flushCompileCache } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shop } from '../shared/shop.ts';
@@ -90,6 +91,9 @@ async function main() {
     },
     'tienda lista',
   );
+  // With Node's compile cache on (scripts/quick-start.mjs, for the test harnesses: decision 040), write it now:
+  // those servers are mostly killed, never reaching the exit that would write it. Without the cache, nothing.
+  flushCompileCache();
 }
 
 const causeText = (error: unknown): string =>

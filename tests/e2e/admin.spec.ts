@@ -15,7 +15,8 @@ const port = Number(process.env.E2E_PORT ?? 3100) + 7;
 const base = `http://127.0.0.1:${port}`;
 const dataDir = `test-results/e2e-admin-data-${port}`;
 const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Envios2025' };
-const tsx = ['node_modules/tsx/dist/cli.mjs'];
+// Node with tsx's loader, as the other journey servers start (scripts/e2e-server.mjs, decision 040).
+const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
 let server: ChildProcess | undefined;
 
 test.use({ baseURL: base });

@@ -41,7 +41,7 @@ export const test = base_.extend<Record<never, never>, { safetyShop: Fixture }>(
     async ({}, use) => {
       const server: ChildProcess = spawn(
         process.execPath,
-        ['--import', 'tsx', 'tests/e2e/safety-server.ts'],
+        ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'tests/e2e/safety-server.ts'],
         {
           env: { ...process.env, CLIENT_DIR: process.env.CLIENT_DIR ?? 'dist/client' },
           stdio: ['ignore', 'pipe', 'inherit'],

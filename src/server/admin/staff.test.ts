@@ -71,9 +71,13 @@ describe('npm run staff:create', () => {
     const dir = mkdtempSync(join(tmpdir(), 'staff-create-'));
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent', NODE_ENV: 'test' };
     try {
-      // The test's own Node (24) runs tsx directly: quicker than npx and without npm's warnings.
+      // The test's own Node (24) with tsx's loader, as the other harnesses start commands (decision 040): quicker
+      // than npx or tsx's CLI and without npm's warnings.
       const args = [
-        'node_modules/tsx/dist/cli.mjs',
+        '--import',
+        'tsx',
+        '--import',
+        './scripts/quick-start.mjs',
         'scripts/staff-create.ts',
         '--email',
         'jefa@ciencia-occidente.mx',

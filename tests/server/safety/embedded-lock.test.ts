@@ -69,11 +69,21 @@ function runTool(
   stdin = '',
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}`, ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', TEST_DATABASE_URL: '', LOG_LEVEL: 'warn' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './scripts/quick-start.mjs', `scripts/${script}`, ...args],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          TEST_DATABASE_URL: '',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -56,20 +56,24 @@ export type ServerProcess = {
  */
 export function startServer(env: Record<string, string>): ServerProcess {
   const port = env.PORT ?? '0';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      TEST_DATABASE_URL: '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      CLIENT_DIR: 'none',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'src/server/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        TEST_DATABASE_URL: '',
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        CLIENT_DIR: 'none',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
