@@ -28,14 +28,30 @@ export function createQueryClient(where: 'browser' | 'server' = 'browser'): Quer
  */
 export const SSR_STATE_ID = 'tienda-estado';
 
-/** What the server read for the page, as JSON that cannot close its `<script>` element. */
+/** What may not stand as such in JSON inside a `<script>` element: it could close the element, or end a line. */
+const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
+const ESCAPED: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * What the server read for the page, as JSON that cannot close its `<script>` element. The timestamps are left at
+ * 0: the browser counts the answers as fetched when the page arrives (hydrateQueryState), and the server may send
+ * a body rendered earlier from the same data (src/server/spa/html-cache.ts) — so the same data always gives the
+ * same text, which is the kept body's key (docs/decisions/043).
+ */
 export function serializeQueryState(client: QueryClient): string {
-  return JSON.stringify(dehydrate(client))
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  const state = dehydrate(client);
+  const queries = state.queries.map((q) => ({
+    ...q,
+    dehydratedAt: 0,
+    state: { ...q.state, dataUpdatedAt: 0, errorUpdatedAt: 0 },
+  }));
+  return JSON.stringify({ ...state, queries }).replace(UNSAFE_IN_SCRIPT, (c) => ESCAPED[c]!);
 }
 
 /**

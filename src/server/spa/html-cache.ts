@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Segment } from './gzip-segments.ts';
 
 /**
  * Rendered page bodies (React's markup and the query cache it was rendered from), kept by what they were made of
- * (docs/decisions/019): the address and the page's data exactly as read for this request, timestamps left out.
+ * (docs/decisions/019): the address and the page's data exactly as read for this request.
  * Every request still reads the database — price and stock are never older than the request — and only skips
  * React's render and the compression when the data it read is the data a previous render was made of. Stock is
  * part of the data, so a sale changes the key; nothing is kept apart from the data it belongs to.
@@ -15,11 +15,9 @@ export class HtmlCache {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** `state` as serializeQueryState writes it: the same data, the same text (its timestamps are 0). */
   static key(address: string, status: number, state: string): string {
-    return createHash('sha256')
-      .update(`${status} ${address}\n`)
-      .update(state.replace(/"(dehydratedAt|dataUpdatedAt|errorUpdatedAt)":\d+/g, '"$1":0'))
-      .digest('base64url');
+    return hash('sha256', `${status} ${address}\n${state}`, 'base64url');
   }
 
   get(key: string): Segment[] | undefined {
