@@ -4,7 +4,8 @@
 //   2. On the same database, the real server (`npx tsx src/server/main.ts`, NODE_ENV=production) with 1
 //      and with 2 worker processes (WEB_CONCURRENCY): product detail (random products among the
 //      200,000); the server-rendered HTML of a group page and of a product page beside the JSON API
-//      answer the same page is made of (both gzip, target HTML p99 ≤ 2.5 × API p99, docs/decisions/012);
+//      answer the same page is made of (both gzip, target HTML p99 ≤ 2.5 × API p99, docs/decisions/012;
+//      the two measured in turns, so that both see the same machine: bench-measure.ts, docs/decisions/043);
 //      cart quote (3 lines) and order placement with the sandbox gateway (many shoppers with
 //      an address and a session made up front, one card token and one Idempotency-Key per request,
 //      stock big enough) — p50/p95/p99 and requests/s; then the orders are checked against the answers.
@@ -21,10 +22,9 @@
 //   BENCH_CPU_PROF      a folder: run the server under node --cpu-prof (open the .cpuprofile in DevTools)
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
 import { and, eq, sql } from 'drizzle-orm';
 import { createSession } from '../src/server/auth/session.ts';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/seed.ts';
@@ -38,6 +38,7 @@ import {
   users,
 } from '../src/server/db/schema.ts';
 import { createDatabaseIfMissing } from './bench-db.ts';
+import { type Figures, groupCpuMs, measure, measureInTurns, type RequestSpec } from './bench-measure.ts';
 import { createProgress } from './progress.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -54,31 +55,14 @@ const HOT_PRODUCTS = 50;
 const ORDER_TARGET_P95 = 100;
 /** Server rendering's cost: the HTML's p99 at most this many times the p99 of the JSON it is made of. */
 const HTML_TARGET_RATIO = 2.5;
+/** Seconds of warm-up before each case; cases compared are measured in this many turns (bench-measure.ts). */
+const WARM_SECONDS = 1;
+const TURNS = 4;
 /** The group page measured (the bench catalogue's biggest sub-group, as in bench-catalog.ts). */
 const BENCH_GROUP = 'VID-MAT';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * CPU time (user + system, ms) used so far by the processes of a process group: the server and its workers (they
- * start detached, in their own group). Read from /proc: on a shared machine the CPU a request costs is the figure
- * that compares between runs, where latencies wait for cores others use. null where there is no /proc.
- */
-function groupCpuMs(pgid: number): number | null {
-  if (!existsSync('/proc/self/stat')) return null;
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      // Fields after the command's closing parenthesis: state ppid pgrp … utime (14th) stime (15th).
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
-    } catch {}
-  }
-  // USER_HZ is 100 on Linux.
-  return ticks * 10;
-}
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 const cpuPerRequest = (f: { cpuMs?: number }) => (f.cpuMs === undefined ? '—' : f.cpuMs.toFixed(2));
 
@@ -244,83 +228,12 @@ async function makeTokens(db: Db, n: number): Promise<string[]> {
   return ids;
 }
 
-// ───────────────────────────── measuring ─────────────────────────────
-
-type Figures = {
-  p50: number;
-  p95: number;
-  p99: number;
-  rps: number;
-  requests: number;
-  statuses: Record<number, number>;
-  errors: number;
-  /** The server's CPU time per answered request (its processes only; PostgreSQL and autocannon apart). */
-  cpuMs?: number;
-};
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-type RequestSpec = {
-  method: 'GET' | 'POST';
-  path: string;
-  setup?: () => { path?: string; headers?: Record<string, string>; body?: string };
-};
-
-async function measure(
-  base: string,
-  spec: RequestSpec,
-  seconds: number,
-  connections = CONNECTIONS,
-): Promise<Figures> {
-  const times: number[] = [];
-  const statuses: Record<number, number> = {};
-  const result = await new Promise<autocannon.Result>((ok, ko) => {
-    const instance = autocannon(
-      {
-        url: base,
-        connections,
-        duration: seconds,
-        requests: [
-          {
-            method: spec.method,
-            path: spec.path,
-            setupRequest: (req) => {
-              const extra = spec.setup?.() ?? {};
-              return {
-                ...req,
-                ...(extra.path ? { path: extra.path } : {}),
-                ...(extra.body !== undefined ? { body: extra.body } : {}),
-                headers: { ...req.headers, ...extra.headers },
-              };
-            },
-          },
-        ],
-      },
-      (err, res) => (err ? ko(err) : ok(res)),
-    );
-    instance.on('response', (_client, status, _bytes, responseTime) => {
-      times.push(responseTime);
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    });
-  });
-  times.sort((a, b) => a - b);
-  return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    rps: result.requests.average,
-    requests: times.length,
-    statuses,
-    errors: result.errors + result.timeouts,
-  };
-}
-
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 
-function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec; ok: number }[] {
+/** A case; cases with the same `compare` are measured in turns (bench-measure.ts), a page's HTML beside its API. */
+type Case = { name: string; spec: RequestSpec; ok: number; compare?: string };
+
+function cases(f: Fixtures, tokens: string[]): Case[] {
   let shopper = 0;
   return [
     {
@@ -341,6 +254,7 @@ function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec
     ).map(([name, path]) => ({
       name,
       ok: 200,
+      compare: 'grupo',
       spec: { method: 'GET' as const, path, setup: () => ({ headers: { 'accept-encoding': 'gzip' } }) },
     })),
     ...(
@@ -351,6 +265,7 @@ function cases(f: Fixtures, tokens: string[]): { name: string; spec: RequestSpec
     ).map(([name, prefix]) => ({
       name,
       ok: 200,
+      compare: 'producto',
       spec: {
         method: 'GET' as const,
         path: prefix,
@@ -443,22 +358,37 @@ async function serverBenchmarks(database: Database): Promise<Row[]> {
       const tokens = await makeTokens(database.db, (SECONDS + 1) * 1500 * workers);
       // With the first worker count, each case also one request at a time: the latency without queueing.
       const runs = workers === WORKERS[0] ? [CONNECTIONS, 1] : [CONNECTIONS];
-      for (const c of cases(fixtures, tokens)) {
-        if (ONLY && !ONLY.some((o) => c.name.includes(o))) continue;
+      const cpu = () => groupCpuMs(server.child.pid!);
+      const all = cases(fixtures, tokens).filter((c) => !ONLY || ONLY.some((o) => c.name.includes(o)));
+      for (const [at, c] of all.entries()) {
+        // A case compared with others is measured with them, in turns, at the first of them.
+        if (c.compare && all.findIndex((o) => o.compare === c.compare) !== at) continue;
+        const group = c.compare ? all.filter((o) => o.compare === c.compare) : [c];
         for (const connections of runs) {
-          const warm = await measure(base, c.spec, 1, connections);
-          const cpu0 = groupCpuMs(server.child.pid!);
-          const f = await measure(base, c.spec, SECONDS, connections);
-          const cpu1 = groupCpuMs(server.child.pid!);
-          if (cpu0 !== null && cpu1 !== null && f.requests > 0) f.cpuMs = (cpu1 - cpu0) / f.requests;
-          out.push({ workers, connections, name: c.name, f, ok: c.ok, warm: warm.statuses[c.ok] ?? 0 });
-          const bad = Object.entries(f.statuses)
-            .filter(([st]) => Number(st) !== c.ok)
-            .map(([st, n]) => `${n}×${st}`)
-            .join(' ');
-          console.log(
-            `  ${c.name.padEnd(34)} ${String(connections).padStart(2)} con.  p50 ${ms(f.p50).padStart(6)} ms  p95 ${ms(f.p95).padStart(6)} ms  p99 ${ms(f.p99).padStart(6)} ms  ${f.rps.toFixed(0).padStart(5)} req/s  CPU ${cpuPerRequest(f)} ms/req  carga ${loadavg()[0]!.toFixed(1)}${bad ? `  otras respuestas: ${bad}` : ''}${f.errors ? `  ${f.errors} errores` : ''}`,
-          );
+          const warm: Figures[] = [];
+          for (const g of group) warm.push(await measure(base, g.spec, WARM_SECONDS, connections));
+          const measured =
+            group.length > 1
+              ? await measureInTurns(
+                  base,
+                  group.map((g) => g.spec),
+                  SECONDS,
+                  connections,
+                  TURNS,
+                  cpu,
+                )
+              : [await measure(base, c.spec, SECONDS, connections, cpu)];
+          for (const [i, g] of group.entries()) {
+            const f = measured[i]!;
+            out.push({ workers, connections, name: g.name, f, ok: g.ok, warm: warm[i]?.statuses[g.ok] ?? 0 });
+            const bad = Object.entries(f.statuses)
+              .filter(([st]) => Number(st) !== g.ok)
+              .map(([st, n]) => `${n}×${st}`)
+              .join(' ');
+            console.log(
+              `  ${g.name.padEnd(34)} ${String(connections).padStart(2)} con.  p50 ${ms(f.p50).padStart(6)} ms  p95 ${ms(f.p95).padStart(6)} ms  p99 ${ms(f.p99).padStart(6)} ms  ${f.rps.toFixed(0).padStart(5)} req/s  CPU ${cpuPerRequest(f)} ms/req  carga ${loadavg()[0]!.toFixed(1)}${bad ? `  otras respuestas: ${bad}` : ''}${f.errors ? `  ${f.errors} errores` : ''}`,
+            );
+          }
         }
       }
     } finally {
