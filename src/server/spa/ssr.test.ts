@@ -507,7 +507,10 @@ describe('a rendered page is not kept alive by the server after its response', (
             bytes: Buffer.concat(
               spy === writes[0]
                 ? [Buffer.from(args[0] as Buffer)]
-                : (args[0] as { chunk: Buffer | string }[]).map((c) => Buffer.from(c.chunk)),
+                : // Node's writev replaces each { chunk } of the list by its chunk when all are buffers.
+                  (args[0] as ({ chunk: Buffer | string } | Buffer)[]).map((c) =>
+                    Buffer.isBuffer(c) ? c : Buffer.from(c.chunk),
+                  ),
             ),
           })),
         )
