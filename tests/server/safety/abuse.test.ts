@@ -338,8 +338,10 @@ function trickle(
       socket.destroy();
       resolve({ closedBeforeEnd, text: received });
     };
+    // Not before the connection is made: the burst would then reset `index` and send the first bytes twice
+    // (a connect slower than `everyMs`, on a loaded machine, made "GGET /api/…", answered 400).
     const timer = setInterval(() => {
-      if (index < text.length && socket.writable) socket.write(text[index++]!);
+      if (index < text.length && socket.writable && !socket.connecting) socket.write(text[index++]!);
     }, everyMs);
     const giveUp = setTimeout(() => finish(false), limitMs);
     socket.on('connect', () => {
