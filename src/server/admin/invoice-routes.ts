@@ -7,23 +7,16 @@ import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
 import { writeAudit } from '../audit/log.ts';
 import { sendAttachment } from '../http/attachment.ts';
 import { notFound } from '../http/errors.ts';
+import { cancelInvoice } from '../invoices/cancel.ts';
+import { createInvoicingContext } from '../invoices/context.ts';
+import { CREDIT_NOTE_RECOVERED, issueCreditNote, listCreditNotes } from '../invoices/credit-notes.ts';
+import { getCreditNotePdf, getCreditNoteXml, getInvoicePdf, getInvoiceXml } from '../invoices/downloads.ts';
 import {
   globalInvoiceJob,
   globalInvoiceXml,
   issueGlobalInvoice,
   listGlobalInvoices,
 } from '../invoices/global.ts';
-import {
-  CREDIT_NOTE_RECOVERED,
-  cancelInvoice,
-  createInvoicingContext,
-  getCreditNotePdf,
-  getCreditNoteXml,
-  getInvoicePdf,
-  getInvoiceXml,
-  issueCreditNote,
-  listCreditNotes,
-} from '../invoices/service.ts';
 import { staffActor } from './context.ts';
 import { cancelInvoiceByStaff, listAdminInvoices, ownerOf } from './invoices-service.ts';
 

@@ -85,7 +85,7 @@ const toProduct = (
   usesSatFallback: !r.satProductKey?.trim() || !r.satUnitKey?.trim(),
 });
 
-/** Products whose invoices use config/shop.json's catch-all SAT keys (the same rule as invoices/service.ts). */
+/** Products whose invoices use config/shop.json's catch-all SAT keys (the same rule as invoices/issue.ts). */
 const usesSatFallback = sql`(coalesce(trim(${products.satProductKey}), '') = '' or coalesce(trim(${products.satUnitKey}), '') = '')`;
 
 /** GET /api/admin/products: by code, name or brand; inactive ones too; optionally only those on the SAT fallback. */

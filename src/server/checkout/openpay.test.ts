@@ -12,7 +12,8 @@ import {
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
 import { formatMoney } from '../../shared/money.ts';
-import { cancelInvoicesOfUndoneSales, createInvoicingContext } from '../invoices/service.ts';
+import { cancelInvoicesOfUndoneSales } from '../invoices/cancel.ts';
+import { createInvoicingContext } from '../invoices/context.ts';
 
 /**
  * The checkout against a local replica of Openpay's API (issue 14, Payments; issue 23, stock held hostage):

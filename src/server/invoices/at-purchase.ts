@@ -3,7 +3,8 @@ import type { SessionUser } from '../auth/session.ts';
 import { orders, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { AFTER_PAYMENT } from '../orders/rules.ts';
-import { type InvoicingContext, issueInvoice } from './service.ts';
+import type { InvoicingContext } from './context.ts';
+import { issueInvoice } from './issue.ts';
 
 /**
  * 'Facturar esta compra' (issue 20): the checkout stores the chosen fiscal profile with the order; once the

@@ -9,22 +9,19 @@ import {
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { invoices, mailOutbox } from '../db/schema.ts';
-import type { SandboxPac } from './pac/sandbox.ts';
+import { CANCEL_PENDING, cancelInvoice } from './cancel.ts';
+import { createInvoicingContext, type InvoicingContext } from './context.ts';
 import {
   CANCEL_IN_PROGRESS,
-  CANCEL_PENDING,
   CANCEL_REJECTED,
-  cancelInvoice,
   cancellationDeadline,
-  createInvoicingContext,
-  followUpCancellations,
-  getInvoiceState,
-  type InvoicingContext,
-  issueInvoice,
-  REPLACED,
-  replaceInvoice,
   SELF_SERVICE_LIMIT,
-} from './service.ts';
+} from './corrections.ts';
+import { followUpCancellations } from './follow-up.ts';
+import { issueInvoice } from './issue.ts';
+import type { SandboxPac } from './pac/sandbox.ts';
+import { REPLACED, replaceInvoice } from './replace.ts';
+import { getInvoiceState } from './state.ts';
 
 let t: TestApp;
 let ana: TestShopper;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { assertInvoicingAllowed } from './config.ts';
+import { createInvoicingContext, TEST_ISSUER } from './context.ts';
 import { TEST_CSD } from './csd.ts';
-import { createInvoicingContext, TEST_ISSUER } from './service.ts';
 
 const base = { NODE_ENV: 'test', LOG_LEVEL: 'silent' };
 

@@ -10,9 +10,11 @@ import {
   type Shopper,
 } from '../../../tests/server/support/staff.ts';
 import { invoices, mailOutbox } from '../db/schema.ts';
+import { createInvoicingContext } from './context.ts';
+import { issueCreditNote } from './credit-notes.ts';
+import { followUpCancellations } from './follow-up.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';
-import { createInvoicingContext, followUpCancellations, issueCreditNote } from './service.ts';
 
 let t: CheckoutTestApp;
 let staff: Shopper;

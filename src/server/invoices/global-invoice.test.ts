@@ -9,10 +9,10 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { createInvoicingContext } from './context.ts';
 import { globalInvoiceJob, issueGlobalInvoice, mexicoMonth, previousMexicoMonth } from './global.ts';
 import { readAttribute } from './pac/tfd.ts';
 import { type Pac, PacError } from './pac/types.ts';
-import { createInvoicingContext } from './service.ts';
 
 /**
  * The monthly CFDI global to the público en general (issue 21, decision 023): a closed month with a mix of orders —

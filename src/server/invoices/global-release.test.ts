@@ -8,10 +8,11 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { createInvoicingContext } from './context.ts';
 import { mexicoMonth, previousMexicoMonth, resumeGlobalInvoices } from './global.ts';
+import { issueInvoice } from './issue.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';
-import { createInvoicingContext, issueInvoice } from './service.ts';
 
 /**
  * An order in an issued factura global is later invoiced to its buyer (issue 21, decision 023 — SAT motivo 04):

@@ -5,10 +5,10 @@ import { AppError, badRequest, conflict } from '../http/errors.ts';
 import { computeCfdiAmounts } from './amounts.ts';
 import type { Relacionados } from './cfdi.ts';
 import { buildComprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
+import type { InvoicingContext } from './context.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { periodName } from './global-membership.ts';
 import { PacError } from './pac/types.ts';
-import type { InvoicingContext } from './service.ts';
 
 /**
  * The monthly CFDI global to the público en general (issue 21; decision 023 records the SAT's rules): the paid

@@ -16,10 +16,11 @@ import {
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { invoices, mailOutbox, sandboxCfdiStamps } from '../db/schema.ts';
+import { createInvoicingContext } from './context.ts';
+import { issueInvoice, RECOVERED } from './issue.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';
-import { createInvoicingContext, issueInvoice, RECOVERED } from './service.ts';
 
 let t: TestApp;
 let ana: TestShopper;

@@ -15,7 +15,8 @@ import {
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { invoices, mailOutbox } from '../db/schema.ts';
-import { createInvoicingContext, followUpCancellations } from './service.ts';
+import { createInvoicingContext } from './context.ts';
+import { followUpCancellations } from './follow-up.ts';
 
 /** The whole invoice flow with CFDI_PAC=sw, against the local replica of SW sapien's API. */
 let replica: SwReplica;

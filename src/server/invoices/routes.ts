@@ -10,21 +10,14 @@ import {
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
 import { issueWaitingAtPurchase } from './at-purchase.ts';
+import { cancelInvoice, cancelInvoicesOfUndoneSales } from './cancel.ts';
+import { createInvoicingContext, type InvoicingContext } from './context.ts';
+import { getInvoicePdf, getInvoiceXml, getOwnCreditNotePdf, getOwnCreditNoteXml } from './downloads.ts';
+import { followUpCancellations } from './follow-up.ts';
 import { resumeGlobalInvoices } from './global.ts';
-import type { InvoicingContext } from './service.ts';
-import {
-  cancelInvoice,
-  cancelInvoicesOfUndoneSales,
-  createInvoicingContext,
-  followUpCancellations,
-  getInvoicePdf,
-  getInvoiceState,
-  getInvoiceXml,
-  getOwnCreditNotePdf,
-  getOwnCreditNoteXml,
-  issueInvoice,
-  replaceInvoice,
-} from './service.ts';
+import { issueInvoice } from './issue.ts';
+import { replaceInvoice } from './replace.ts';
+import { getInvoiceState } from './state.ts';
 
 const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };

@@ -1,0 +1,289 @@
+import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
+import { shop } from '../../shared/shop.ts';
+import type { SessionUser } from '../auth/session.ts';
+import type { Db } from '../db/client.ts';
+import { invoices, orderLines, products } from '../db/schema.ts';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { lockOrder } from '../orders/lock.ts';
+import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
+import {
+  buildComprobante,
+  type Comprobante,
+  comprobanteXml,
+  type Relacionados,
+  sealComprobante,
+} from './cfdi.ts';
+import { type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
+import { cancellationDeadline, mexicoDate } from './corrections.ts';
+import { formaPagoFor, paidWith } from './forma-pago.ts';
+import { releaseFromGlobal } from './global.ts';
+import { globalInvoiceOf, globalTooLateMessage, inGlobalMessage } from './global-membership.ts';
+import { postalCodeMessage } from './postal-codes.ts';
+import { failpoint, finishIssue, markRecoverable, recoverStale, stampSealed } from './stamping.ts';
+import {
+  ALREADY_INVOICED,
+  blockedReason,
+  GENERATION_FAILED,
+  IN_PROGRESS,
+  invoicesOf,
+  ORDER_NOT_FOUND,
+  ownOrder,
+  stateOf,
+} from './state.ts';
+
+async function conceptSources(db: Db, order: OrderRow): Promise<ConceptSource[]> {
+  const lines = await db
+    .select({
+      code: orderLines.productCode,
+      description: orderLines.description,
+      unitPriceCents: orderLines.unitPriceCents,
+      quantity: orderLines.quantity,
+      satProductKey: products.satProductKey,
+      satUnitKey: products.satUnitKey,
+    })
+    .from(orderLines)
+    .leftJoin(products, eq(products.code, orderLines.productCode))
+    .where(eq(orderLines.orderNumber, order.number))
+    .orderBy(asc(orderLines.lineNo));
+  const sources: ConceptSource[] = lines.map((l) => ({
+    productKey: l.satProductKey?.trim() || shop.invoicing.productKey,
+    unitKey: l.satUnitKey?.trim() || shop.invoicing.unitKey,
+    code: l.code,
+    description: l.description,
+    quantity: l.quantity,
+    unitPriceCents: l.unitPriceCents,
+  }));
+  if (order.shippingCents > 0) {
+    sources.push({
+      productKey: shop.invoicing.shippingProductKey,
+      unitKey: shop.invoicing.shippingUnitKey,
+      code: null,
+      description: shop.invoicing.shippingDescription,
+      quantity: 1,
+      unitPriceCents: order.shippingCents,
+    });
+  }
+  return sources;
+}
+
+/**
+ * What the request schema cannot check on its own, before anything is stamped: the CP against SAT's
+ * c_CodigoPostal (the RFC's check digit and date, the régimen/uso matrix and the razón social without its
+ * régimen de capital are checked by invoiceRequestSchema, in the form and at the route).
+ */
+export function checkReceptor(ctx: InvoicingContext, request: InvoiceRequest): void {
+  if (ctx.postalCodes.size > 0 && !ctx.postalCodes.has(request.cp)) {
+    const message = postalCodeMessage(request.cp);
+    throw badRequest(message, { cp: message });
+  }
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+/**
+ * Claims the order's single active slot with a 'pending' row, under the order's row lock (lockOrder): the order
+ * is read again there and must still be invoiceable — not cancelled, no cancellation claimed — and a cancellation
+ * decides under the same lock and refuses an order with a 'pending' or 'issued' invoice, so the two exclude each
+ * other whatever the interleaving (issue 23). The partial unique index stays the last guard.
+ */
+async function claimPending(
+  ctx: InvoicingContext,
+  order: OrderRow,
+  user: SessionUser,
+  request: InvoiceRequest,
+  formaPago: string,
+) {
+  const values = {
+    orderNumber: order.number,
+    userId: user.id,
+    status: 'pending',
+    pac: ctx.pac.name,
+    rfc: request.rfc,
+    nombreFiscal: request.nombreFiscal,
+    regimenFiscal: request.regimenFiscal,
+    usoCfdi: request.usoCfdi,
+    formaPago,
+    cp: request.cp,
+    subtotalCents: 0,
+    ivaCents: 0,
+    totalCents: order.totalCents,
+  };
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const locked = await lockOrder(tx, order.number);
+      if (!locked) throw notFound(ORDER_NOT_FOUND);
+      const reason = blockedReason(locked, undefined, ctx.now());
+      if (reason) throw conflict(reason, 'invoice_not_allowed');
+      // Still in a global CFDI (decision 023): its release (motivo 04, re-issue) must finish first.
+      const global = await globalInvoiceOf(tx, order.number);
+      if (global) throw conflict(inGlobalMessage(global), 'in_global_invoice');
+      // A pending row left by a request that died (crash, timeout) must not block the order forever.
+      await tx.delete(invoices).where(
+        and(
+          eq(invoices.orderNumber, order.number),
+          eq(invoices.status, 'pending'),
+          // A sealed one may have been stamped: it is recovered (recoverStale), never dropped here.
+          isNull(invoices.sealed),
+          lt(invoices.createdAt, staleBefore(ctx)),
+        ),
+      );
+      const [active] = await tx
+        .select({ status: invoices.status })
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.orderNumber, order.number),
+            inArray(invoices.status, ['pending', 'issued']),
+            eq(invoices.kind, 'I'),
+          ),
+        )
+        .limit(1);
+      if (active)
+        throw conflict(active.status === 'pending' ? IN_PROGRESS : ALREADY_INVOICED, 'invoice_exists');
+      const [row] = await tx.insert(invoices).values(values).returning({ id: invoices.id });
+      return row!.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(IN_PROGRESS, 'invoice_exists');
+    throw error;
+  }
+}
+
+export const RECOVERED =
+  'Recuperamos la factura que el PAC ya había timbrado para este pedido; se la enviamos por correo con el XML y el PDF.';
+
+/**
+ * POST /api/orders/:number/invoice: checks the order (owner, paid, not cancelled, window, no active
+ * invoice), builds and seals the CFDI, keeps it on the 'pending' row, stamps it through the PAC, stores it
+ * and queues the mail with the XML and the PDF. A request that died after the PAC stamped is recovered by
+ * the next one (recoverStale), never stamped twice.
+ */
+export async function issueInvoice(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  number: number,
+  request: InvoiceRequest,
+): Promise<{ message: string; invoice: InvoiceState }> {
+  const order = await ownOrder(ctx.db, user.id, number);
+  let existing = await invoicesOf(ctx.db, number);
+  const stale = existing.find(
+    (r) => r.status === 'pending' && r.kind === 'I' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
+  );
+  if (stale) {
+    if (await recoverStale(ctx, user, order, stale)) {
+      return { message: RECOVERED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };
+    }
+    existing = await invoicesOf(ctx.db, number);
+  }
+  const now = ctx.now();
+  const reason = blockedReason(
+    order,
+    existing.find((r) => r.status === 'issued' || r.status === 'pending'),
+    now,
+  );
+  if (reason) throw conflict(reason, 'invoice_not_allowed');
+  checkReceptor(ctx, request);
+  // In a factura global (decision 023): cancelled with motivo 04 and re-issued without this order first, while the
+  // SAT still allows cancelling it (decision 016). A release cut short earlier (crash, PAC down) is finished here.
+  const global = await globalInvoiceOf(ctx.db, number);
+  if (global?.issuedAt && now.getTime() > cancellationDeadline(global.issuedAt).getTime()) {
+    const deadline = cancellationDeadline(global.issuedAt);
+    throw conflict(globalTooLateMessage(global, mexicoDate(deadline)), 'global_cancel_deadline');
+  }
+  await releaseFromGlobal(ctx, number);
+  await issueNew(ctx, user, order, request);
+  return {
+    message: `Factura generada correctamente. La enviamos a ${user.email} con el XML y el PDF.`,
+    invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()),
+  };
+}
+
+/**
+ * Builds, seals, keeps, stamps and stores a new Comprobante de ingreso for the order (the caller checked that
+ * it may be issued). `relation`: CfdiRelacionados (TipoRelacion 04 when it replaces an earlier CFDI). Returns
+ * the new UUID.
+ */
+export async function issueNew(
+  ctx: InvoicingContext,
+  user: SessionUser,
+  order: OrderRow,
+  request: InvoiceRequest,
+  relation?: Relacionados,
+): Promise<string> {
+  const now = ctx.now();
+  const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order));
+  if (amounts.totalCents !== order.totalCents || amounts.concepts.length === 0) {
+    ctx.log?.error(
+      { order: order.number, cfdiTotal: amounts.totalCents, orderTotal: order.totalCents },
+      'las partidas del pedido no suman su total',
+    );
+    throw new AppError(500, 'invoice_inconsistent', GENERATION_FAILED);
+  }
+  const totals = {
+    subtotalCents: amounts.subtotalCents,
+    ivaCents: amounts.ivaCents,
+    totalCents: amounts.totalCents,
+  };
+
+  // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
+  const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
+  const id = await claimPending(ctx, order, user, request, formaPago);
+  let comprobante: Comprobante;
+  let sealedXml: string;
+  try {
+    comprobante = sealComprobante(
+      buildComprobante({
+        amounts,
+        emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
+        lugarExpedicion: ctx.issuer.lugarExpedicion,
+        receptor: {
+          rfc: request.rfc,
+          nombre: request.nombreFiscal.toUpperCase(),
+          regimenFiscal: request.regimenFiscal,
+          domicilioFiscal: request.cp,
+          usoCfdi: request.usoCfdi,
+        },
+        formaPago,
+        serie: shop.invoicing.series,
+        folio: String(id),
+        issuedAt: now,
+        csd: ctx.csd,
+        ...(relation ? { cfdiRelacionados: relation } : {}),
+      }),
+      ctx.csd,
+    ).comprobante;
+    sealedXml = comprobanteXml(comprobante);
+    // Kept before the PAC is called: whatever happens next, a retry sends this very document.
+    await ctx.db
+      .update(invoices)
+      .set({ sealed: { xml: sealedXml, comprobante }, ...totals })
+      .where(eq(invoices.id, id));
+  } catch (error) {
+    await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    throw error;
+  }
+
+  const stamp = await stampSealed(ctx, id, sealedXml, (error) => {
+    ctx.log?.error({ order: order.number, detail: error.detail }, 'el PAC no timbró la factura');
+    return `${GENERATION_FAILED}. ${error.message}`;
+  });
+  failpoint(ctx, 'after-stamp');
+  try {
+    await finishIssue(ctx, user, order, id, comprobante, totals, stamp);
+  } catch (error) {
+    // Stamped but not saved (database down…): the next attempt recovers this stamp.
+    await markRecoverable(ctx, id);
+    throw error;
+  }
+  if (relation) {
+    await ctx.db
+      .update(invoices)
+      .set({ relationType: relation.tipoRelacion, relatedUuid: relation.uuids[0] ?? null })
+      .where(eq(invoices.id, id));
+  }
+  return stamp.uuid;
+}
