@@ -133,9 +133,12 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { number } = request.params;
       const who = { ...(await staffRequest(request)), reason: request.body.reason };
-      const { refundedCents } = await cancelOrder(orderContext(app, request), number, who);
+      const { refundedCents, owedCents } = await cancelOrder(orderContext(app, request), number, who);
       return {
-        message: `Pedido #${number} cancelado. Se reembolsaron ${formatMoney(refundedCents)} a la tarjeta del cliente.`,
+        message:
+          owedCents > 0
+            ? `Pedido #${number} cancelado. Se deben ${formatMoney(owedCents)} al cliente: se pagan por transferencia a su CLABE (Reembolsos pendientes).`
+            : `Pedido #${number} cancelado. Se reembolsaron ${formatMoney(refundedCents)} a la tarjeta del cliente.`,
         order: await getAdminOrder(app.db, number),
       };
     },

@@ -14,7 +14,9 @@ import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { orderLineViews, quotationFolioOfOrder } from '../orders/history.ts';
 import { hasActiveInvoice } from '../orders/invoice-state.ts';
+import { balancesOf } from '../orders/ledger.ts';
 import { paymentAlertsOf } from '../orders/payment-events.ts';
+import { refundsOf } from '../orders/refunds.ts';
 import { guideOf, ORDER_NOT_FOUND, orderStatusLabel, staffActions } from '../orders/rules.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
 
@@ -162,7 +164,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,
-    refundedCents: paymentRows.reduce((sum, p) => sum + p.refundedCents, 0),
+    refundedCents: (await balancesOf(db, number)).refundedCents,
     payments: paymentRows.map((p) => ({
       gateway: p.gateway,
       chargeId: p.chargeId,
@@ -171,6 +173,8 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
       refundedCents: p.refundedCents,
       createdAt: p.createdAt.toISOString(),
     })),
+    refunds: await refundsOf(db, number),
+    balances: await balancesOf(db, number),
     paymentState: o.paymentState,
     paymentAlerts: (await paymentAlertsOf(db, number)).map((a) => ({
       kind: a.kind,

@@ -11,6 +11,7 @@ import { orderAdminRoutes } from './order-routes.ts';
 import { pagesOf, pageWindow } from './paging.ts';
 import { productAdminRoutes } from './product-routes.ts';
 import { quotationAdminRoutes } from './quotation-routes.ts';
+import { refundAdminRoutes } from './refund-routes.ts';
 import { searchAdminRoutes } from './search-routes.ts';
 
 /**
@@ -24,6 +25,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   await app.register(orderAdminRoutes);
+  await app.register(refundAdminRoutes);
   await app.register(productAdminRoutes);
   await app.register(documentAdminRoutes);
   await app.register(customerRoutes);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { orders } from '../db/schema.ts';
 import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
+import { advanceRefunds } from '../orders/refunds.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
 import { reconcileAwaiting, releaseUnpaid, settleReleasedAttempts } from './settle.ts';
@@ -49,6 +50,7 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   // SPEI and store orders still awaiting payment: the gateway is asked in case a webhook is late or lost.
   paid += await reconcileAwaiting(ctx);
   await finishInterruptedCancellations(ctx, SWEEPER);
+  await advanceRefunds(ctx, SWEEPER);
   return { released, paid };
 }
 
@@ -81,9 +83,10 @@ export function startSweeper(
 ): () => Promise<void> {
   const stops = [
     every(ctx, intervalMs, 'barrido de reservaciones', () => sweepOnce(ctx)),
-    every(ctx, cancellationsMs, 'barrido de cancelaciones', () =>
-      finishInterruptedCancellations(ctx, SWEEPER),
-    ),
+    every(ctx, cancellationsMs, 'barrido de cancelaciones', async () => {
+      await finishInterruptedCancellations(ctx, SWEEPER);
+      await advanceRefunds(ctx, SWEEPER);
+    }),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

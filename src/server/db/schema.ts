@@ -5,6 +5,7 @@ export * from './schema/catalog.ts';
 export * from './schema/controlled.ts';
 export * from './schema/documents.ts';
 export * from './schema/invoices.ts';
+export * from './schema/ledger.ts';
 export * from './schema/lists.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';

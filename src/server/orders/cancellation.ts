@@ -1,18 +1,30 @@
-import { and, eq, inArray, isNotNull, lt, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { writeAudit } from '../audit/log.ts';
+import type { Tx } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
-import { orders, payments } from '../db/schema.ts';
+import { type LedgerActor, orderRefunds, orders, type RefundRoute } from '../db/schema.ts';
 import { badGateway, notFound } from '../http/errors.ts';
-import { GatewayError } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { auditSnapshot } from './fulfilment.ts';
 import { hasActiveInvoice } from './invoice-state.ts';
-import { lockOrder } from './lock.ts';
+import { balancesOf, ledgerActor } from './ledger.ts';
+import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderCancelledMail } from './mail.ts';
 import { completedPayment, updatePayment } from './payment-records.ts';
+import {
+  failRefund,
+  openRefund,
+  type RefundRow,
+  refundableOf,
+  refundOnce,
+  refundView,
+  routeOf,
+  settleRefund,
+} from './refunds.ts';
 import type { ShopperRequest, StaffRequest, SweeperRequest } from './requester.ts';
 import { alreadyCancelledBy, CANCELLABLE, cancelPolicy, ORDER_NOT_FOUND } from './rules.ts';
 import { returnStock } from './stock.ts';
+import { applyTransition } from './transitions.ts';
 
 /**
  * Cancellation with a full refund (SPEC-NOTES 8), one implementation for the shopper and for staff:
@@ -45,19 +57,40 @@ const keepClaim = (ctx: OrderContext, number: number) =>
       .where(and(eq(orders.number, number), isNotNull(orders.cancelLeaseUntil))),
   );
 
-export async function cancelOrder(
-  ctx: OrderContext,
-  number: number,
-  who: CancelRequester,
-): Promise<{ number: number; refundedCents: number }> {
+export type CancelResult = {
+  number: number;
+  /** Given back to the card now. */
+  refundedCents: number;
+  /** Owed to a SPEI or cash buyer, to be paid to their CLABE. */
+  owedCents: number;
+  route: RefundRoute | null;
+};
+
+export async function cancelOrder(ctx: OrderContext, number: number, who: CancelRequester): Promise<CancelResult> {
   const policy = cancelPolicy(who);
-  const repeated = await ctx.db.transaction(async (tx) => {
+  const claim = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order || (policy.ownerId !== null && order.userId !== policy.ownerId))
       throw notFound(ORDER_NOT_FOUND);
-    if (alreadyCancelledBy(order, policy.request)) return true;
+    if (alreadyCancelledBy(order, policy.request)) return { kind: 'repeated' as const };
     const refusal = policy.check(order, await hasActiveInvoice(tx, number));
     if (refusal) throw refusal;
+    const payment = await completedPayment(tx, number);
+    const amountCents = await refundableOf(tx, number);
+    const route = routeOf(payment?.method ?? order.paymentMethod);
+    const actor = ledgerActor(who);
+    const refund =
+      amountCents > 0 ? await openRefund(tx, order, { route, amountCents, reason: policy.request.reason, actor }) : null;
+    if (route !== 'card' || !refund) {
+      // SPEI or cash: Openpay cannot refund it. The order is cancelled now and the money is owed until staff
+      // pay it to the buyer's CLABE (refunds.ts); nothing to ask the gateway, so nothing to claim.
+      await tx
+        .update(orders)
+        .set({ cancelledAt: sql`now()`, cancelRequest: policy.request })
+        .where(eq(orders.number, number));
+      await finishLocked(ctx, tx, { ...order, cancelledAt: new Date(), cancelRequest: policy.request }, who, refund);
+      return { kind: 'owed' as const, owedCents: refund?.amountCents ?? 0 };
+    }
     await tx
       .update(orders)
       .set({
@@ -67,68 +100,49 @@ export async function cancelOrder(
         updatedAt: sql`now()`,
       })
       .where(eq(orders.number, number));
-    return false;
+    return { kind: 'card' as const, refund, chargeId: payment?.chargeId ?? null };
   });
-  if (repeated) return { number, refundedCents: await refundedOf(ctx, number) };
+  if (claim.kind === 'repeated') return { number, ...(await repeatedResult(ctx, number)) };
+  if (claim.kind === 'owed') return { number, refundedCents: 0, owedCents: claim.owedCents, route: 'payout' };
 
   const stop = keepClaim(ctx, number);
   try {
-    const payment = await completedPayment(ctx.db, number);
-    const refund = payment?.chargeId ? await refundOnce(ctx, payment.chargeId, number) : 'refused';
-    if (refund === 'refunded') {
-      await finishCancellation(ctx, number, who);
-      return { number, refundedCents: payment!.amountCents };
+    const outcome = claim.chargeId
+      ? await refundOnce(ctx, claim.chargeId, claim.refund, `Cancelación del pedido ${number}`)
+      : ({ kind: 'refused', message: 'El pedido no tiene un cargo con tarjeta' } as const);
+    if (outcome.kind === 'refunded') {
+      await finishCancellation(ctx, number, who, outcome.providerId);
+      return { number, refundedCents: claim.refund.amountCents, owedCents: 0, route: 'card' };
     }
     // Refused: nothing happened at the bank; the order is as before. Unknown: the claim stays, its lease runs
     // out, and the sweeper asks the gateway again and finishes it.
-    ctx.log.error({ order: number, by: who.kind, refund }, 'no se pudo reembolsar el pedido');
-    if (refund === 'unknown') throw badGateway('refund_pending', policy.refundPendingMessage);
-    await releaseClaim(ctx, number);
+    ctx.log.error({ order: number, by: who.kind, refund: outcome.kind }, 'no se pudo reembolsar el pedido');
+    if (outcome.kind === 'unknown') throw badGateway('refund_pending', policy.refundPendingMessage);
+    await releaseClaim(ctx, number, claim.refund, outcome.message, ledgerActor(who));
     throw badGateway('refund_failed', policy.refundFailedMessage);
   } finally {
     stop();
   }
 }
 
-/** What the refund of a cancelled order gave back (a repeated request answers with it). */
-async function refundedOf(ctx: OrderContext, number: number): Promise<number> {
-  const [row] = await ctx.db
-    .select({ refunded: sum(payments.refundedCents).mapWith(Number) })
-    .from(payments)
-    .where(eq(payments.orderNumber, number));
-  return row?.refunded ?? 0;
+/** What a repeated request answers: the order's refunds as they stand. */
+async function repeatedResult(ctx: OrderContext, number: number) {
+  const rows = await ctx.db.select().from(orderRefunds).where(eq(orderRefunds.orderNumber, number));
+  const card = rows.filter((r) => r.route === 'card' && r.state === 'done').reduce((t, r) => t + r.amountCents, 0);
+  const owed = rows.filter((r) => r.route !== 'card' && r.state !== 'done').reduce((t, r) => t + r.amountCents, 0);
+  return { refundedCents: card, owedCents: owed, route: (rows.at(-1)?.route ?? null) as RefundRoute | null };
 }
 
-/**
- * Refund, or confirm it already happened (a retry, a second instance, or a holder that was only stalled must not
- * fail nor refund twice): 'refunded', 'refused' (the gateway said no and the charge is not refunded) or 'unknown'.
- */
-async function refundOnce(
-  ctx: OrderContext,
-  chargeId: string,
-  number: number,
-): Promise<'refunded' | 'refused' | 'unknown'> {
-  try {
-    await ctx.gateway.refund(chargeId, { description: `Cancelación del pedido ${number}` });
-    return 'refunded';
-  } catch (error) {
-    ctx.log.warn({ err: error, order: number }, 'el reembolso no respondió; se consulta el cargo');
-    try {
-      const charge = await ctx.gateway.getCharge(chargeId);
-      if (charge.status === 'refunded') return 'refunded';
-      return error instanceof GatewayError ? 'refused' : 'unknown';
-    } catch {
-      return 'unknown';
-    }
-  }
-}
-
-/** The refund did not happen: the order is as it was before the claim. */
-async function releaseClaim(ctx: OrderContext, number: number) {
-  await ctx.db
-    .update(orders)
-    .set({ cancelledAt: null, cancelRequest: null, cancelLeaseUntil: null })
-    .where(and(eq(orders.number, number), inArray(orders.status, CANCELLABLE)));
+/** The refund did not happen: the order is as it was before the claim, the ledger's promise withdrawn. */
+async function releaseClaim(ctx: OrderContext, number: number, refund: RefundRow, message: string, actor: LedgerActor) {
+  await ctx.db.transaction(async (tx) => {
+    await lockOrder(tx, number);
+    await failRefund(tx, refund, message, actor);
+    await tx
+      .update(orders)
+      .set({ cancelledAt: null, cancelRequest: null, cancelLeaseUntil: null })
+      .where(and(eq(orders.number, number), inArray(orders.status, CANCELLABLE)));
+  });
 }
 
 /**
@@ -139,42 +153,68 @@ async function finishCancellation(
   ctx: OrderContext,
   number: number,
   who: CancelRequester | SweeperRequest,
+  providerId: string | null,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const before = await lockOrder(tx, number);
     if (!before?.cancelledAt || !CANCELLABLE.includes(before.status)) return;
-    const request = before.cancelRequest ?? cancelPolicy({ kind: 'shopper', userId: before.userId }).request;
-    const [after] = await tx
-      .update(orders)
-      .set({
-        status: 'cancelled',
-        cancelReason: request.reason,
-        cancelLeaseUntil: null,
-        paymentState: 'refunded',
-        updatedAt: sql`now()`,
-      })
-      .where(eq(orders.number, number))
-      .returning();
-    await returnStock(tx, number, 'order_cancel');
-    const payment = await completedPayment(tx, number);
-    const refundedCents = payment?.amountCents ?? 0;
-    if (payment) await updatePayment(tx, payment.id, { status: 'refunded', refundedCents });
-    await enqueueOrderCancelledMail(tx, before, refundedCents, ctx.publicUrl);
-    if (request.actor) {
-      await writeAudit(tx, request.actor, {
-        action: 'order.cancel',
-        entityType: 'order',
-        entityId: number,
-        before: auditSnapshot(before),
-        after: {
-          ...auditSnapshot(after!),
-          reason: request.reason,
-          refundedCents,
-          ...(who.kind === 'sweeper' ? { finishedBy: 'sweeper' } : {}),
-        },
-      });
-    }
+    const [refund] = await tx
+      .select()
+      .from(orderRefunds)
+      .where(and(eq(orderRefunds.orderNumber, number), eq(orderRefunds.route, 'card'), eq(orderRefunds.state, 'in_progress')))
+      .orderBy(desc(orderRefunds.id))
+      .limit(1);
+    if (refund) await settleRefund(tx, refund, { route: 'card', providerId, actor: ledgerActor(who) });
+    const [settled] = refund ? await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id)) : [];
+    await finishLocked(ctx, tx, before, who, settled ?? null);
   });
+}
+
+/**
+ * The cancellation's end, under the order's lock: the transition, stock back, the payment row, the buyer's mail
+ * naming the money's route, the audit row for staff.
+ */
+async function finishLocked(
+  ctx: OrderContext,
+  tx: Tx,
+  before: Order,
+  who: CancelRequester | SweeperRequest,
+  refund: RefundRow | null,
+): Promise<void> {
+  const request = before.cancelRequest ?? cancelPolicy({ kind: 'shopper', userId: before.userId }).request;
+  const after = await applyTransition(tx, before, 'cancel', who, {
+    cancelReason: request.reason,
+    cancelLeaseUntil: null,
+  });
+  await returnStock(tx, before.number, 'order_cancel');
+  const payment = await completedPayment(tx, before.number);
+  const b = await balancesOf(tx, before.number);
+  if (payment && refund?.route === 'card' && b.refundedCents >= b.paidCents)
+    await updatePayment(tx, payment.id, { status: 'refunded', refundedCents: b.refundedByRoute.card });
+  const view = refund ? refundView(refund) : null;
+  await enqueueOrderCancelledMail(
+    tx,
+    before,
+    view && refund
+      ? { sentence: view.sentence, route: refund.route, needsAccount: refund.route !== 'card' && !refund.clabe }
+      : null,
+    ctx.publicUrl,
+  );
+  if (request.actor) {
+    await writeAudit(tx, request.actor, {
+      action: 'order.cancel',
+      entityType: 'order',
+      entityId: before.number,
+      before: auditSnapshot(before),
+      after: {
+        ...auditSnapshot(after),
+        reason: request.reason,
+        refundedCents: refund?.route === 'card' ? refund.amountCents : 0,
+        owedCents: refund && refund.route !== 'card' ? refund.amountCents : 0,
+        ...(who.kind === 'sweeper' ? { finishedBy: 'sweeper' } : {}),
+      },
+    });
+  }
 }
 
 /**
@@ -215,17 +255,27 @@ export async function finishInterruptedCancellations(
     if (!taken) continue;
     const stop = keepClaim(ctx, number);
     try {
-      const [payment] = await ctx.db
-        .select({ chargeId: payments.chargeId })
-        .from(payments)
-        .where(and(eq(payments.orderNumber, number), eq(payments.status, 'completed')))
+      const payment = await completedPayment(ctx.db, number);
+      const [refund] = await ctx.db
+        .select()
+        .from(orderRefunds)
+        .where(and(eq(orderRefunds.orderNumber, number), eq(orderRefunds.route, 'card'), eq(orderRefunds.state, 'in_progress')))
+        .orderBy(desc(orderRefunds.id))
         .limit(1);
-      const refund = payment?.chargeId ? await refundOnce(ctx, payment.chargeId, number) : 'refused';
-      if (refund === 'refunded') {
-        await finishCancellation(ctx, number, who);
+      const outcome =
+        payment?.chargeId && refund
+          ? await refundOnce(ctx, payment.chargeId, refund, `Cancelación del pedido ${number}`)
+          : ({ kind: 'refused', message: 'El pedido no tiene un reembolso a tarjeta en proceso' } as const);
+      if (outcome.kind === 'refunded') {
+        await finishCancellation(ctx, number, who, outcome.providerId);
         finished += 1;
-      } else if (refund === 'refused') {
-        await releaseClaim(ctx, number);
+      } else if (outcome.kind === 'refused') {
+        if (refund) await releaseClaim(ctx, number, refund, outcome.message, ledgerActor(who));
+        else
+          await ctx.db
+            .update(orders)
+            .set({ cancelledAt: null, cancelRequest: null, cancelLeaseUntil: null })
+            .where(and(eq(orders.number, number), inArray(orders.status, CANCELLABLE)));
       }
     } catch (error) {
       ctx.log.error({ err: error, order: number }, 'barrido de cancelaciones');

@@ -8,11 +8,14 @@ import { renderMail } from '../mail/layout.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Charge } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
+import { ledgerActor, recordMovement } from './ledger.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { raisePaymentAlert } from './payment-events.ts';
 import { latestPayment, updatePayment } from './payment-records.ts';
+import { openRefund } from './refunds.ts';
 import type { GatewayRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
+import { applyTransition } from './transitions.ts';
 
 /**
  * The transitions of an order paid later by SPEI transfer or cash at a store (issue 21, decision 023). The order
@@ -93,16 +96,11 @@ export async function expireAwaitingPayment(
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment' || !isDelayed(order.paymentMethod)) return false;
-    await tx
-      .update(orders)
-      .set({
-        status: 'cancelled',
-        cancelledAt: sql`now()`,
-        cancelReason: EXPIRED_REASON,
-        reservedUntil: null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(orders.number, number));
+    await applyTransition(tx, order, 'expire_unpaid', who, {
+      cancelledAt: sql`now()`,
+      cancelReason: EXPIRED_REASON,
+      reservedUntil: null,
+    });
     await returnStock(tx, number, 'order_release');
     const payment = await latestPayment(tx, number);
     if (payment) {
@@ -145,10 +143,24 @@ export async function recordLatePayment(
         errorMessage: null,
       });
     }
+    // The money is the shop's now, whatever staff decide: the ledger has it, and it is owed back until the order
+    // is shipped by hand or the money returned to the buyer's CLABE.
+    await recordMovement(tx, number, ledgerActor(who), {
+      kind: 'charge',
+      amountCents: charge.amountCents,
+      method: charge.method ?? order.paymentMethod,
+      reference: charge.id,
+    });
+    await openRefund(tx, order, {
+      route: 'payout',
+      amountCents: charge.amountCents,
+      reason: 'Pago recibido fuera de plazo: el pedido ya estaba cancelado',
+      actor: ledgerActor(who),
+    });
     await raisePaymentAlert(tx, {
       orderNumber: number,
       kind: 'late_payment',
-      message: `Pago recibido fuera de plazo (${formatMoney(charge.amountCents)}, cargo ${charge.id}): el pedido ya estaba cancelado y sus existencias liberadas. Confirme existencias y contacte al cliente para surtirlo o devolverle el dinero.`,
+      message: `Pago recibido fuera de plazo (${formatMoney(charge.amountCents)}, cargo ${charge.id}): el pedido ya estaba cancelado y sus existencias liberadas. Se registró como reembolso pendiente a la CLABE del cliente; contáctelo para devolverle el dinero.`,
       chargeId: charge.id,
       dedupeKey: `late:${charge.id}`,
     });

@@ -6,12 +6,13 @@ import type { OrderContext } from './context.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderShippedMail } from './mail.ts';
 import type { StaffRequest } from './requester.ts';
-import { type FulfilmentStep, guideOf, mayAdvance, ORDER_NOT_FOUND, STEPS, statusLabel } from './rules.ts';
+import { applyTransition } from './transitions.ts';
+import { type FulfilmentStep, guideOf, mayAdvance, ORDER_NOT_FOUND, STEPS, statusLabel, stepOf } from './rules.ts';
 
 export type Shipment = { trackingGuide: string; deliveryProvider: string; deliveryDate: string };
 
 function refused(order: Order, step: FulfilmentStep) {
-  const { from, to } = STEPS[step];
+  const { from, to } = stepOf(step);
   if (order.status === 'cancelled' || (order.cancelledAt !== null && order.status === 'paid'))
     return conflict(
       `El pedido #${order.number} está cancelado; no se puede marcar «${statusLabel(to)}»`,
@@ -41,7 +42,7 @@ export async function advanceOrder(
   who: StaffRequest,
   ...[step, shipment]: ['prepare' | 'deliver'] | ['ship', Shipment]
 ): Promise<void> {
-  const { to, action } = STEPS[step];
+  const { action } = STEPS[step];
   await ctx.db.transaction(async (tx) => {
     const before = await lockOrder(tx, number);
     if (!before) throw notFound(ORDER_NOT_FOUND);
@@ -53,21 +54,19 @@ export async function advanceOrder(
         throw badRequest(message, { deliveryDate: message });
       }
     }
-    const [after] = await tx
-      .update(orders)
-      .set({
-        status: to,
-        updatedAt: sql`now()`,
-        ...(shipment ? { ...shipment, shippedAt: sql`now()` } : {}),
-      })
-      .where(eq(orders.number, number))
-      .returning();
+    const after = await applyTransition(
+      tx,
+      before,
+      step,
+      who,
+      shipment ? { ...shipment, shippedAt: sql`now()` } : {},
+    );
     await writeAudit(tx, who.actor, {
       action,
       entityType: 'order',
       entityId: number,
       before: auditSnapshot(before),
-      after: auditSnapshot(after!),
+      after: auditSnapshot(after),
     });
     if (shipment) {
       await enqueueOrderShippedMail(tx, { number, userId: before.userId, ...shipment }, ctx.publicUrl);

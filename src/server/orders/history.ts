@@ -7,8 +7,10 @@ import type { Db } from '../db/client.ts';
 import { orderLines, orders, payments, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
+import { balancesOf } from './ledger.ts';
 import type { Order } from './lock.ts';
 import { latestPayment } from './payment-records.ts';
+import { refundsOf } from './refunds.ts';
 import { guideOf, invoiceBlock, ORDER_NOT_FOUND, orderStatusLabel, shopperMayCancel } from './rules.ts';
 
 /** The shopper's history and receipt (spec §3–4): only their own orders. */
@@ -135,10 +137,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     .where(and(eq(orders.number, number), eq(orders.userId, userId)));
   if (!found) throw notFound(ORDER_NOT_FOUND);
   const o = found.order;
-  const [refund] = await db
-    .select({ refunded: sum(payments.refundedCents).mapWith(Number) })
-    .from(payments)
-    .where(eq(payments.orderNumber, number));
+  const balances = await balancesOf(db, number);
   const invoiceState = (await invoiceStates(db, [number])).get(number) ?? 'none';
   return {
     number: o.number,
@@ -159,7 +158,8 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,
     totalCents: o.totalCents,
-    refundedCents: refund?.refunded ?? 0,
+    refundedCents: balances.refundedCents,
+    refunds: await refundsOf(db, number),
     purchaseOrder: o.purchaseOrder,
     quotationFolio: found.quotationFolio,
     payment: await paymentView(db, o),

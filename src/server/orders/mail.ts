@@ -130,11 +130,11 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
   });
 }
 
-/** The cancellation and its refund, in the transaction that cancels the order. */
+/** The cancellation and where its money goes (by its real route), in the transaction that cancels the order. */
 export async function enqueueOrderCancelledMail(
   tx: Db,
   order: Pick<Order, 'number' | 'userId'>,
-  refundedCents: number,
+  refund: { sentence: string; route: 'card' | 'payout' | 'transfer'; needsAccount: boolean } | null,
   publicUrl: string,
 ) {
   const to = await recipient(tx, order.userId);
@@ -144,14 +144,8 @@ export async function enqueueOrderCancelledMail(
       title: `Pedido #${order.number} cancelado`,
       greeting: `Hola, ${to.nombre}:`,
       blocks: [
-        {
-          kind: 'paragraph',
-          text: `Cancelamos su pedido #${order.number} y reembolsamos ${formatMoney(refundedCents)} a la tarjeta con la que pagó.`,
-        },
-        {
-          kind: 'note',
-          text: 'El reembolso puede tardar de 1 a 3 días hábiles en aparecer en su estado de cuenta, según su banco.',
-        },
+        { kind: 'paragraph', text: `Cancelamos su pedido #${order.number}. ${refund?.sentence ?? ''}`.trim() },
+        ...refundNotes(refund),
         { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
       ],
     },
@@ -164,6 +158,57 @@ export async function enqueueOrderCancelledMail(
     html,
     text,
     dedupeKey: `order-cancelled:${order.number}`,
+  });
+}
+
+function refundNotes(refund: { route: string; needsAccount: boolean } | null) {
+  if (!refund) return [];
+  if (refund.route === 'card')
+    return [
+      {
+        kind: 'note' as const,
+        text: 'El reembolso puede tardar de 1 a 3 días hábiles en aparecer en su estado de cuenta, según su banco.',
+      },
+    ];
+  return refund.needsAccount
+    ? [
+        {
+          kind: 'note' as const,
+          text: 'Indíquenos su CLABE (18 dígitos) en «Mis pedidos» para recibir la transferencia.',
+        },
+      ]
+    : [];
+}
+
+/** A refund's news (owed, paid, refunded to the card), once per refund and state. */
+export async function enqueueRefundStateMail(
+  tx: Db,
+  order: Pick<Order, 'number' | 'userId'>,
+  refund: { id: number; state: string; route: string; sentence: string; needsAccount: boolean },
+  publicUrl: string,
+) {
+  const to = await recipient(tx, order.userId);
+  if (!to) return;
+  const title = `Reembolso del pedido #${order.number}`;
+  const { html, text } = renderMail(
+    {
+      title,
+      greeting: `Hola, ${to.nombre}:`,
+      blocks: [
+        { kind: 'paragraph', text: refund.sentence },
+        ...refundNotes(refund),
+        { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
+      ],
+    },
+    publicUrl,
+  );
+  await enqueueMail(tx, {
+    kind: 'order-refund',
+    to: to.email,
+    subject: title,
+    html,
+    text,
+    dedupeKey: `order-refund:${refund.id}:${refund.state}`,
   });
 }
 

@@ -1,13 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import type { Tx } from '../db/client.ts';
-import { orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
+import { orderRefunds, orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
 import { type Charge, chargeMatches } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { hasActiveInvoice } from './invoice-state.ts';
+import { balancesFrom, ledgerActor, ledgerOf, recordMovement } from './ledger.ts';
 import { lockOrder } from './lock.ts';
 import type { GatewayRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
+import { applyTransition } from './transitions.ts';
 
 /**
  * What happens to a paid order's money after it was paid, as the gateway says (webhook, or any later look at
@@ -72,6 +74,19 @@ export async function recordChargeChange(
     // A cancellation of ours is in flight (claimed, refunding): it records its own refund when it finishes (or
     // the sweeper does); touching the payment now would make it miss the completed payment it refunds.
     if (order.cancelledAt !== null && order.status !== 'cancelled') return order.paymentState;
+    // A partial refund of ours is being asked of Openpay: its holder (or the sweeper) records it from the answer.
+    const [refunding] = await tx
+      .select({ id: orderRefunds.id })
+      .from(orderRefunds)
+      .where(
+        and(
+          eq(orderRefunds.orderNumber, number),
+          eq(orderRefunds.route, 'card'),
+          eq(orderRefunds.state, 'in_progress'),
+        ),
+      )
+      .limit(1);
+    if (refunding) return order.paymentState;
     const [payment] = await tx
       .select()
       .from(payments)
@@ -103,20 +118,19 @@ export async function recordChargeChange(
     const ours = order.status === 'cancelled' && state === 'refunded';
     const cancel =
       MONEY_GONE.includes(state) && NOT_SHIPPED.includes(order.status) && order.cancelledAt === null;
-    await tx
-      .update(orders)
-      .set({
+    await recordOutsideRefund(tx, number, charge, state, refundedCents, who);
+    if (cancel) {
+      await applyTransition(tx, order, 'money_gone', who, {
         paymentState: state,
-        ...(cancel
-          ? {
-              status: 'cancelled' as const,
-              cancelledAt: sql`now()`,
-              cancelReason: state === 'lost' ? 'Contracargo perdido' : 'Pago reembolsado en Openpay',
-            }
-          : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(orders.number, number));
+        cancelledAt: sql`now()`,
+        cancelReason: state === 'lost' ? 'Contracargo perdido' : 'Pago reembolsado en Openpay',
+      });
+    } else {
+      await tx
+        .update(orders)
+        .set({ paymentState: state, updatedAt: sql`now()` })
+        .where(eq(orders.number, number));
+    }
     if (cancel) await returnStock(tx, number, 'order_cancel');
     if (!ours) {
       const invoiced =
@@ -152,6 +166,30 @@ export async function recordChargeChange(
     }
     return state;
   });
+}
+
+/**
+ * Money Openpay reports gone that the ledger does not know (a refund made in Openpay's dashboard, a chargeback
+ * lost): written as a card refund due and done, so the balances follow the bank. The difference between what
+ * Openpay says was refunded in all and what the ledger holds is the new movement; a repeat finds nothing new.
+ */
+async function recordOutsideRefund(
+  tx: Tx,
+  number: number,
+  charge: Charge,
+  state: PaymentState,
+  refundedCents: number,
+  who: GatewayRequest | SweeperRequest,
+): Promise<void> {
+  const b = balancesFrom(await ledgerOf(tx, number));
+  const gone = state === 'lost' ? b.paidCents : refundedCents;
+  const delta = gone - b.refundedByRoute.card;
+  if (delta <= 0) return;
+  const actor = ledgerActor(who);
+  const reason = state === 'lost' ? 'Contracargo perdido' : 'Reembolso hecho en Openpay';
+  const reference = `${charge.id}:${state}:${gone}`;
+  await recordMovement(tx, number, actor, { kind: 'refund_due', amountCents: delta, method: 'card', reference, reason });
+  await recordMovement(tx, number, actor, { kind: 'refund', amountCents: delta, method: 'card', reference, reason });
 }
 
 /** The unseen alerts of an order, newest first (the back office's order page). */

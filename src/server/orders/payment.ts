@@ -5,10 +5,12 @@ import { orders } from '../db/schema.ts';
 import type { Charge } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { lockOrder } from './lock.ts';
+import { ledgerActor, recordMovement } from './ledger.ts';
 import { enqueueOrderPaidMail } from './mail.ts';
 import { latestPayment, updatePayment } from './payment-records.ts';
 import type { GatewayRequest, ShopperRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
+import { applyTransition } from './transitions.ts';
 
 /**
  * The transitions the gateway's word decides (its answer to the charge, the 3-D Secure return, the webhook, or
@@ -28,18 +30,18 @@ export async function markPaid(
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment') return false;
-    const [paid] = await tx
-      .update(orders)
-      .set({
-        status: 'paid',
-        paymentState: 'paid',
-        paidAt: sql`now()`,
-        reservedUntil: null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(orders.number, number))
-      .returning();
+    const paid = await applyTransition(tx, order, 'pay', who, {
+      paymentState: 'paid',
+      paidAt: sql`now()`,
+      reservedUntil: null,
+    });
     const payment = await latestPayment(tx, number);
+    await recordMovement(tx, number, ledgerActor(who), {
+      kind: 'charge',
+      amountCents: payment?.amountCents ?? order.totalCents,
+      method: charge.method ?? 'card',
+      reference: charge.id,
+    });
     if (payment) {
       await updatePayment(tx, payment.id, {
         status: 'completed',
@@ -50,7 +52,7 @@ export async function markPaid(
         cardType: charge.cardType,
       });
     }
-    await enqueueOrderPaidMail(tx, paid!, ctx.publicUrl);
+    await enqueueOrderPaidMail(tx, paid, ctx.publicUrl);
     await removeOrderedFromSavedCart(tx, order.userId, number);
     ctx.log.debug({ order: number, by: who.kind }, 'pedido pagado');
     return true;
@@ -75,10 +77,7 @@ export async function markPaymentFailed(
     if (order?.status !== 'pending_payment') return false;
     if (who.kind === 'shopper' && order.userId !== who.userId) return false;
     if (mayRelease && !(await mayRelease(tx))) return false;
-    await tx
-      .update(orders)
-      .set({ status: 'payment_failed', reservedUntil: null, updatedAt: sql`now()` })
-      .where(eq(orders.number, number));
+    await applyTransition(tx, order, 'decline', who, { reservedUntil: null });
     await returnStock(tx, number, 'order_release');
     const payment = await latestPayment(tx, number);
     if (payment) {
@@ -109,16 +108,11 @@ export async function markPaymentError(
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (order?.status !== 'pending_payment') return false;
-    await tx
-      .update(orders)
-      .set({
-        status: 'cancelled',
-        cancelledAt: sql`now()`,
-        cancelReason: 'No se pudo procesar el pago; no se hizo ningún cargo',
-        reservedUntil: null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(orders.number, number));
+    await applyTransition(tx, order, 'payment_error', who, {
+      cancelledAt: sql`now()`,
+      cancelReason: 'No se pudo procesar el pago; no se hizo ningún cargo',
+      reservedUntil: null,
+    });
     await returnStock(tx, number, 'order_release');
     const payment = await latestPayment(tx, number);
     if (payment) {

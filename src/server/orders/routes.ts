@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { formatMoney } from '../../shared/money.ts';
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import {
   cancelOrderResponseSchema,
   orderDetailSchema,
   orderListSchema,
 } from '../../shared/schemas/orders.ts';
+import { refundAccountSchema } from '../../shared/schemas/refunds.ts';
 import { requireUser } from '../auth/session.ts';
 import { cancelOrder } from './cancellation.ts';
+import { setRefundAccount } from './refunds.ts';
 import { orderContext } from './context.ts';
 import { getOrder, listOrders } from './history.ts';
 
@@ -62,10 +63,30 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { number } = request.params;
       await cancelOrder(orderContext(app, request), number, { kind: 'shopper', userId: user.id });
       const order = await getOrder(app.db, user.id, number);
-      return {
-        message: `Pedido #${number} cancelado. Reembolsamos ${formatMoney(order.refundedCents)} a su tarjeta.`,
-        order,
-      };
+      const refund = order.refunds.at(-1);
+      return { message: `Pedido #${number} cancelado. ${refund?.sentence ?? ''}`.trim(), order };
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/refund-account',
+    {
+      schema: {
+        tags: ['pedidos'],
+        summary: 'La cuenta CLABE a la que se le devuelve un pago por SPEI o en efectivo',
+        params: orderNumberParamsSchema,
+        body: refundAccountSchema,
+        response: { 200: cancelOrderResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('Cache-Control', 'no-store');
+      const { number } = request.params;
+      await setRefundAccount(orderContext(app, request), number, { kind: 'shopper', userId: user.id }, request.body);
+      const order = await getOrder(app.db, user.id, number);
+      const refund = order.refunds.at(-1);
+      return { message: refund?.sentence ?? 'Cuenta registrada', order };
     },
   );
 };

@@ -4,6 +4,7 @@ import type { CancelRequest } from '../db/schema.ts';
 import { type AppError, conflict } from '../http/errors.ts';
 import type { Order } from './lock.ts';
 import type { ShopperRequest, StaffRequest } from './requester.ts';
+import { TRANSITIONS, transitionFor } from './transitions.ts';
 
 /** The rules of an order's life that the shopper's history, the back office and the transitions share. */
 
@@ -143,17 +144,21 @@ export function invoiceBlock(
 export const saleUndone = (order: Pick<Order, 'status' | 'paymentState'>) =>
   order.status === 'cancelled' && (order.paymentState === 'refunded' || order.paymentState === 'lost');
 
-/** The one state each fulfilment step starts from (paid → preparing → shipped → delivered). */
+/** The fulfilment steps (paid → preparing → shipped → delivered): their states are the transition table's. */
 export const STEPS = {
-  prepare: { from: 'paid', to: 'preparing', action: 'order.prepare' },
-  ship: { from: 'preparing', to: 'shipped', action: 'order.ship' },
-  deliver: { from: 'shipped', to: 'delivered', action: 'order.deliver' },
-} as const satisfies Record<string, { from: OrderStatus; to: OrderStatus; action: string }>;
+  prepare: { action: 'order.prepare' },
+  ship: { action: 'order.ship' },
+  deliver: { action: 'order.deliver' },
+} as const;
 export type FulfilmentStep = keyof typeof STEPS;
+export const stepOf = (step: FulfilmentStep) => {
+  const t = TRANSITIONS.find((x) => x.event === step)!;
+  return { from: t.from[0]!, to: t.to };
+};
 
 /** An order being cancelled (claimed) does not move forward until the cancellation ends. */
 export const mayAdvance = (order: Pick<Order, 'status' | 'cancelledAt'>, step: FulfilmentStep) =>
-  order.status === STEPS[step].from && (order.cancelledAt === null || order.status === 'shipped');
+  transitionFor(order.status, step, 'staff') !== null && (order.cancelledAt === null || order.status === 'shipped');
 
 /** The back office's buttons, and the reason beside a disabled 'Cancelar' (invoiced: valid or pending). */
 export function staffActions(order: CancelFacts, invoiced: boolean) {

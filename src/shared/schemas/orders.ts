@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refundViewSchema } from './refunds.ts';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
@@ -243,6 +244,8 @@ export const orderDetailSchema = z.object({
   ivaCents: z.number().int(),
   totalCents: z.number().int(),
   refundedCents: z.number().int(),
+  /** Every refund of the order with its real route and state (decision 045). */
+  refunds: z.array(refundViewSchema),
   /** The buyer's purchase-order number, if they gave one (issue 20). */
   purchaseOrder: z.string().nullable(),
   /** The folio of the quotation it was converted from. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSchema } from '../common.ts';
+import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
 import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
 import { isoDay, page, pageInfoSchema, REQUIRED } from './common.ts';
 
@@ -89,6 +90,9 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
       createdAt: z.string(),
     }),
   ),
+  /** The order's refunds and its ledger's balances (decision 045). */
+  refunds: z.array(refundViewSchema),
+  balances: orderBalancesSchema,
   /** Where the money stands after the payment (refunds, chargebacks): null until paid (issue 14). */
   paymentState: z.enum(['paid', 'partially_refunded', 'refunded', 'in_dispute', 'lost']).nullable(),
   /** What staff must look at about the money (a refund in Openpay's dashboard, a chargeback, a foreign charge). */

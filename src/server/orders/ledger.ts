@@ -1,0 +1,136 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Actor } from '../audit/log.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { type LedgerActor, type LedgerKind, orderLedger, type RefundRoute } from '../db/schema.ts';
+import type { Requester } from './requester.ts';
+
+/**
+ * The order's ledger (decision 045): the one place that writes order_ledger, and the balances every screen,
+ * mail and CFDI reads. A movement is written in the caller's transaction, which holds the order's row lock
+ * (lockOrder), so the movements of one order are ordered and a balance read under the lock is the truth. A
+ * movement with a reference is written once: a repeated webhook, a retry after a crash or a second instance
+ * finishing the same work finds it there and writes nothing.
+ */
+
+export type LedgerRow = typeof orderLedger.$inferSelect;
+
+export type Movement = {
+  kind: LedgerKind;
+  amountCents: number;
+  method?: string | null;
+  reference?: string | null;
+  refundId?: number | null;
+  detail?: Record<string, string | number | null> | null;
+  reason?: string | null;
+};
+
+/** The ledger's actor for whoever asked: staff keep their audit label; the shop's own processes name themselves. */
+export function ledgerActor(who: Requester | { kind: 'system' }): LedgerActor {
+  switch (who.kind) {
+    case 'shopper':
+      return { by: 'shopper', userId: who.userId, label: 'cliente' };
+    case 'staff':
+      return { by: 'staff', userId: who.actor.userId, label: who.actor.label };
+    case 'gateway':
+      return { by: 'gateway', userId: null, label: 'Openpay' };
+    case 'sweeper':
+      return { by: 'sweeper', userId: null, label: 'proceso de recuperación' };
+    case 'system':
+      return { by: 'system', userId: null, label: 'facturación' };
+  }
+}
+
+export const staffLedgerActor = (actor: Actor): LedgerActor => ledgerActor({ kind: 'staff', actor });
+
+/**
+ * Appends one movement. Must run in a transaction holding the order's lock. Answers false when a movement of
+ * the same kind and reference is already there (nothing written).
+ */
+export async function recordMovement(
+  tx: Tx,
+  orderNumber: number,
+  actor: LedgerActor,
+  movement: Movement,
+): Promise<boolean> {
+  if (!Number.isSafeInteger(movement.amountCents) || movement.amountCents < 0)
+    throw new Error(`Importe inválido en el libro del pedido ${orderNumber}: ${movement.amountCents}`);
+  const written = await tx
+    .insert(orderLedger)
+    .values({
+      orderNumber,
+      kind: movement.kind,
+      amountCents: movement.amountCents,
+      method: movement.method ?? null,
+      reference: movement.reference ?? null,
+      refundId: movement.refundId ?? null,
+      detail: movement.detail ?? null,
+      actor,
+      reason: movement.reason ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: orderLedger.id });
+  return written.length > 0;
+}
+
+export async function ledgerOf(db: Db, orderNumber: number): Promise<LedgerRow[]> {
+  return db.select().from(orderLedger).where(eq(orderLedger.orderNumber, orderNumber)).orderBy(asc(orderLedger.id));
+}
+
+/**
+ * Where an order's money and papers stand, all in centavos:
+ * - paid: money received; refunded: money that went back, by route;
+ * - refundDue: promised and not yet gone (a card refund in flight, money owed to a SPEI/cash buyer);
+ * - kept: what the shop keeps once every promise is paid (paid − refunded − refundDue);
+ * - invoiced: the live CFDI de ingreso's total; credited: live credit notes (egresos) on it;
+ * - inGlobal: the sale counts in a live factura global (and what of it a global egreso took back: globalCredited);
+ * - taxDue: what the papers still owe the money — the live invoice minus its credit notes, minus what is kept
+ *   (positive: a credit note is missing for money that went back).
+ */
+export type Balances = {
+  paidCents: number;
+  refundedCents: number;
+  refundedByRoute: Record<RefundRoute, number>;
+  refundDueCents: number;
+  keptCents: number;
+  invoicedCents: number;
+  creditedCents: number;
+  inGlobal: boolean;
+  globalCreditedCents: number;
+  taxDueCents: number;
+};
+
+export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCents' | 'method' | 'detail'>[]) {
+  const sum = (kind: LedgerKind, pick: (row: (typeof rows)[number]) => boolean = () => true) =>
+    rows.filter((r) => r.kind === kind && pick(r)).reduce((total, r) => total + r.amountCents, 0);
+  const refundedByRoute = { card: 0, payout: 0, transfer: 0 } satisfies Record<RefundRoute, number>;
+  for (const row of rows) {
+    if (row.kind === 'refund') refundedByRoute[(row.method as RefundRoute) ?? 'card'] += row.amountCents;
+  }
+  const onGlobal = (r: (typeof rows)[number]) => r.detail?.global != null;
+  const paidCents = sum('charge');
+  const refundedCents = sum('refund');
+  const refundDueCents = Math.max(0, sum('refund_due') - refundedCents - sum('refund_failed'));
+  const keptCents = paidCents - refundedCents - refundDueCents;
+  const invoicedCents = sum('invoice') - sum('invoice_cancelled');
+  const creditedCents =
+    sum('credit_note', (r) => !onGlobal(r)) - sum('credit_note_cancelled', (r) => !onGlobal(r));
+  const inGlobal = sum('global_in') > sum('global_out');
+  const globalCreditedCents = sum('credit_note', onGlobal) - sum('credit_note_cancelled', onGlobal);
+  const taxDueCents = invoicedCents > 0 ? invoicedCents - creditedCents - keptCents : 0;
+  return {
+    paidCents,
+    refundedCents,
+    refundedByRoute,
+    refundDueCents,
+    keptCents,
+    invoicedCents,
+    creditedCents,
+    inGlobal,
+    globalCreditedCents,
+    taxDueCents,
+  } satisfies Balances;
+}
+
+export async function balancesOf(db: Db, orderNumber: number): Promise<Balances> {
+  return balancesFrom(await ledgerOf(db, orderNumber));
+}

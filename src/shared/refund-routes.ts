@@ -1,0 +1,39 @@
+import { formatMoney } from './money.ts';
+
+/**
+ * How money goes back to a buyer, in the words every screen and mail uses (decision 045). Openpay refunds only
+ * card charges; a SPEI transfer or a cash payment at a store is given back by a transfer to the buyer's CLABE
+ * (an Openpay payout, or a transfer staff make from the bank and record).
+ */
+export type RefundRouteName = 'card' | 'payout' | 'transfer';
+export type RefundStateName = 'owed' | 'in_progress' | 'done' | 'failed';
+
+export const REFUND_STATE_LABELS: Record<RefundStateName, string> = {
+  owed: 'Reembolso pendiente',
+  in_progress: 'Reembolso en proceso',
+  done: 'Reembolsado',
+  failed: 'Reembolso rechazado',
+};
+
+/** "a su cuenta CLABE terminada en 1234", or how to give one when it is not known yet. */
+export const clabeAccount = (clabeLast4: string | null) =>
+  clabeLast4 ? `a su cuenta CLABE terminada en ${clabeLast4}` : 'a la cuenta CLABE que nos indique';
+
+/** One sentence of what happens to the buyer's money, by its real route and state. */
+export function refundSentence(refund: {
+  route: RefundRouteName;
+  state: RefundStateName;
+  amountCents: number;
+  clabeLast4: string | null;
+}): string {
+  const amount = formatMoney(refund.amountCents);
+  if (refund.route === 'card') {
+    if (refund.state === 'done') return `Reembolsamos ${amount} a la tarjeta con la que pagó.`;
+    if (refund.state === 'failed') return `El banco rechazó el reembolso de ${amount} a su tarjeta.`;
+    return `Estamos reembolsando ${amount} a la tarjeta con la que pagó.`;
+  }
+  if (refund.state === 'done') return `Le transferimos ${amount} ${clabeAccount(refund.clabeLast4)}.`;
+  if (refund.clabeLast4 === null)
+    return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(null)} en «Mis pedidos».`;
+  return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(refund.clabeLast4)}.`;
+}
