@@ -41,6 +41,28 @@ export type Charge = {
   payTo?: PayTo | null;
   /** SPEI and store: until when Openpay accepts the payment (its due_date), ISO 8601; null when none. */
   dueDate?: string | null;
+  /**
+   * Openpay's `refund`: the LAST refund of the charge. Openpay's 'Devolver un cargo' answer documents only this
+   * one object, so after several partial refunds it tells nothing of the earlier ones. Null when never refunded.
+   */
+  lastRefund?: ChargeRefund | null;
+  /**
+   * Openpay's `refunds`: every refund of the charge, oldest first, when the answer carries the list (Openpay's
+   * Java SDK reads it, `Transaction.refunds`; the API reference does not show it). Null when the answer did
+   * not carry it: then only `lastRefund` and `refundedCents` are known.
+   */
+  refunds?: ChargeRefund[] | null;
+};
+
+/** One refund of a charge (Openpay's refund transaction: `transaction_type: "refund"`, `operation_type: "out"`). */
+export type ChargeRefund = {
+  id: string;
+  amountCents: number;
+  /** The refund transaction's status ('completed'; 'in_progress' or 'failed' are possible transaction statuses). */
+  status: string;
+  description: string | null;
+  /** Openpay's operation_date (creation_date when absent), ISO 8601. */
+  createdAt: string | null;
 };
 
 export type PayTo =
@@ -131,9 +153,100 @@ export interface PaymentGateway {
   getCharge(chargeId: string): Promise<Charge>;
   /** The charge made with this order_id, if any (Openpay: GET /charges?order_id=…). */
   findChargeByOrderId(orderId: string): Promise<Charge | null>;
-  /** Full refund when amountCents is omitted. */
+  /**
+   * POST /charges/{id}/refund: card charges only; `amountCents` omitted refunds what is left. Several partial
+   * refunds may follow one another up to the charge's amount. Answers the charge as it is after the refund
+   * (`refundedCents` includes it; status 'refunded' once nothing is left, 'completed' before). Refused
+   * (`isNotRefundable`) for a SPEI or store charge, a charge not completed, or more than what is left.
+   * Openpay takes no idempotency key here: after a timeout, read the charge and use `refundLanded`.
+   */
   refund(chargeId: string, options: { description: string; amountCents?: number }): Promise<Charge>;
+  /**
+   * POST /payouts: send money from the merchant's Openpay balance to a CLABE (how a SPEI or store payment goes
+   * back). Answers it in_progress; Openpay executes it later (next business day) and then reports completed or
+   * failed. `orderId` is unique among ALL the merchant's transactions: a repeat is refused with 1006
+   * (DUPLICATE_ORDER_ID), never paid twice. Refused with 4001 (INSUFFICIENT_BALANCE) when the balance is short.
+   */
+  createPayout(input: CreatePayoutInput): Promise<Payout>;
+  /** GET /payouts/{id}. */
+  getPayout(payoutId: string): Promise<Payout>;
+  /**
+   * The payout made with this order_id since `createdSince`, if any — after a crash between the request and our
+   * record. Openpay documents no order_id filter for payouts: this lists them by creation date and matches
+   * order_id here (so `createdSince` must be no later than the request was sent).
+   */
+  findPayoutByOrderId(orderId: string, createdSince: Date): Promise<Payout | null>;
 }
+
+/** Openpay's payout statuses: in_progress until executed; completed; failed; cancelled (DELETE /payouts/{id}). */
+export type PayoutStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export type Payout = {
+  id: string;
+  status: PayoutStatus;
+  amountCents: number;
+  /** The CLABE as Openpay answers it: MASKED, first 3 and last 5 digits ('012XXXXXXXXXX24616'). */
+  clabe: string;
+  holderName: string | null;
+  /** Openpay's bank_account.bank_name ('BANCOMER'), null when absent. */
+  bankName: string | null;
+  /** Our reference, as sent. */
+  orderId: string | null;
+  /** Set on a failed payout (the transaction's error_code, when Openpay gives one, and error_message). */
+  errorCode: number | null;
+  errorMessage: string | null;
+  /** Openpay's creation_date, ISO 8601. */
+  createdAt: string;
+};
+
+export type CreatePayoutInput = {
+  amountCents: number;
+  /** 18 digits, already checked with `checkClabe` (src/shared/clabe.ts). */
+  clabe: string;
+  /** The account holder's name (Openpay's bank_account.holder_name). */
+  holderName: string;
+  description: string;
+  /** Our reference for this payout, unique across all the merchant's transactions (charges too). */
+  orderId: string;
+};
+
+/**
+ * Openpay's 1003 (422 Unprocessable Entity, "el valor de uno o más de los parámetros no es correcto"): what a
+ * refund of a SPEI/store charge, of a charge not completed, or of more than what is left is answered with.
+ */
+export const NOT_REFUNDABLE = 1003;
+
+/**
+ * The gateway refused this refund for good (NOT_REFUNDABLE): nothing was refunded. The caller reads the charge
+ * (`refundableCents`) to see why — not a card, not completed, or less left than asked — and sends the money by
+ * another route (a payout to a CLABE) or for less.
+ */
+export function isNotRefundable(error: unknown): boolean {
+  return error instanceof GatewayError && error.errorCode === NOT_REFUNDABLE;
+}
+
+/** How much of this charge can still go back to the card through `refund`: 0 for SPEI, store or not completed. */
+export function refundableCents(charge: Charge): number {
+  if (charge.method !== 'card' || charge.status !== 'completed') return 0;
+  return Math.max(0, charge.amountCents - charge.refundedCents);
+}
+
+/**
+ * After a refund whose answer was lost (timeout, 5xx): did it happen? Openpay has no idempotency key for
+ * refunds, so the caller records how much of the charge was refunded before asking (`refundedBeforeCents`, from
+ * the charge it read or its own ledger), sends at most one refund of a charge at a time, and after a lost answer
+ * reads the charge: the refund landed when the refunded total grew by at least its amount. Sending it again
+ * without this check could refund twice; Openpay would refuse only what exceeds the charge.
+ */
+export function refundLanded(
+  charge: Charge,
+  expected: { refundedBeforeCents: number; amountCents: number },
+): boolean {
+  return charge.refundedCents >= expected.refundedBeforeCents + expected.amountCents;
+}
+
+/** Openpay's 4001 (412): the merchant's Openpay balance cannot cover the payout. */
+export const INSUFFICIENT_BALANCE = 4001;
 
 /** Openpay's duplicate order_id error: the charge for this order already exists. */
 export const DUPLICATE_ORDER_ID = 1006;

@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm';
+import { checkClabe, clabeBank, clabeCheckDigit } from '../../shared/clabe.ts';
 import type { Db } from '../db/client.ts';
-import { sandboxCharges, sandboxTokens } from '../db/schema.ts';
+import { type SandboxRefund, sandboxCharges, sandboxPayouts, sandboxTokens } from '../db/schema.ts';
 import {
   type Charge,
+  type ChargeRefund,
   type ChargeStatus,
   type CreateChargeInput,
+  type CreatePayoutInput,
   type DelayedChargeInput,
+  DUPLICATE_ORDER_ID,
   GatewayError,
+  INSUFFICIENT_BALANCE,
+  NOT_REFUNDABLE,
   type PaymentGateway,
+  type Payout,
+  type PayoutStatus,
   type PayTo,
 } from './gateway.ts';
 
@@ -141,21 +149,67 @@ function toCharge(row: ChargeRow): Charge {
     redirectUrl: row.status === 'charge_pending' ? `/api/payments/sandbox/3ds/${row.id}` : null,
     payTo: payToOf(row.paymentMethod),
     dueDate: row.dueDate?.toISOString() ?? null,
+    lastRefund: row.refunds.length > 0 ? refundOf(row.refunds[row.refunds.length - 1]!) : null,
+    refunds: row.refunds.map(refundOf),
   };
 }
 
-/** The control digit of a CLABE's first 17 digits (weights 3, 7, 1 repeated; Banxico's CLABE rule). */
-export function clabeControlDigit(first17: string): number {
-  const weights = [3, 7, 1];
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += ((first17.charCodeAt(i) - 48) * weights[i % 3]!) % 10;
-  return (10 - (sum % 10)) % 10;
+function refundOf(r: SandboxRefund): ChargeRefund {
+  return {
+    id: r.id,
+    amountCents: r.amount_cents,
+    status: 'completed',
+    description: r.description,
+    createdAt: r.created_at,
+  };
 }
+
+/**
+ * The simulator's CLABE whose payouts always fail (after starting in_progress, like a transfer the receiving
+ * bank returns): a valid BBVA CLABE, account all nines. Documented in the README's test data.
+ */
+export const SANDBOX_FAILING_CLABE = '012180999999999995';
+/** What the failed payout reports: the SPEI return reason 01 the receiving banks use. */
+const FAILED_PAYOUT_MESSAGE = 'Cuenta inexistente';
+
+/**
+ * The refusals of Openpay's 'Devolver un cargo' the simulator gives. Openpay's documentation names no specific
+ * error for them; they are its documented 1003, 422 Unprocessable Entity (decision 046). The replica
+ * (tests/server/replicas/openpay.ts) answers the same words.
+ */
+export const REFUND_REFUSALS = {
+  notCard: 'Only card charges can be refunded',
+  notCompleted: 'The charge can not be refunded',
+  tooMuch: 'The refund amount exceeds the amount left to refund',
+} as const;
+
+type PayoutRow = typeof sandboxPayouts.$inferSelect;
+
+/** Openpay answers a payout's CLABE masked: first 3 and last 5 digits. */
+const maskClabe = (clabe: string) => `${clabe.slice(0, 3)}XXXXXXXXXX${clabe.slice(-5)}`;
+
+function toPayout(row: PayoutRow): Payout {
+  return {
+    id: row.id,
+    status: row.status as PayoutStatus,
+    amountCents: row.amountCents,
+    clabe: maskClabe(row.clabe),
+    holderName: row.holderName,
+    bankName: clabeBank(row.clabe),
+    orderId: row.orderId,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+// checkout/delayed-payments.test.ts still imports the check digit under its old name from here.
+export { clabeCheckDigit as clabeControlDigit } from '../../shared/clabe.ts';
 
 /** A CLABE of STP (bank 646, plaza 180), as Openpay gives for SPEI charges, with a valid control digit. */
 export function sandboxClabe(): string {
   const digits = `646180${Array.from(randomBytes(11), (b) => String(b % 10)).join('')}`;
-  return `${digits}${clabeControlDigit(digits)}`;
+  return `${digits}${clabeCheckDigit(digits)}`;
 }
 
 export class SandboxGateway implements PaymentGateway {
@@ -349,21 +403,133 @@ export class SandboxGateway implements PaymentGateway {
     return row ? toCharge(row) : null;
   }
 
+  /**
+   * Openpay's 'Devolver un cargo': card charges only, completed, for what is left or less; several partial
+   * refunds add up, and the charge is 'refunded' once nothing is left. One conditional UPDATE, so two refunds
+   * at once can never return more than the charge.
+   */
   async refund(chargeId: string, options: { description: string; amountCents?: number }): Promise<Charge> {
+    const charge = await this.getCharge(chargeId); // 1005 when it does not exist
+    if (charge.method !== 'card') throw requestError(422, NOT_REFUNDABLE, REFUND_REFUSALS.notCard);
+    if (charge.status !== 'completed') throw requestError(422, NOT_REFUNDABLE, REFUND_REFUSALS.notCompleted);
+    const left = charge.amountCents - charge.refundedCents;
+    const amount = options.amountCents ?? left;
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      throw requestError(400, 1001, 'amount must be greater than 0');
+    }
+    if (amount > left) throw requestError(422, NOT_REFUNDABLE, REFUND_REFUSALS.tooMuch);
+    const refund: SandboxRefund = {
+      id: openpayId('tr', 18),
+      amount_cents: amount,
+      description: options.description.slice(0, 250),
+      created_at: new Date().toISOString(),
+    };
     const [row] = await this.db
       .update(sandboxCharges)
       .set({
-        status: 'refunded',
-        refundedCents: options.amountCents ?? sql`${sandboxCharges.amountCents}`,
+        refundedCents: sql`${sandboxCharges.refundedCents} + ${amount}`,
+        status: sql`case when ${sandboxCharges.refundedCents} + ${amount} >= ${sandboxCharges.amountCents}
+          then 'refunded' else ${sandboxCharges.status} end`,
+        refunds: sql`${sandboxCharges.refunds} || ${JSON.stringify([refund])}::jsonb`,
         updatedAt: new Date(),
       })
-      .where(and(eq(sandboxCharges.id, chargeId), eq(sandboxCharges.status, 'completed')))
+      .where(
+        and(
+          eq(sandboxCharges.id, chargeId),
+          eq(sandboxCharges.method, 'card'),
+          eq(sandboxCharges.status, 'completed'),
+          sql`${sandboxCharges.refundedCents} + ${amount} <= ${sandboxCharges.amountCents}`,
+        ),
+      )
       .returning();
-    if (!row) {
-      await this.getCharge(chargeId); // 1005 when it does not exist
-      throw requestError(409, 1003, 'The charge can not be refunded');
-    }
+    // Another refund got there first and left less than this one asks.
+    if (!row) throw requestError(422, NOT_REFUNDABLE, REFUND_REFUSALS.tooMuch);
     return toCharge(row);
+  }
+
+  /**
+   * Openpay's 'Pago a cuenta bancaria': checked like Openpay (amount, CLABE, holder, order_id unique among all
+   * transactions, the merchant's balance), then in_progress; a later read executes it (`settlePayout`).
+   */
+  async createPayout(input: CreatePayoutInput): Promise<Payout> {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
+      throw requestError(400, 1001, 'amount must be greater than 0');
+    }
+    const clabe = checkClabe(input.clabe);
+    if (!clabe.ok || clabe.clabe !== input.clabe) {
+      throw requestError(400, 1001, 'bank_account.clabe is not a valid CLABE');
+    }
+    if (!input.holderName.trim()) throw requestError(400, 1001, 'bank_account.holder_name is required');
+    if (!input.description.trim()) throw requestError(400, 1001, 'description is required');
+    const [charge] = await this.db
+      .select({ id: sandboxCharges.id })
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.orderId, input.orderId));
+    if (charge) throw requestError(409, DUPLICATE_ORDER_ID, 'The orderId already exists');
+    if ((await this.balanceCents()) < input.amountCents) {
+      throw requestError(412, INSUFFICIENT_BALANCE, 'The Openpay account has not enough funds');
+    }
+    const [row] = await this.db
+      .insert(sandboxPayouts)
+      .values({
+        id: openpayId('tr', 18),
+        orderId: input.orderId,
+        amountCents: input.amountCents,
+        clabe: input.clabe,
+        holderName: input.holderName.trim().slice(0, 100),
+        description: input.description.slice(0, 250),
+        status: 'in_progress',
+      })
+      .onConflictDoNothing({ target: sandboxPayouts.orderId })
+      .returning();
+    if (!row) throw requestError(409, DUPLICATE_ORDER_ID, 'The orderId already exists');
+    return toPayout(row);
+  }
+
+  async getPayout(payoutId: string): Promise<Payout> {
+    const row = await this.settlePayout(payoutId);
+    if (!row) throw requestError(404, 1005, 'The requested resource doesn’t exist');
+    return toPayout(row);
+  }
+
+  async findPayoutByOrderId(orderId: string, createdSince: Date): Promise<Payout | null> {
+    const [found] = await this.db
+      .select({ id: sandboxPayouts.id })
+      .from(sandboxPayouts)
+      .where(and(eq(sandboxPayouts.orderId, orderId), gte(sandboxPayouts.createdAt, createdSince)));
+    return found ? this.getPayout(found.id) : null;
+  }
+
+  /**
+   * The next business day at Openpay, here the next read: an in_progress payout is executed — completed, or
+   * failed for SANDBOX_FAILING_CLABE. Conditional on in_progress, so instances reading at once agree.
+   */
+  private async settlePayout(payoutId: string): Promise<PayoutRow | undefined> {
+    const fails = sql`${sandboxPayouts.clabe} = ${SANDBOX_FAILING_CLABE}`;
+    const [settled] = await this.db
+      .update(sandboxPayouts)
+      .set({
+        status: sql`case when ${fails} then 'failed' else 'completed' end`,
+        errorMessage: sql`case when ${fails} then ${FAILED_PAYOUT_MESSAGE} else null end`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(sandboxPayouts.id, payoutId), eq(sandboxPayouts.status, 'in_progress')))
+      .returning();
+    if (settled) return settled;
+    const [row] = await this.db.select().from(sandboxPayouts).where(eq(sandboxPayouts.id, payoutId));
+    return row;
+  }
+
+  /** The merchant's simulated balance: what charges brought in, less refunds and payouts not failed. */
+  private async balanceCents(): Promise<number> {
+    const { rows } = await this.db.execute<{ balance: string | number }>(sql`
+      select
+        (select coalesce(sum(${sandboxCharges.amountCents} - ${sandboxCharges.refundedCents}), 0)
+           from ${sandboxCharges} where ${sandboxCharges.status} in ('completed', 'refunded'))
+        - (select coalesce(sum(${sandboxPayouts.amountCents}), 0)
+           from ${sandboxPayouts} where ${sandboxPayouts.status} in ('in_progress', 'completed'))
+        as balance`);
+    return Number(rows[0]?.balance ?? 0);
   }
 
   /** The simulated bank page ('Autorizar' / 'Rechazar'); answers where to send the shopper. */

@@ -274,6 +274,30 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   dueDate: timestamp('due_date', { withTimezone: true }),
   /** Openpay's payment_method object of a bank_account or store charge. */
   paymentMethod: jsonb('payment_method').$type<Record<string, string>>(),
+  /** Every refund of the charge, oldest first, in Openpay's refund shape (what the answer's `refunds` lists). */
+  refunds: jsonb('refunds').$type<SandboxRefund[]>().notNull().default(sql`'[]'::jsonb`),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type SandboxRefund = { id: string; amount_cents: number; description: string; created_at: string };
+
+/**
+ * Payouts of the offline payment simulator (money sent to a CLABE), in the database so several instances agree.
+ * order_id is unique like Openpay's (the charges' order_ids are checked as well: unique among all transactions).
+ */
+export const sandboxPayouts = pgTable('sandbox_payouts', {
+  id: text('id').primaryKey(),
+  orderId: text('order_id').notNull().unique(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  /** The full CLABE (answers show it masked, as Openpay does). */
+  clabe: text('clabe').notNull(),
+  holderName: text('holder_name').notNull(),
+  description: text('description').notNull(),
+  /** 'in_progress', then 'completed' or 'failed' (Openpay's payout statuses). */
+  status: text('status').notNull(),
+  errorCode: integer('error_code'),
+  errorMessage: text('error_message'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
