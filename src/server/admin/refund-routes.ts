@@ -44,7 +44,8 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Reembolso parcial de un pedido pagado: a la tarjeta por Openpay, o pendiente a la CLABE del cliente',
+        summary:
+          'Reembolso parcial de un pedido pagado: a la tarjeta por Openpay, o pendiente a la CLABE del cliente',
         params: orderNumberParamsSchema,
         body: partialRefundSchema,
         response: { 200: adminOrderActionResponseSchema },
@@ -52,7 +53,12 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { number } = request.params;
-      const { refund, outcome } = await refundPart(orderContext(app, request), number, await staffRequest(request), request.body);
+      const { refund, outcome } = await refundPart(
+        orderContext(app, request),
+        number,
+        await staffRequest(request),
+        request.body,
+      );
       return {
         message:
           outcome === 'refunded'
@@ -92,7 +98,11 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const refund = await payRefundByPayout(orderContext(app, request), request.params.id, await staffRequest(request));
+      const refund = await payRefundByPayout(
+        orderContext(app, request),
+        request.params.id,
+        await staffRequest(request),
+      );
       const message =
         refund.state === 'done'
           ? `Openpay transfirió ${formatMoney(refund.amountCents)} a la CLABE terminada en ${refund.clabe?.slice(-4)}`

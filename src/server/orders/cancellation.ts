@@ -66,7 +66,11 @@ export type CancelResult = {
   route: RefundRoute | null;
 };
 
-export async function cancelOrder(ctx: OrderContext, number: number, who: CancelRequester): Promise<CancelResult> {
+export async function cancelOrder(
+  ctx: OrderContext,
+  number: number,
+  who: CancelRequester,
+): Promise<CancelResult> {
   const policy = cancelPolicy(who);
   const claim = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
@@ -80,7 +84,9 @@ export async function cancelOrder(ctx: OrderContext, number: number, who: Cancel
     const route = routeOf(payment?.method ?? order.paymentMethod);
     const actor = ledgerActor(who);
     const refund =
-      amountCents > 0 ? await openRefund(tx, order, { route, amountCents, reason: policy.request.reason, actor }) : null;
+      amountCents > 0
+        ? await openRefund(tx, order, { route, amountCents, reason: policy.request.reason, actor })
+        : null;
     if (route !== 'card' || !refund) {
       // SPEI or cash: Openpay cannot refund it. The order is cancelled now and the money is owed until staff
       // pay it to the buyer's CLABE (refunds.ts); nothing to ask the gateway, so nothing to claim.
@@ -88,7 +94,13 @@ export async function cancelOrder(ctx: OrderContext, number: number, who: Cancel
         .update(orders)
         .set({ cancelledAt: sql`now()`, cancelRequest: policy.request })
         .where(eq(orders.number, number));
-      await finishLocked(ctx, tx, { ...order, cancelledAt: new Date(), cancelRequest: policy.request }, who, refund);
+      await finishLocked(
+        ctx,
+        tx,
+        { ...order, cancelledAt: new Date(), cancelRequest: policy.request },
+        who,
+        refund,
+      );
       return { kind: 'owed' as const, owedCents: refund?.amountCents ?? 0 };
     }
     await tx
@@ -128,13 +140,23 @@ export async function cancelOrder(ctx: OrderContext, number: number, who: Cancel
 /** What a repeated request answers: the order's refunds as they stand. */
 async function repeatedResult(ctx: OrderContext, number: number) {
   const rows = await ctx.db.select().from(orderRefunds).where(eq(orderRefunds.orderNumber, number));
-  const card = rows.filter((r) => r.route === 'card' && r.state === 'done').reduce((t, r) => t + r.amountCents, 0);
-  const owed = rows.filter((r) => r.route !== 'card' && r.state !== 'done').reduce((t, r) => t + r.amountCents, 0);
+  const card = rows
+    .filter((r) => r.route === 'card' && r.state === 'done')
+    .reduce((t, r) => t + r.amountCents, 0);
+  const owed = rows
+    .filter((r) => r.route !== 'card' && r.state !== 'done')
+    .reduce((t, r) => t + r.amountCents, 0);
   return { refundedCents: card, owedCents: owed, route: (rows.at(-1)?.route ?? null) as RefundRoute | null };
 }
 
 /** The refund did not happen: the order is as it was before the claim, the ledger's promise withdrawn. */
-async function releaseClaim(ctx: OrderContext, number: number, refund: RefundRow, message: string, actor: LedgerActor) {
+async function releaseClaim(
+  ctx: OrderContext,
+  number: number,
+  refund: RefundRow,
+  message: string,
+  actor: LedgerActor,
+) {
   await ctx.db.transaction(async (tx) => {
     await lockOrder(tx, number);
     await failRefund(tx, refund, message, actor);
@@ -161,11 +183,19 @@ async function finishCancellation(
     const [refund] = await tx
       .select()
       .from(orderRefunds)
-      .where(and(eq(orderRefunds.orderNumber, number), eq(orderRefunds.route, 'card'), eq(orderRefunds.state, 'in_progress')))
+      .where(
+        and(
+          eq(orderRefunds.orderNumber, number),
+          eq(orderRefunds.route, 'card'),
+          eq(orderRefunds.state, 'in_progress'),
+        ),
+      )
       .orderBy(desc(orderRefunds.id))
       .limit(1);
     if (refund) await settleRefund(tx, refund, { route: 'card', providerId, actor: ledgerActor(who) });
-    const [settled] = refund ? await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id)) : [];
+    const [settled] = refund
+      ? await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id))
+      : [];
     await finishLocked(ctx, tx, before, who, settled ?? null);
   });
 }
@@ -196,7 +226,11 @@ async function finishLocked(
     tx,
     before,
     view && refund
-      ? { sentence: view.sentence, route: refund.route, needsAccount: refund.route !== 'card' && !refund.clabe }
+      ? {
+          sentence: view.sentence,
+          route: refund.route,
+          needsAccount: refund.route !== 'card' && !refund.clabe,
+        }
       : null,
     ctx.publicUrl,
   );
@@ -215,6 +249,40 @@ async function finishLocked(
       },
     });
   }
+}
+
+/**
+ * The card refund a claimed cancellation is asking for. A claim always opens it in the same transaction; one
+ * made by an earlier version of the shop (a crash across an upgrade) has none, and gets it now, for what is
+ * left to refund.
+ */
+async function claimedRefund(
+  ctx: OrderContext,
+  number: number,
+  who: SweeperRequest,
+): Promise<RefundRow | null> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (!order?.cancelledAt || !CANCELLABLE.includes(order.status)) return null;
+    const [open] = await tx
+      .select()
+      .from(orderRefunds)
+      .where(
+        and(
+          eq(orderRefunds.orderNumber, number),
+          eq(orderRefunds.route, 'card'),
+          eq(orderRefunds.state, 'in_progress'),
+        ),
+      )
+      .orderBy(desc(orderRefunds.id))
+      .limit(1);
+    if (open) return open;
+    const amountCents = await refundableOf(tx, number);
+    if (amountCents <= 0) return null;
+    const reason =
+      order.cancelRequest?.reason ?? cancelPolicy({ kind: 'shopper', userId: order.userId }).request.reason;
+    return openRefund(tx, order, { route: 'card', amountCents, reason, actor: ledgerActor(who) });
+  });
 }
 
 /**
@@ -256,12 +324,7 @@ export async function finishInterruptedCancellations(
     const stop = keepClaim(ctx, number);
     try {
       const payment = await completedPayment(ctx.db, number);
-      const [refund] = await ctx.db
-        .select()
-        .from(orderRefunds)
-        .where(and(eq(orderRefunds.orderNumber, number), eq(orderRefunds.route, 'card'), eq(orderRefunds.state, 'in_progress')))
-        .orderBy(desc(orderRefunds.id))
-        .limit(1);
+      const refund = await claimedRefund(ctx, number, who);
       const outcome =
         payment?.chargeId && refund
           ? await refundOnce(ctx, payment.chargeId, refund, `Cancelación del pedido ${number}`)

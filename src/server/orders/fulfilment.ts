@@ -1,13 +1,20 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { writeAudit } from '../audit/log.ts';
-import { orders } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderShippedMail } from './mail.ts';
 import type { StaffRequest } from './requester.ts';
+import {
+  type FulfilmentStep,
+  guideOf,
+  mayAdvance,
+  ORDER_NOT_FOUND,
+  STEPS,
+  statusLabel,
+  stepOf,
+} from './rules.ts';
 import { applyTransition } from './transitions.ts';
-import { type FulfilmentStep, guideOf, mayAdvance, ORDER_NOT_FOUND, STEPS, statusLabel, stepOf } from './rules.ts';
 
 export type Shipment = { trackingGuide: string; deliveryProvider: string; deliveryDate: string };
 

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, ne, notInArray, or, sql, sum } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, notInArray, or, sql } from 'drizzle-orm';
 import { isDelayed, PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { orderLines, orders, payments, products, quotations, users } from '../db/schema.ts';
+import { orderLines, orders, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';

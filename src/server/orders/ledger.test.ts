@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { balancesFrom, type LedgerRow } from './ledger.ts';
 
 type Row = Pick<LedgerRow, 'kind' | 'amountCents' | 'method' | 'detail'>;
-const row = (kind: Row['kind'], amountCents: number, method: string | null = null, detail: Row['detail'] = null): Row => ({
+const row = (
+  kind: Row['kind'],
+  amountCents: number,
+  method: string | null = null,
+  detail: Row['detail'] = null,
+): Row => ({
   kind,
   amountCents,
   method,
@@ -18,20 +23,33 @@ describe('balances from the ledger', () => {
       row('refund_due', 20_000, 'card'),
       row('refund', 20_000, 'card'),
     ]);
-    expect(b).toMatchObject({ paidCents: 100_000, refundedCents: 50_000, refundDueCents: 0, keptCents: 50_000 });
+    expect(b).toMatchObject({
+      paidCents: 100_000,
+      refundedCents: 50_000,
+      refundDueCents: 0,
+      keptCents: 50_000,
+    });
     expect(b.refundedByRoute).toEqual({ card: 50_000, payout: 0, transfer: 0 });
   });
 
   it('a SPEI order cancelled: the money is owed until paid out, and kept is zero meanwhile', () => {
     const owed = balancesFrom([row('charge', 57_700, 'spei'), row('refund_due', 57_700, 'payout')]);
     expect(owed).toMatchObject({ paidCents: 57_700, refundedCents: 0, refundDueCents: 57_700, keptCents: 0 });
-    const paid = balancesFrom([row('charge', 57_700, 'spei'), row('refund_due', 57_700, 'payout'), row('refund', 57_700, 'transfer')]);
+    const paid = balancesFrom([
+      row('charge', 57_700, 'spei'),
+      row('refund_due', 57_700, 'payout'),
+      row('refund', 57_700, 'transfer'),
+    ]);
     expect(paid).toMatchObject({ refundedCents: 57_700, refundDueCents: 0, keptCents: 0 });
     expect(paid.refundedByRoute.transfer).toBe(57_700);
   });
 
   it('a refused card refund withdraws its promise', () => {
-    const b = balancesFrom([row('charge', 10_000, 'card'), row('refund_due', 10_000, 'card'), row('refund_failed', 10_000, 'card')]);
+    const b = balancesFrom([
+      row('charge', 10_000, 'card'),
+      row('refund_due', 10_000, 'card'),
+      row('refund_failed', 10_000, 'card'),
+    ]);
     expect(b).toMatchObject({ refundDueCents: 0, keptCents: 10_000 });
   });
 

@@ -73,7 +73,11 @@ export async function recordMovement(
 }
 
 export async function ledgerOf(db: Db, orderNumber: number): Promise<LedgerRow[]> {
-  return db.select().from(orderLedger).where(eq(orderLedger.orderNumber, orderNumber)).orderBy(asc(orderLedger.id));
+  return db
+    .select()
+    .from(orderLedger)
+    .where(eq(orderLedger.orderNumber, orderNumber))
+    .orderBy(asc(orderLedger.id));
 }
 
 /**

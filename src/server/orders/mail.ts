@@ -144,7 +144,10 @@ export async function enqueueOrderCancelledMail(
       title: `Pedido #${order.number} cancelado`,
       greeting: `Hola, ${to.nombre}:`,
       blocks: [
-        { kind: 'paragraph', text: `Cancelamos su pedido #${order.number}. ${refund?.sentence ?? ''}`.trim() },
+        {
+          kind: 'paragraph',
+          text: `Cancelamos su pedido #${order.number}. ${refund?.sentence ?? ''}`.trim(),
+        },
         ...refundNotes(refund),
         { kind: 'button', label: 'Ver mis pedidos', url: `${publicUrl}/historial` },
       ],

@@ -188,8 +188,20 @@ async function recordOutsideRefund(
   const actor = ledgerActor(who);
   const reason = state === 'lost' ? 'Contracargo perdido' : 'Reembolso hecho en Openpay';
   const reference = `${charge.id}:${state}:${gone}`;
-  await recordMovement(tx, number, actor, { kind: 'refund_due', amountCents: delta, method: 'card', reference, reason });
-  await recordMovement(tx, number, actor, { kind: 'refund', amountCents: delta, method: 'card', reference, reason });
+  await recordMovement(tx, number, actor, {
+    kind: 'refund_due',
+    amountCents: delta,
+    method: 'card',
+    reference,
+    reason,
+  });
+  await recordMovement(tx, number, actor, {
+    kind: 'refund',
+    amountCents: delta,
+    method: 'card',
+    reference,
+    reason,
+  });
 }
 
 /** The unseen alerts of an order, newest first (the back office's order page). */

@@ -36,7 +36,8 @@ export async function refundableOf(db: Db, number: number): Promise<number> {
 }
 
 /** The route money paid this way goes back by: cards through Openpay's refund, the rest by transfer to a CLABE. */
-export const routeOf = (method: string | null | undefined): RefundRoute => (method === 'spei' || method === 'cash' ? 'payout' : 'card');
+export const routeOf = (method: string | null | undefined): RefundRoute =>
+  method === 'spei' || method === 'cash' ? 'payout' : 'card';
 
 /**
  * Opens a refund (in the caller's locked transaction): the order_refunds row and the ledger's 'refund_due'. A
@@ -45,7 +46,14 @@ export const routeOf = (method: string | null | undefined): RefundRoute => (meth
 export async function openRefund(
   tx: Tx,
   order: Pick<Order, 'number'>,
-  refund: { route: RefundRoute; amountCents: number; reason: string; actor: LedgerActor; clabe?: string | null; holderName?: string | null },
+  refund: {
+    route: RefundRoute;
+    amountCents: number;
+    reason: string;
+    actor: LedgerActor;
+    clabe?: string | null;
+    holderName?: string | null;
+  },
 ): Promise<RefundRow> {
   const state: RefundStateName = refund.route === 'card' ? 'in_progress' : 'owed';
   const [row] = await tx
@@ -95,11 +103,19 @@ export async function settleRefund(
   });
   await tx
     .update(orderRefunds)
-    .set({ state: 'done', route: done.route, providerId: done.providerId, leaseUntil: null, errorMessage: null, doneAt: sql`now()` })
+    .set({
+      state: 'done',
+      route: done.route,
+      providerId: done.providerId,
+      leaseUntil: null,
+      errorMessage: null,
+      doneAt: sql`now()`,
+    })
     .where(eq(orderRefunds.id, refund.id));
   const b = await balancesOf(tx, refund.orderNumber);
   const payment = await completedPayment(tx, refund.orderNumber);
-  if (payment && done.route === 'card') await updatePayment(tx, payment.id, { refundedCents: b.refundedByRoute.card });
+  if (payment && done.route === 'card')
+    await updatePayment(tx, payment.id, { refundedCents: b.refundedByRoute.card });
   await tx
     .update(orders)
     .set({
@@ -111,7 +127,12 @@ export async function settleRefund(
 }
 
 /** A card refund Openpay refused: the promise is withdrawn (ledger 'refund_failed'), nothing left the shop. */
-export async function failRefund(tx: Tx, refund: RefundRow, message: string, actor: LedgerActor): Promise<void> {
+export async function failRefund(
+  tx: Tx,
+  refund: RefundRow,
+  message: string,
+  actor: LedgerActor,
+): Promise<void> {
   await recordMovement(tx, refund.orderNumber, actor, {
     kind: 'refund_failed',
     amountCents: refund.amountCents,
@@ -126,7 +147,10 @@ export async function failRefund(tx: Tx, refund: RefundRow, message: string, act
     .where(eq(orderRefunds.id, refund.id));
 }
 
-export type RefundOutcome = { kind: 'refunded'; providerId: string | null } | { kind: 'refused'; message: string } | { kind: 'unknown' };
+export type RefundOutcome =
+  | { kind: 'refunded'; providerId: string | null }
+  | { kind: 'refused'; message: string }
+  | { kind: 'unknown' };
 
 /**
  * Asks Openpay for a card refund of exactly this amount, or confirms it already happened: a retry, a second
@@ -145,11 +169,16 @@ export async function refundOnce(
     const charge = await ctx.gateway.refund(chargeId, { description, amountCents: refund.amountCents });
     return { kind: 'refunded', providerId: charge.lastRefund?.id ?? null };
   } catch (error) {
-    ctx.log.warn({ err: error, order: refund.orderNumber }, 'el reembolso no respondió; se consulta el cargo');
+    ctx.log.warn(
+      { err: error, order: refund.orderNumber },
+      'el reembolso no respondió; se consulta el cargo',
+    );
     try {
       const charge = await ctx.gateway.getCharge(chargeId);
-      if (charge.refundedCents >= before + refund.amountCents) return { kind: 'refunded', providerId: charge.lastRefund?.id ?? null };
-      if (error instanceof GatewayError) return { kind: 'refused', message: error.description ?? error.message };
+      if (charge.refundedCents >= before + refund.amountCents)
+        return { kind: 'refunded', providerId: charge.lastRefund?.id ?? null };
+      if (error instanceof GatewayError)
+        return { kind: 'refused', message: error.description ?? error.message };
       return { kind: 'unknown' };
     } catch {
       return { kind: 'unknown' };
@@ -222,10 +251,21 @@ export async function recordRefundTransfer(
 ): Promise<RefundRow> {
   return ctx.db.transaction(async (tx) => {
     const { order, refund } = await lockedRefund(tx, refundId);
-    if (refund.route === 'card') throw conflict('Un reembolso a tarjeta lo hace Openpay; no se registra como transferencia', 'card_refund');
+    if (refund.route === 'card')
+      throw conflict(
+        'Un reembolso a tarjeta lo hace Openpay; no se registra como transferencia',
+        'card_refund',
+      );
     if (refund.state !== 'owed')
-      throw conflict(`El reembolso está «${refundStateLabel(refund.state)}»; no se puede registrar una transferencia`, 'not_owed');
-    await settleRefund(tx, refund, { route: 'transfer', providerId: transfer.reference, actor: ledgerActor(who) });
+      throw conflict(
+        `El reembolso está «${refundStateLabel(refund.state)}»; no se puede registrar una transferencia`,
+        'not_owed',
+      );
+    await settleRefund(tx, refund, {
+      route: 'transfer',
+      providerId: transfer.reference,
+      actor: ledgerActor(who),
+    });
     await writeAudit(tx, who.actor, {
       action: 'refund.transfer',
       entityType: 'order',
@@ -251,17 +291,30 @@ const payoutRef = (refund: Pick<RefundRow, 'orderNumber' | 'id'>) =>
  * is finished by the sweeper: it finds the payout by that order_id (Openpay refuses a second payout with it) and
  * records it, or asks again with the same order_id.
  */
-export async function payRefundByPayout(ctx: OrderContext, refundId: number, who: StaffRequest): Promise<RefundRow> {
+export async function payRefundByPayout(
+  ctx: OrderContext,
+  refundId: number,
+  who: StaffRequest,
+): Promise<RefundRow> {
   const claimed = await ctx.db.transaction(async (tx) => {
     const { order, refund } = await lockedRefund(tx, refundId);
-    if (refund.route === 'card') throw conflict('Un reembolso a tarjeta no se paga por transferencia', 'card_refund');
+    if (refund.route === 'card')
+      throw conflict('Un reembolso a tarjeta no se paga por transferencia', 'card_refund');
     if (refund.state !== 'owed')
-      throw conflict(`El reembolso está «${refundStateLabel(refund.state)}»; no se puede pagar de nuevo`, 'not_owed');
+      throw conflict(
+        `El reembolso está «${refundStateLabel(refund.state)}»; no se puede pagar de nuevo`,
+        'not_owed',
+      );
     if (!refund.clabe || !refund.holderName)
       throw conflict('Falta la cuenta CLABE del cliente: regístrela o pídasela antes de pagar', 'no_account');
     const [row] = await tx
       .update(orderRefunds)
-      .set({ state: 'in_progress', providerRef: payoutRef(refund), leaseUntil: leaseEnd(), errorMessage: null })
+      .set({
+        state: 'in_progress',
+        providerRef: payoutRef(refund),
+        leaseUntil: leaseEnd(),
+        errorMessage: null,
+      })
       .where(eq(orderRefunds.id, refundId))
       .returning();
     await writeAudit(tx, who.actor, {
@@ -269,7 +322,12 @@ export async function payRefundByPayout(ctx: OrderContext, refundId: number, who
       entityType: 'order',
       entityId: order.number,
       before: { refundId, state: refund.state },
-      after: { refundId, state: 'in_progress', amountCents: refund.amountCents, clabeLast4: refund.clabe.slice(-4) },
+      after: {
+        refundId,
+        state: 'in_progress',
+        amountCents: refund.amountCents,
+        clabeLast4: refund.clabe.slice(-4),
+      },
     });
     return row!;
   });
@@ -330,7 +388,12 @@ async function backToOwed(ctx: OrderContext, refund: RefundRow, message: string)
 }
 
 /** What Openpay says of a payout, recorded under the order's lock: completed → money left; failed → still owed. */
-export async function recordPayout(ctx: OrderContext, refundId: number, payout: Payout, actor: LedgerActor): Promise<RefundRow> {
+export async function recordPayout(
+  ctx: OrderContext,
+  refundId: number,
+  payout: Payout,
+  actor: LedgerActor,
+): Promise<RefundRow> {
   return ctx.db.transaction(async (tx) => {
     const { order, refund } = await lockedRefund(tx, refundId);
     if (refund.state === 'done') return refund;
@@ -344,7 +407,12 @@ export async function recordPayout(ctx: OrderContext, refundId: number, payout: 
       .update(orderRefunds)
       .set(
         payout.status === 'failed' || payout.status === 'cancelled'
-          ? { state: 'owed', providerId: null, leaseUntil: null, errorMessage: payout.errorMessage ?? 'Openpay rechazó el pago' }
+          ? {
+              state: 'owed',
+              providerId: null,
+              leaseUntil: null,
+              errorMessage: payout.errorMessage ?? 'Openpay rechazó el pago',
+            }
           : { providerId: payout.id, leaseUntil: null },
       )
       .where(eq(orderRefunds.id, refundId))
@@ -402,7 +470,11 @@ export async function advanceRefunds(ctx: OrderContext, who: SweeperRequest, lim
 }
 
 /** Settles a card refund in progress from Openpay's answer (or its charge); the order stays as it is. */
-export async function finishCardRefund(ctx: OrderContext, refund: RefundRow, actor: LedgerActor): Promise<RefundOutcome> {
+export async function finishCardRefund(
+  ctx: OrderContext,
+  refund: RefundRow,
+  actor: LedgerActor,
+): Promise<RefundOutcome> {
   const payment = await completedPayment(ctx.db, refund.orderNumber);
   const outcome = payment?.chargeId
     ? await refundOnce(ctx, payment.chargeId, refund, `Reembolso parcial del pedido ${refund.orderNumber}`)
@@ -410,7 +482,8 @@ export async function finishCardRefund(ctx: OrderContext, refund: RefundRow, act
   if (outcome.kind === 'unknown') return outcome;
   await ctx.db.transaction(async (tx) => {
     await lockOrder(tx, refund.orderNumber);
-    if (outcome.kind === 'refunded') await settleRefund(tx, refund, { route: 'card', providerId: outcome.providerId, actor });
+    if (outcome.kind === 'refunded')
+      await settleRefund(tx, refund, { route: 'card', providerId: outcome.providerId, actor });
     else await failRefund(tx, refund, outcome.message, actor);
   });
   return outcome;
@@ -435,7 +508,8 @@ export async function refundPart(
   const opened = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order) throw notFound(ORDER_NOT_FOUND);
-    if (order.paidAt === null) throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
+    if (order.paidAt === null)
+      throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
     if (order.cancelledAt !== null && order.status !== 'cancelled')
       throw conflict('La cancelación del pedido está en proceso', 'cancelling');
     const left = await refundableOf(tx, number);
@@ -456,7 +530,12 @@ export async function refundPart(
       entityType: 'order',
       entityId: number,
       before: null,
-      after: { refundId: refund.id, route: refund.route, amountCents: refund.amountCents, reason: request.reason },
+      after: {
+        refundId: refund.id,
+        route: refund.route,
+        amountCents: refund.amountCents,
+        reason: request.reason,
+      },
     });
     if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, ctx.publicUrl);
     return refund;
@@ -466,7 +545,10 @@ export async function refundPart(
   try {
     const outcome = await finishCardRefund(ctx, opened, ledgerActor(who));
     if (outcome.kind === 'unknown')
-      throw badGateway('refund_pending', 'Openpay no respondió; el reembolso sigue en proceso y se confirmará automáticamente');
+      throw badGateway(
+        'refund_pending',
+        'Openpay no respondió; el reembolso sigue en proceso y se confirmará automáticamente',
+      );
     if (outcome.kind === 'refused')
       throw badGateway('refund_failed', `Openpay rechazó el reembolso: ${outcome.message}`);
     const [done] = await ctx.db.select().from(orderRefunds).where(eq(orderRefunds.id, opened.id));
@@ -514,7 +596,11 @@ export const refundView = (r: RefundRow): RefundView => {
 };
 
 export async function refundsOf(db: Db, number: number): Promise<RefundView[]> {
-  const rows = await db.select().from(orderRefunds).where(eq(orderRefunds.orderNumber, number)).orderBy(asc(orderRefunds.id));
+  const rows = await db
+    .select()
+    .from(orderRefunds)
+    .where(eq(orderRefunds.orderNumber, number))
+    .orderBy(asc(orderRefunds.id));
   return rows.map(refundView);
 }
 
@@ -538,5 +624,18 @@ export async function openRefunds(db: Db) {
 // ——— Mail ———
 
 /** The buyer is told where their money goes (or went), by its real route. Once per refund and state. */
-export const enqueueRefundMail = (tx: Db, order: Pick<Order, 'number' | 'userId'>, refund: RefundRow, publicUrl: string) =>
-  enqueueRefundStateMail(tx, order, { ...refundView(refund), needsAccount: refund.route !== 'card' && refund.state === 'owed' && !refund.clabe }, publicUrl);
+export const enqueueRefundMail = (
+  tx: Db,
+  order: Pick<Order, 'number' | 'userId'>,
+  refund: RefundRow,
+  publicUrl: string,
+) =>
+  enqueueRefundStateMail(
+    tx,
+    order,
+    {
+      ...refundView(refund),
+      needsAccount: refund.route !== 'card' && refund.state === 'owed' && !refund.clabe,
+    },
+    publicUrl,
+  );

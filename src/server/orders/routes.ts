@@ -8,9 +8,9 @@ import {
 import { refundAccountSchema } from '../../shared/schemas/refunds.ts';
 import { requireUser } from '../auth/session.ts';
 import { cancelOrder } from './cancellation.ts';
-import { setRefundAccount } from './refunds.ts';
 import { orderContext } from './context.ts';
 import { getOrder, listOrders } from './history.ts';
+import { setRefundAccount } from './refunds.ts';
 
 /** The shopper's history, receipt and cancellation (their own orders only). */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -83,7 +83,12 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireUser(request);
       reply.header('Cache-Control', 'no-store');
       const { number } = request.params;
-      await setRefundAccount(orderContext(app, request), number, { kind: 'shopper', userId: user.id }, request.body);
+      await setRefundAccount(
+        orderContext(app, request),
+        number,
+        { kind: 'shopper', userId: user.id },
+        request.body,
+      );
       const order = await getOrder(app.db, user.id, number);
       const refund = order.refunds.at(-1);
       return { message: refund?.sentence ?? 'Cuenta registrada', order };

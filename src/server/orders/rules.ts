@@ -4,7 +4,7 @@ import type { CancelRequest } from '../db/schema.ts';
 import { type AppError, conflict } from '../http/errors.ts';
 import type { Order } from './lock.ts';
 import type { ShopperRequest, StaffRequest } from './requester.ts';
-import { TRANSITIONS, transitionFor } from './transitions.ts';
+import { fromStates, TRANSITIONS, transitionFor } from './transitions.ts';
 
 /** The rules of an order's life that the shopper's history, the back office and the transitions share. */
 
@@ -29,7 +29,7 @@ type CancelRule = {
 
 /** A shopper cancels their own paid order; they are told why not in their words. */
 const SHOPPER_RULE: CancelRule = {
-  from: ['paid'],
+  from: fromStates('cancel', 'shopper'),
   refusalOrder: ['already_cancelled', 'invoiced', 'not_paid', 'shipped', 'cancelling'],
   messages: {
     already_cancelled: 'El pedido ya está cancelado',
@@ -43,7 +43,7 @@ const SHOPPER_RULE: CancelRule = {
 
 /** Staff also cancel an order in preparation (with a reason, audited). */
 const STAFF_RULE: CancelRule = {
-  from: ['paid', 'preparing'],
+  from: fromStates('cancel', 'staff'),
   refusalOrder: ['already_cancelled', 'not_paid', 'shipped', 'invoiced', 'cancelling'],
   messages: {
     already_cancelled: 'El pedido ya está cancelado',
@@ -158,7 +158,8 @@ export const stepOf = (step: FulfilmentStep) => {
 
 /** An order being cancelled (claimed) does not move forward until the cancellation ends. */
 export const mayAdvance = (order: Pick<Order, 'status' | 'cancelledAt'>, step: FulfilmentStep) =>
-  transitionFor(order.status, step, 'staff') !== null && (order.cancelledAt === null || order.status === 'shipped');
+  transitionFor(order.status, step, 'staff') !== null &&
+  (order.cancelledAt === null || order.status === 'shipped');
 
 /** The back office's buttons, and the reason beside a disabled 'Cancelar' (invoiced: valid or pending). */
 export function staffActions(order: CancelFacts, invoiced: boolean) {

@@ -9,7 +9,8 @@ const END = '<!-- transitions:end -->';
 export function withTransitionsTable(text: string): string {
   const start = text.match(START);
   const end = text.indexOf(END);
-  if (!start || start.index === undefined || end < 0) throw new Error(`${DECISION_010}: faltan las marcas de la tabla`);
+  if (!start || start.index === undefined || end < 0)
+    throw new Error(`${DECISION_010}: faltan las marcas de la tabla`);
   const head = text.slice(0, start.index + start[0].length);
   return `${head}\n${transitionsMarkdown()}\n${text.slice(end)}`;
 }

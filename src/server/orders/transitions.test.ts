@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
-import { DECISION_010, withTransitionsTable } from './transitions-doc.ts';
 import { TRANSITIONS, transitionFor } from './transitions.ts';
+import { DECISION_010, withTransitionsTable } from './transitions-doc.ts';
 
 describe('the transition table', () => {
   it('is the table decision 010 shows (npm run docs:transitions regenerates it)', () => {
@@ -16,7 +16,9 @@ describe('the transition table', () => {
     for (const status of statuses) {
       for (const t of TRANSITIONS) {
         for (const who of t.who) {
-          const matches = TRANSITIONS.filter((x) => x.event === t.event && x.from.includes(status) && x.who.includes(who));
+          const matches = TRANSITIONS.filter(
+            (x) => x.event === t.event && x.from.includes(status) && x.who.includes(who),
+          );
           expect(matches.length, `${status} × ${t.event} × ${who}`).toBeLessThanOrEqual(1);
         }
       }

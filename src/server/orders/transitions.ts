@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
 import type { Tx } from '../db/client.ts';
 import { orders } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
@@ -78,7 +78,8 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'cancelled',
     who: ['shopper', 'staff'],
     by: 'abandonAwaitingPayment',
-    writes: "SPEI/store order given up before paying: stock back ('order_release'), mail, audit row for staff",
+    writes:
+      "SPEI/store order given up before paying: stock back ('order_release'), mail, audit row for staff",
   },
   {
     event: 'prepare',
@@ -106,9 +107,18 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'cancel',
+    from: ['paid'],
+    to: 'cancelled',
+    who: ['shopper'],
+    by: 'cancelOrder',
+    writes:
+      "stock back ('order_cancel'), ledger 'refund_due' and 'refund' (card) or money owed (SPEI, cash), mail",
+  },
+  {
+    event: 'cancel',
     from: ['paid', 'preparing'],
     to: 'cancelled',
-    who: ['shopper', 'staff', 'sweeper'],
+    who: ['staff', 'sweeper'],
     by: 'cancelOrder (card: claim, refund, finish; the sweeper finishes a crashed one)',
     writes:
       "stock back ('order_cancel'), ledger 'refund_due' and 'refund' (card) or money owed (SPEI, cash), mail, audit row for staff",
@@ -119,7 +129,8 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'cancelled',
     who: ['gateway', 'sweeper'],
     by: 'recordChargeChange',
-    writes: "refund or lost chargeback reported by Openpay: ledger 'refund', stock back ('order_cancel'), staff alert",
+    writes:
+      "refund or lost chargeback reported by Openpay: ledger 'refund', stock back ('order_cancel'), staff alert",
   },
 ];
 
@@ -128,10 +139,9 @@ export function transitionFor(status: OrderStatus, event: OrderEvent, who: Who):
   return TRANSITIONS.find((t) => t.event === event && t.from.includes(status) && t.who.includes(who)) ?? null;
 }
 
-/** The states an event may start from (for any requester). */
-export const fromStates = (event: OrderEvent): readonly OrderStatus[] => [
-  ...new Set(TRANSITIONS.filter((t) => t.event === event).flatMap((t) => t.from)),
-];
+/** The states an event may start from for this requester. */
+export const fromStates = (event: OrderEvent, who: Who): readonly OrderStatus[] =>
+  TRANSITIONS.filter((t) => t.event === event && t.who.includes(who)).flatMap((t) => t.from);
 
 /**
  * Applies an event to a locked order (the caller holds lockOrder in `tx`): the new status and the columns that go
@@ -179,7 +189,9 @@ export function transitionsMarkdown(): string {
     (t) =>
       `| ${t.from.join(', ')} → ${t.to} | \`${t.event}\` | ${t.who.join(', ')} | ${t.by} | ${t.writes} |`,
   );
-  return ['| Transition | Event | Who | Function | Writes with it, in one transaction |', '|---|---|---|---|---|', ...rows].join(
-    '\n',
-  );
+  return [
+    '| Transition | Event | Who | Function | Writes with it, in one transaction |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }

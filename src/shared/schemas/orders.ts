@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { refundViewSchema } from './refunds.ts';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { cartLinesSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
 import { controlledDeclarationSchema } from './controlled.ts';
+import { refundViewSchema } from './refunds.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.

@@ -65,7 +65,10 @@ export const refundTransferSchema = z.object({
 });
 
 export const refundIdParamsSchema = z.object({
-  id: z.coerce.number({ error: 'Reembolso inválido' }).int('Reembolso inválido').positive('Reembolso inválido'),
+  id: z.coerce
+    .number({ error: 'Reembolso inválido' })
+    .int('Reembolso inválido')
+    .positive('Reembolso inválido'),
 });
 
 export const openRefundsResponseSchema = z.object({

@@ -127,7 +127,9 @@ export const orderRefunds = pgTable(
   },
   (t) => [
     index('order_refunds_order_idx').on(t.orderNumber),
-    index('order_refunds_open_idx').on(t.state, t.createdAt).where(sql`${t.state} in ('owed', 'in_progress')`),
+    index('order_refunds_open_idx')
+      .on(t.state, t.createdAt)
+      .where(sql`${t.state} in ('owed', 'in_progress')`),
     uniqueIndex('order_refunds_provider_ref_idx').on(t.providerRef),
     check('order_refunds_amount', sql`${t.amountCents} > 0`),
   ],

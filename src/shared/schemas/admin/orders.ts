@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addressSchema } from '../common.ts';
-import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
 import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
+import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
 import { isoDay, page, pageInfoSchema, REQUIRED } from './common.ts';
 
 /** Orders in the back office. Part of the back-office API contract (../admin.ts). */
