@@ -1,11 +1,15 @@
 import {
   type Charge,
+  type ChargeRefund,
   type ChargeStatus,
   type CreateChargeInput,
+  type CreatePayoutInput,
   type DelayedChargeInput,
   GatewayError,
   GatewayUnavailableError,
   type PaymentGateway,
+  type Payout,
+  type PayoutStatus,
 } from './gateway.ts';
 
 export type OpenpayOptions = {
@@ -39,7 +43,37 @@ type OpenpayTransaction = {
     barcode_url?: string;
   } | null;
   due_date?: string | null;
-  refund?: { amount?: number } | null;
+  /** The last refund (open-pay/slate `charges.md`, 'Devolver un cargo': the answer's `refund` object). */
+  refund?: OpenpayRefund | null;
+  /** Every refund, when the answer lists them (openpay-java `Transaction.refunds`, `SimpleRefund`). */
+  refunds?: OpenpayRefund[] | null;
+};
+
+/** A refund transaction: id, amount, status, description, creation_date / operation_date. */
+type OpenpayRefund = {
+  id?: string;
+  amount?: number;
+  status?: string;
+  description?: string | null;
+  creation_date?: string | null;
+  operation_date?: string | null;
+};
+
+/**
+ * A payout transaction (open-pay/slate `payments.md`, 'Pago a cuenta bancaria' and 'Obtener un pago'):
+ * `transaction_type: "payout"`, `operation_type: "out"`, `method: "bank_account"`, status, amount, order_id,
+ * creation_date, error_message, and `bank_account` with the CLABE masked ('012XXXXXXXXXX24616'), bank_code,
+ * bank_name and holder_name.
+ */
+type OpenpayPayout = {
+  id: string;
+  status: string;
+  amount: number;
+  order_id?: string | null;
+  creation_date?: string | null;
+  error_code?: number | null;
+  error_message?: string | null;
+  bank_account?: { clabe?: string; bank_name?: string | null; holder_name?: string | null } | null;
 };
 
 type OpenpayErrorBody = {
@@ -53,14 +87,38 @@ type OpenpayErrorBody = {
 const toPesos = (cents: number) => Number((cents / 100).toFixed(2));
 const toCents = (pesos: number) => Math.round(pesos * 100);
 
+function refundFromOpenpay(r: OpenpayRefund): ChargeRefund {
+  return {
+    id: r.id ?? '',
+    amountCents: toCents(r.amount ?? 0),
+    status: r.status ?? 'completed',
+    description: r.description ?? null,
+    createdAt: r.operation_date ?? r.creation_date ?? null,
+  };
+}
+
+/**
+ * How much of the charge went back: the sum of `refunds` when the answer lists them (a failed refund returned
+ * nothing); else the whole charge when its status is 'refunded'; else the last `refund` alone — a lower bound
+ * after several partial refunds, which is why the list is preferred.
+ */
+function refundedCentsOf(t: OpenpayTransaction, refunds: ChargeRefund[] | null): number {
+  const whole = t.status === 'refunded' ? toCents(t.amount) : 0;
+  if (refunds) {
+    const sum = refunds.filter((r) => r.status !== 'failed').reduce((total, r) => total + r.amountCents, 0);
+    return Math.max(sum, whole);
+  }
+  return Math.max(whole, t.refund?.amount !== undefined ? toCents(t.refund.amount) : 0);
+}
+
 export function chargeFromOpenpay(t: OpenpayTransaction): Charge {
-  const refunded = t.refund?.amount ?? (t.status === 'refunded' ? t.amount : 0);
+  const refunds = Array.isArray(t.refunds) ? t.refunds.map(refundFromOpenpay) : null;
   return {
     id: t.id,
     status: t.status,
     amountCents: toCents(t.amount),
     currency: (t.currency ?? 'MXN').toUpperCase(),
-    refundedCents: toCents(refunded),
+    refundedCents: refundedCentsOf(t, refunds),
     method:
       t.method === 'card'
         ? 'card'
@@ -76,6 +134,29 @@ export function chargeFromOpenpay(t: OpenpayTransaction): Charge {
     redirectUrl: t.payment_method?.type === 'redirect' ? (t.payment_method.url ?? null) : null,
     payTo: payToOf(t.payment_method),
     dueDate: t.due_date ?? null,
+    lastRefund: t.refund ? refundFromOpenpay(t.refund) : null,
+    refunds,
+  };
+}
+
+const PAYOUT_STATUSES: readonly PayoutStatus[] = ['in_progress', 'completed', 'failed', 'cancelled'];
+
+export function payoutFromOpenpay(p: OpenpayPayout): Payout {
+  // A status outside the documented ones is not a payout we can count as done or failed: still in progress.
+  const status = PAYOUT_STATUSES.includes(p.status as PayoutStatus)
+    ? (p.status as PayoutStatus)
+    : 'in_progress';
+  return {
+    id: p.id,
+    status,
+    amountCents: toCents(p.amount),
+    clabe: p.bank_account?.clabe ?? '',
+    holderName: p.bank_account?.holder_name ?? null,
+    bankName: p.bank_account?.bank_name ?? null,
+    orderId: p.order_id ?? null,
+    errorCode: p.error_code ?? null,
+    errorMessage: p.error_message ?? null,
+    createdAt: p.creation_date ?? '',
   };
 }
 
@@ -214,6 +295,11 @@ export class OpenpayGateway implements PaymentGateway {
     return charges.find((c) => c.status !== 'failed') ?? charges[0] ?? null;
   }
 
+  /**
+   * 'Devolver un cargo' (open-pay/slate `charges.md`): POST /charges/{id}/refund with `description` (optional,
+   * ≤ 250) and `amount` (optional, > 0, ≤ the charge, two decimals); "Solo se pueden hacer devoluciones de cargos
+   * a tarjeta". Answers the charge with its `refund`.
+   */
   async refund(chargeId: string, options: { description: string; amountCents?: number }): Promise<Charge> {
     return chargeFromOpenpay(
       await this.call<OpenpayTransaction>('POST', `/charges/${encodeURIComponent(chargeId)}/refund`, {
@@ -222,4 +308,54 @@ export class OpenpayGateway implements PaymentGateway {
       }),
     );
   }
+
+  /**
+   * 'Pago a cuenta bancaria' (open-pay/slate `payments.md`): POST /payouts with `method: "bank_account"`,
+   * `bank_account: {clabe, holder_name}`, `amount` (> 0, two decimals), `description` (≤ 250) and `order_id`
+   * (≤ 100, "único entre todas las transacciones"). Answers the payout in_progress.
+   */
+  async createPayout(input: CreatePayoutInput): Promise<Payout> {
+    return payoutFromOpenpay(
+      await this.call<OpenpayPayout>('POST', '/payouts', {
+        method: 'bank_account',
+        bank_account: { clabe: input.clabe, holder_name: input.holderName.slice(0, 100) },
+        amount: toPesos(input.amountCents),
+        description: input.description.slice(0, 250),
+        order_id: input.orderId,
+      }),
+    );
+  }
+
+  async getPayout(payoutId: string): Promise<Payout> {
+    return payoutFromOpenpay(
+      await this.call<OpenpayPayout>('GET', `/payouts/${encodeURIComponent(payoutId)}`),
+    );
+  }
+
+  /**
+   * 'Listado de pagos' documents the filters creation, creation[gte], creation[lte], offset, limit (default 10),
+   * amount and payout_type — no order_id — and answers newest first. So: the payouts created since the day before
+   * `createdSince` (Openpay's dates are Mexico's central time; a day's margin covers the offset), page by page,
+   * matched on order_id here. order_id is sent as well, harmless if ignored and narrowing if honoured.
+   */
+  async findPayoutByOrderId(orderId: string, createdSince: Date): Promise<Payout | null> {
+    const since = new Date(createdSince.getTime() - 86_400_000).toISOString().slice(0, 10);
+    const pageSize = 100;
+    for (let page = 0; page < FIND_PAYOUT_MAX_PAGES; page++) {
+      // Brackets literal, as in Openpay's own example (curl -g "…/payouts?creation[gte]=2013-11-01&limit=2").
+      const query = `creation[gte]=${since}&order_id=${encodeURIComponent(orderId)}&offset=${page * pageSize}&limit=${pageSize}`;
+      const list = await this.call<OpenpayPayout[]>('GET', `/payouts?${query}`);
+      const payouts = Array.isArray(list) ? list : [];
+      const found = payouts.find((p) => p.order_id === orderId);
+      if (found) return payoutFromOpenpay(found);
+      if (payouts.length < pageSize) return null;
+    }
+    // More payouts in the window than we read: "not found" would be a guess, so say we do not know.
+    throw new GatewayUnavailableError(
+      `Openpay: más de ${FIND_PAYOUT_MAX_PAGES * pageSize} pagos desde ${since}; no se pudo buscar ${orderId}`,
+    );
+  }
 }
+
+/** How many pages of 100 payouts findPayoutByOrderId reads before giving up (a shop makes few payouts a day). */
+const FIND_PAYOUT_MAX_PAGES = 20;

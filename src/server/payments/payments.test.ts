@@ -10,8 +10,14 @@ import {
   productWithStock,
 } from '../../../tests/server/support/checkout.ts';
 import { assertPaymentsAllowed, ConfigError, loadConfig } from '../config.ts';
-import { GatewayError, GatewayUnavailableError } from './gateway.ts';
-import { OpenpayGateway } from './openpay.ts';
+import {
+  GatewayError,
+  GatewayUnavailableError,
+  isNotRefundable,
+  refundableCents,
+  refundLanded,
+} from './gateway.ts';
+import { chargeFromOpenpay, OpenpayGateway } from './openpay.ts';
 import { OPENPAY_SCRIPTS, openpayCspOrigins } from './service.ts';
 
 /** A CSP header as directive → sources. */
@@ -121,6 +127,178 @@ describe('Openpay adapter against a local replica of its API', () => {
     expect(refunded).toMatchObject({ status: 'refunded', refundedCents: 123456 });
     expect(replica.requests.at(-1)!.path).toBe(`/v1/${replica.merchantId}/charges/${charge.id}/refund`);
     await expect(gateway.refund(charge.id, { description: 'otra vez' })).rejects.toBeInstanceOf(GatewayError);
+  });
+
+  it('partial refunds add up, as the charge’s refunds list says; more than what is left is 422/1003', async () => {
+    const charge = await gateway.createCharge(input(replica.addToken('4111111111111111'), '5010'));
+    const first = await gateway.refund(charge.id, { description: 'Frasco roto', amountCents: 23_456 });
+    expect(replica.requests.at(-1)!.body).toEqual({ description: 'Frasco roto', amount: 234.56 });
+    expect(first).toMatchObject({ status: 'completed', refundedCents: 23_456 });
+    expect(first.lastRefund).toMatchObject({
+      amountCents: 23_456,
+      status: 'completed',
+      description: 'Frasco roto',
+    });
+    const second = await gateway.refund(charge.id, { description: 'Otro', amountCents: 50_000 });
+    expect(second).toMatchObject({ status: 'completed', refundedCents: 73_456 });
+    expect(refundableCents(second)).toBe(50_000);
+
+    const tooMuch = await gateway
+      .refund(charge.id, { description: 'De más', amountCents: 50_001 })
+      .catch((e: unknown) => e);
+    expect(tooMuch).toMatchObject({ errorCode: 1003, httpCode: 422, isCardDecline: false });
+    expect(isNotRefundable(tooMuch)).toBe(true);
+
+    const rest = await gateway.refund(charge.id, { description: 'El resto' });
+    expect(replica.requests.at(-1)!.body).toEqual({ description: 'El resto' });
+    expect(rest).toMatchObject({ status: 'refunded', refundedCents: 123_456 });
+    expect(rest.refunds?.map((r) => r.amountCents)).toEqual([23_456, 50_000, 50_000]);
+    // An answer lost after Openpay made the refund: the charge read afterwards tells it happened.
+    expect(
+      refundLanded(await gateway.getCharge(charge.id), { refundedBeforeCents: 73_456, amountCents: 50_000 }),
+    ).toBe(true);
+  });
+
+  it('a SPEI or store charge is never refunded through Openpay: 422/1003, recognisable, nothing changes', async () => {
+    for (const method of ['spei', 'cash'] as const) {
+      const charge = await gateway.createDelayedCharge({
+        method,
+        amountCents: 80_000,
+        orderId: `5011-${method}`,
+        description: 'Pedido diferido',
+        customer: input('', '').customer,
+        dueDate: new Date(Date.now() + 86_400_000),
+      });
+      replica.payDelayed(charge.id);
+      const paid = await gateway.getCharge(charge.id);
+      expect(refundableCents(paid)).toBe(0);
+      const refused = await gateway.refund(charge.id, { description: 'Devolución' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(GatewayError);
+      expect(refused).toMatchObject({ errorCode: 1003, httpCode: 422, category: 'request' });
+      expect(isNotRefundable(refused)).toBe(true);
+      expect(await gateway.getCharge(charge.id)).toMatchObject({ status: 'completed', refundedCents: 0 });
+    }
+    expect(isNotRefundable(new GatewayError('request', 1001, 'x', 400, null))).toBe(false);
+    expect(isNotRefundable(new Error('x'))).toBe(false);
+  });
+
+  it('reads a documented refund answer that carries only the last `refund` (no list)', () => {
+    // Openpay's 'Devolver un cargo' example (open-pay/slate charges.md), trimmed.
+    const documented = {
+      id: 'tr6cxbcefzatd10guvvw',
+      amount: 100.0,
+      method: 'card',
+      status: 'completed',
+      currency: 'MXN',
+      order_id: 'oid-00052',
+      refund: {
+        id: 'trcbsmjkroqmjobxqhpb',
+        amount: 40.0,
+        status: 'completed',
+        description: 'devolucion',
+        operation_date: '2014-05-26T13:56:21-05:00',
+      },
+    };
+    const charge = chargeFromOpenpay(documented as Parameters<typeof chargeFromOpenpay>[0]);
+    expect(charge).toMatchObject({ refundedCents: 4_000, refunds: null });
+    expect(charge.lastRefund).toEqual({
+      id: 'trcbsmjkroqmjobxqhpb',
+      amountCents: 4_000,
+      status: 'completed',
+      description: 'devolucion',
+      createdAt: '2014-05-26T13:56:21-05:00',
+    });
+    expect(chargeFromOpenpay({ ...documented, status: 'refunded' } as never).refundedCents).toBe(10_000);
+  });
+
+  it('pays out to a CLABE: the documented request, in_progress, then completed or failed as Openpay reports', async () => {
+    const payout = await gateway.createPayout({
+      amountCents: 10_050,
+      clabe: '012298026516924616',
+      holderName: 'Laboratorio Clínico del Centro',
+      description: 'Devolución del pedido 5010',
+      orderId: '5010-devolucion-1',
+    });
+    const request = replica.requests.at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe(`/v1/${replica.merchantId}/payouts`);
+    expect(request.body).toEqual({
+      method: 'bank_account',
+      bank_account: { clabe: '012298026516924616', holder_name: 'Laboratorio Clínico del Centro' },
+      amount: 100.5,
+      description: 'Devolución del pedido 5010',
+      order_id: '5010-devolucion-1',
+    });
+    expect(payout).toMatchObject({
+      status: 'in_progress',
+      amountCents: 10_050,
+      clabe: '012XXXXXXXXXX24616',
+      holderName: 'Laboratorio Clínico del Centro',
+      orderId: '5010-devolucion-1',
+      errorMessage: null,
+    });
+    expect(payout.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    replica.settlePayout(payout.id);
+    expect(await gateway.getPayout(payout.id)).toMatchObject({ id: payout.id, status: 'completed' });
+    expect(replica.requests.at(-1)!.path).toBe(`/v1/${replica.merchantId}/payouts/${payout.id}`);
+
+    const bounced = await gateway.createPayout({
+      amountCents: 5_000,
+      clabe: '646180109400135624',
+      holderName: 'Otro titular',
+      description: 'Devolución',
+      orderId: '5010-devolucion-2',
+    });
+    replica.settlePayout(bounced.id, { failed: 'Cuenta inexistente' });
+    expect(await gateway.getPayout(bounced.id)).toMatchObject({
+      status: 'failed',
+      errorMessage: 'Cuenta inexistente',
+    });
+  });
+
+  it('a payout’s order_id is used once (409/1006) and found again by listing payouts, which has no order_id filter', async () => {
+    const sent = {
+      amountCents: 2_000,
+      clabe: '012298026516924616',
+      holderName: 'Laboratorio Clínico del Centro',
+      description: 'Devolución',
+      orderId: '5012-devolucion-1',
+    };
+    const since = new Date();
+    // Payouts of other orders around it: the listing (order_id is no documented filter) answers them all.
+    for (let i = 0; i < 3; i++) await gateway.createPayout({ ...sent, orderId: `5012-otro-${i}` });
+    const created = await gateway.createPayout(sent);
+    for (let i = 3; i < 6; i++) await gateway.createPayout({ ...sent, orderId: `5012-otro-${i}` });
+    await expect(gateway.createPayout(sent)).rejects.toMatchObject({ errorCode: 1006, httpCode: 409 });
+    // The order_id of a charge counts too: unique among all transactions.
+    await expect(gateway.createPayout({ ...sent, orderId: '5001' })).rejects.toMatchObject({
+      errorCode: 1006,
+    });
+
+    expect(await gateway.findPayoutByOrderId(sent.orderId, since)).toMatchObject({
+      id: created.id,
+      amountCents: 2_000,
+    });
+    const listing = replica.requests.at(-1)!.path;
+    expect(listing).toMatch(/^\/v1\/[a-z0-9]+\/payouts\?creation\[gte\]=\d{4}-\d{2}-\d{2}&/);
+    expect(await gateway.findPayoutByOrderId('5012-nunca', since)).toBeNull();
+  });
+
+  it('a payout the balance cannot cover is 412/4001; a CLABE with a wrong check digit is 400/1001', async () => {
+    replica.balanceAdjustment = -replica.balance();
+    const sent = {
+      amountCents: 100,
+      clabe: '012298026516924616',
+      holderName: 'Laboratorio',
+      description: 'Devolución',
+      orderId: '5013-devolucion',
+    };
+    await expect(gateway.createPayout(sent)).rejects.toMatchObject({ errorCode: 4001, httpCode: 412 });
+    replica.balanceAdjustment = 0;
+    await expect(gateway.createPayout({ ...sent, clabe: '012298026516924617' })).rejects.toMatchObject({
+      errorCode: 1001,
+      httpCode: 400,
+    });
   });
 
   it('a wrong key is 401/1002; 5xx and timeouts are "unavailable", not declines', async () => {

@@ -31,9 +31,65 @@ type Txn = {
     | { type: 'store'; reference: string; barcode_url: string };
   due_date?: string;
   payment_plan?: { payments: number };
-  refund?: { id: string; amount: number; status: string; transaction_type: 'refund' };
+  /** The last refund, as 'Devolver un cargo' documents the answer. */
+  refund?: RefundTxn;
+  /** Every refund, oldest first (the list openpay-java reads as `Transaction.refunds`). */
+  refunds?: RefundTxn[];
   redirect_url?: string;
 };
+
+type RefundTxn = {
+  id: string;
+  amount: number;
+  authorization: string;
+  method: 'card';
+  operation_type: 'out';
+  transaction_type: 'refund';
+  status: 'completed';
+  currency: string;
+  creation_date: string;
+  operation_date: string;
+  description: string;
+  error_message: null;
+  order_id: null;
+};
+
+/** A payout transaction as 'Pago a cuenta bancaria' / 'Obtener un pago' answer it (open-pay/slate `payments.md`). */
+type PayoutTxn = {
+  id: string;
+  amount: number;
+  authorization: string | null;
+  method: 'bank_account';
+  operation_type: 'out';
+  transaction_type: 'payout';
+  status: 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  currency: 'MXN';
+  creation_date: string;
+  operation_date: string;
+  description: string;
+  error_message: string | null;
+  order_id: string | null;
+  bank_account: { clabe: string; bank_code: string; bank_name: string; alias: null; holder_name: string };
+};
+
+/** Openpay's documented 1003 (422) for refunds it will not make; the sandbox answers the same words. */
+const REFUND_REFUSALS = {
+  notCard: 'Only card charges can be refunded',
+  notCompleted: 'The charge can not be refunded',
+  tooMuch: 'The refund amount exceeds the amount left to refund',
+} as const;
+
+/** Banxico's CLABE check (weights 3, 7, 1), written out here so the replica does not trust the code it tests. */
+function clabeValid(clabe: string): boolean {
+  if (!/^\d{18}$/.test(clabe)) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (Number(clabe[i]) * [3, 7, 1][i % 3]!) % 10;
+  return (10 - (sum % 10)) % 10 === Number(clabe[17]);
+}
+
+/** Amounts in pesos with at most two decimals ("con hasta dos dígitos decimales"). */
+const twoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+const cents = (pesos: number) => Math.round(pesos * 100);
 
 export type ReplicaRequest = {
   method: string;
@@ -60,6 +116,9 @@ export class OpenpayReplica {
   readonly publicKey = 'pk_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d';
   readonly requests: ReplicaRequest[] = [];
   readonly charges = new Map<string, Txn>();
+  readonly payouts = new Map<string, PayoutTxn>();
+  /** Added to the merchant's balance (what charges brought in, less refunds and payouts), e.g. to empty it. */
+  balanceAdjustment = 0;
   private readonly tokens = new Map<string, { cardNumber: string; holderName: string }>();
   private server: Server | undefined;
   private nextChargeDelayMs = 0;
@@ -166,14 +225,7 @@ export class OpenpayReplica {
     if (!t) throw new Error('no such charge');
     switch (event) {
       case 'charge.refunded':
-        t.status = 'refunded';
-        t.refund = {
-          id: `tr${randomBytes(9).toString('hex')}`,
-          amount: amount ?? t.amount,
-          status: 'completed',
-          transaction_type: 'refund',
-        };
-        if (amount !== undefined && amount < t.amount) t.status = 'completed';
+        this.applyRefund(t, amount ?? t.amount - this.refunded(t), 'Devolución desde el dashboard');
         break;
       case 'chargeback.created':
         t.status = 'chargeback_pending';
@@ -215,6 +267,66 @@ export class OpenpayReplica {
     if (t?.status !== 'in_progress' || t.method === 'card') throw new Error('no delayed charge to expire');
     t.status = 'cancelled';
     return { type: 'charge.cancelled', event_date: new Date().toISOString(), transaction: { ...t } };
+  }
+
+  /**
+   * Openpay executes a payout (the next business day): completed, or failed with the receiving bank's reason.
+   * Answers the webhook payload (payout.succeeded / payout.failed).
+   */
+  settlePayout(
+    payoutId: string,
+    outcome: { failed?: string } = {},
+  ): { type: string; event_date: string; transaction: PayoutTxn } {
+    const p = this.payouts.get(payoutId);
+    if (p?.status !== 'in_progress') throw new Error('no payout in progress');
+    p.status = outcome.failed ? 'failed' : 'completed';
+    p.error_message = outcome.failed ?? null;
+    p.operation_date = new Date().toISOString();
+    if (!outcome.failed) p.authorization = p.id.toUpperCase();
+    return {
+      type: outcome.failed ? 'payout.failed' : 'payout.succeeded',
+      event_date: p.operation_date,
+      transaction: { ...p },
+    };
+  }
+
+  /** The merchant's balance in pesos: completed charges less their refunds, less payouts not failed. */
+  balance(): number {
+    let total = this.balanceAdjustment;
+    for (const t of this.charges.values()) {
+      if (t.status === 'completed' || t.status === 'refunded') total += t.amount - this.refunded(t);
+    }
+    for (const p of this.payouts.values()) {
+      if (p.status === 'in_progress' || p.status === 'completed') total -= p.amount;
+    }
+    return Math.round(total * 100) / 100;
+  }
+
+  private refunded(t: Txn): number {
+    return (t.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
+  }
+
+  /** A refund of `amount` pesos: listed, the last one as `refund`, and the charge 'refunded' once none is left. */
+  private applyRefund(t: Txn, amount: number, description: string): void {
+    const now = new Date().toISOString();
+    const refund: RefundTxn = {
+      id: `tr${randomBytes(9).toString('hex')}`,
+      amount,
+      authorization: String(800000 + this.charges.size),
+      method: 'card',
+      operation_type: 'out',
+      transaction_type: 'refund',
+      status: 'completed',
+      currency: t.currency,
+      creation_date: now,
+      operation_date: now,
+      description,
+      error_message: null,
+      order_id: null,
+    };
+    t.refunds = [...(t.refunds ?? []), refund];
+    t.refund = refund;
+    t.status = cents(this.refunded(t)) >= cents(t.amount) ? 'refunded' : 'completed';
   }
 
   /** What the bank's 3-D Secure page does: approve or reject a pending charge. */
@@ -291,21 +403,128 @@ export class OpenpayReplica {
       const t = this.charges.get(m[1]!);
       if (!t) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
       if (req.method === 'GET' && !m[2]) return this.send(res, 200, t);
-      if (req.method === 'POST' && m[2]) {
-        if (t.status !== 'completed') return this.error(res, 409, 1003, 'The charge can not be refunded');
-        const amount = typeof body.amount === 'number' ? body.amount : t.amount;
-        if (amount <= 0 || amount > t.amount) return this.error(res, 400, 1001, 'Invalid amount');
-        t.status = 'refunded';
-        t.refund = {
-          id: `tr${randomBytes(9).toString('hex')}`,
-          amount,
-          status: 'completed',
-          transaction_type: 'refund',
-        };
-        return this.send(res, 200, t);
-      }
+      if (req.method === 'POST' && m[2]) return this.refundCharge(t, body, res);
+    }
+    if (req.method === 'POST' && path === '/payouts') return this.createPayout(body, res);
+    if (req.method === 'GET' && path === '/payouts') return this.listPayouts(url.searchParams, res);
+    const payout = path.match(/^\/payouts\/([a-z0-9]+)$/);
+    if (req.method === 'GET' && payout) {
+      const p = this.payouts.get(payout[1]!);
+      if (!p) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+      return this.send(res, 200, p);
     }
     return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+  }
+
+  /**
+   * 'Devolver un cargo': `description` (optional, ≤ 250) and `amount` (optional, > 0, up to two decimals, no more
+   * than the charge — here, than what is left of it); "Solo se pueden hacer devoluciones de cargos a tarjeta".
+   * Answers the charge with `refund` (the last) and `refunds`.
+   */
+  private refundCharge(t: Txn, body: Record<string, unknown>, res: ServerResponse) {
+    if (
+      body.description !== undefined &&
+      (typeof body.description !== 'string' || body.description.length > 250)
+    ) {
+      return this.error(res, 400, 1001, 'description must be at most 250 characters');
+    }
+    if (t.method !== 'card') return this.error(res, 422, 1003, REFUND_REFUSALS.notCard);
+    if (t.status !== 'completed') return this.error(res, 422, 1003, REFUND_REFUSALS.notCompleted);
+    const left = (cents(t.amount) - cents(this.refunded(t))) / 100;
+    const amount = body.amount === undefined ? left : body.amount;
+    if (typeof amount !== 'number' || !(amount > 0) || !twoDecimals(amount)) {
+      return this.error(res, 400, 1001, 'amount must be greater than 0 with up to two decimals');
+    }
+    if (cents(amount) > cents(left)) return this.error(res, 422, 1003, REFUND_REFUSALS.tooMuch);
+    this.applyRefund(t, amount, typeof body.description === 'string' ? body.description : '');
+    return this.send(res, 200, t);
+  }
+
+  /**
+   * 'Pago a cuenta bancaria': method bank_account, bank_account {clabe, holder_name}, amount (> 0, two decimals),
+   * description (required, ≤ 250), order_id (optional, ≤ 100, unique among all transactions: 409/1006). The
+   * Openpay balance must cover it (412/4001). Answers the payout in_progress with the CLABE masked.
+   */
+  private createPayout(body: Record<string, unknown>, res: ServerResponse) {
+    if (body.method !== 'bank_account') return this.error(res, 400, 1001, 'method must be bank_account');
+    const account = body.bank_account as { clabe?: unknown; holder_name?: unknown } | undefined;
+    if (typeof account?.clabe !== 'string' || !clabeValid(account.clabe)) {
+      return this.error(res, 400, 1001, 'bank_account.clabe is not a valid CLABE');
+    }
+    if (typeof account.holder_name !== 'string' || account.holder_name.trim() === '') {
+      return this.error(res, 400, 1001, 'bank_account.holder_name is required');
+    }
+    if (typeof body.amount !== 'number' || !(body.amount > 0) || !twoDecimals(body.amount)) {
+      return this.error(res, 400, 1001, 'amount must be greater than 0 with up to two decimals');
+    }
+    if (typeof body.description !== 'string' || body.description === '' || body.description.length > 250) {
+      return this.error(res, 400, 1001, 'description is required');
+    }
+    const orderId = typeof body.order_id === 'string' ? body.order_id : null;
+    if (orderId !== null && orderId.length > 100) return this.error(res, 400, 1001, 'order_id is too long');
+    if (
+      orderId &&
+      ([...this.charges.values()].some((t) => t.order_id === orderId) ||
+        [...this.payouts.values()].some((p) => p.order_id === orderId))
+    ) {
+      return this.error(res, 409, 1006, 'The orderId already exists');
+    }
+    if (cents(this.balance()) < cents(body.amount)) {
+      return this.error(res, 412, 4001, 'The Openpay account has not enough funds');
+    }
+    const now = new Date().toISOString();
+    const id = `tr${randomBytes(9).toString('hex')}`;
+    const p: PayoutTxn = {
+      id,
+      amount: body.amount,
+      authorization: null,
+      method: 'bank_account',
+      operation_type: 'out',
+      transaction_type: 'payout',
+      status: 'in_progress',
+      currency: 'MXN',
+      creation_date: now,
+      operation_date: now,
+      description: body.description,
+      error_message: null,
+      order_id: orderId,
+      bank_account: {
+        clabe: `${account.clabe.slice(0, 3)}XXXXXXXXXX${account.clabe.slice(-5)}`,
+        bank_code: account.clabe.slice(0, 3),
+        bank_name: account.clabe.startsWith('012') ? 'BANCOMER' : 'BANCO',
+        alias: null,
+        holder_name: account.holder_name,
+      },
+    };
+    this.payouts.set(id, p);
+    return this.send(res, 200, p);
+  }
+
+  /**
+   * 'Listado de pagos': the documented filters only — creation, creation[gte], creation[lte] (yyyy-mm-dd),
+   * amount, offset, limit (default 10) — newest first. Any other parameter (order_id) is ignored.
+   */
+  private listPayouts(params: URLSearchParams, res: ServerResponse) {
+    const day = (iso: string) => iso.slice(0, 10);
+    const offset = Number(params.get('offset') ?? 0);
+    const limit = Number(params.get('limit') ?? 10);
+    const list = [...this.payouts.values()]
+      .filter((p) => {
+        const created = day(p.creation_date);
+        const eq = params.get('creation');
+        const gte = params.get('creation[gte]');
+        const lte = params.get('creation[lte]');
+        const amount = params.get('amount');
+        return (
+          (eq === null || created === eq) &&
+          (gte === null || created >= gte) &&
+          (lte === null || created <= lte) &&
+          (amount === null || p.amount === Number(amount))
+        );
+      })
+      .reverse()
+      .slice(offset, offset + limit);
+    return this.send(res, 200, list);
   }
 
   /**
