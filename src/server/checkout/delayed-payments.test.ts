@@ -11,9 +11,10 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { clabeCheckDigit } from '../../shared/clabe.ts';
 import { shop } from '../../shared/shop.ts';
 import type { OrderContext } from '../orders/context.ts';
-import { clabeControlDigit, type SandboxGateway } from '../payments/sandbox.ts';
+import type { SandboxGateway } from '../payments/sandbox.ts';
 import { reconcileAwaiting } from './settle.ts';
 import { sweepOnce } from './sweeper.ts';
 
@@ -158,7 +159,7 @@ describe('SPEI and cash at a store: the order holds its stock until the payment 
     expect(i.type).toBe('spei');
     expect(i.bank).toBe('STP');
     expect(i.clabe).toMatch(/^646180\d{12}$/);
-    expect(clabeControlDigit(i.clabe.slice(0, 17))).toBe(Number(i.clabe[17]));
+    expect(clabeCheckDigit(i.clabe.slice(0, 17))).toBe(Number(i.clabe[17]));
     expect(i.reference).toMatch(/^\d{7}$/);
     expect(i.amountCents).toBe(detail.totalCents);
 

@@ -7,7 +7,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
 import { type LedgerActor, orderRefunds, orders, type RefundRoute, users } from '../db/schema.ts';
 import { badGateway, conflict, notFound } from '../http/errors.ts';
-import { GatewayError, type Payout } from '../payments/gateway.ts';
+import { GatewayError, type Payout, refundLanded } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { balancesOf, ledgerActor, recordMovement } from './ledger.ts';
 import { lockOrder, type Order } from './lock.ts';
@@ -56,6 +56,26 @@ export async function openRefund(
   },
 ): Promise<RefundRow> {
   const state: RefundStateName = refund.route === 'card' ? 'in_progress' : 'owed';
+  if (refund.route === 'card') {
+    // Openpay takes no idempotency key on refunds: one card refund at a time per charge, so that a lost answer is
+    // settled by the charge's refunded amount against what the ledger held before it (refundOnce).
+    const [busy] = await tx
+      .select({ id: orderRefunds.id })
+      .from(orderRefunds)
+      .where(
+        and(
+          eq(orderRefunds.orderNumber, order.number),
+          eq(orderRefunds.route, 'card'),
+          eq(orderRefunds.state, 'in_progress'),
+        ),
+      )
+      .limit(1);
+    if (busy)
+      throw conflict(
+        'Hay otro reembolso a tarjeta en proceso para este pedido; espere a que termine',
+        'refund_in_progress',
+      );
+  }
   const [row] = await tx
     .insert(orderRefunds)
     .values({
@@ -175,7 +195,7 @@ export async function refundOnce(
     );
     try {
       const charge = await ctx.gateway.getCharge(chargeId);
-      if (charge.refundedCents >= before + refund.amountCents)
+      if (refundLanded(charge, { refundedBeforeCents: before, amountCents: refund.amountCents }))
         return { kind: 'refunded', providerId: charge.lastRefund?.id ?? null };
       if (error instanceof GatewayError)
         return { kind: 'refused', message: error.description ?? error.message };

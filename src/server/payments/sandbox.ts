@@ -203,9 +203,6 @@ function toPayout(row: PayoutRow): Payout {
   };
 }
 
-// checkout/delayed-payments.test.ts still imports the check digit under its old name from here.
-export { clabeCheckDigit as clabeControlDigit } from '../../shared/clabe.ts';
-
 /** A CLABE of STP (bank 646, plaza 180), as Openpay gives for SPEI charges, with a valid control digit. */
 export function sandboxClabe(): string {
   const digits = `646180${Array.from(randomBytes(11), (b) => String(b % 10)).join('')}`;
