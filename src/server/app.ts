@@ -27,6 +27,7 @@ import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { TaxPaperPort } from './orders/tax-papers.ts';
 import { listRoutes } from './lists/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     config: AppConfig;
     database: Database;
     db: Db;
+    /** Money movements ask for their CFDI through it (orders → invoices, decision 045). */
+    taxPapers: TaxPaperPort;
   }
 }
 
@@ -123,6 +126,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.decorate('config', config);
   app.decorate('database', deps.database);
   app.decorate('db', deps.database.db);
+  app.decorate('taxPapers', new TaxPaperPort());
   installErrorHandler(app);
   documentErrorResponses(app);
   app.addHook('preValidation', rejectNulCharacters);

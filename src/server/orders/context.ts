@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { HoldConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
+import type { TaxPapers } from './tax-papers.ts';
 
 /** What an order's transitions work with: the database, the card gateway (refunds), mail links, the log. */
 export type OrderContext = {
@@ -11,6 +12,8 @@ export type OrderContext = {
   log: FastifyBaseLogger;
   /** How long and how much stock unpaid orders hold (issue 23); the defaults when absent. */
   hold?: HoldConfig;
+  /** The CFDI that follows a money movement (invoices, wired by the app); absent in unit tests of orders alone. */
+  taxPapers?: TaxPapers;
 };
 
 export const DEFAULT_HOLD: HoldConfig = {
@@ -27,4 +30,5 @@ export const orderContext = (app: FastifyInstance, request: FastifyRequest): Ord
   publicUrl: app.config.publicUrl,
   log: request.log,
   hold: app.config.payments.hold,
+  taxPapers: app.taxPapers,
 });
