@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
@@ -15,7 +16,7 @@ import {
   sealComprobante,
 } from './cfdi.ts';
 import { type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
-import { cancellationDeadline, mexicoDate } from './corrections.ts';
+import { cancellationDeadline } from './corrections.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { releaseFromGlobal } from './global.ts';
 import { globalInvoiceOf, globalTooLateMessage, inGlobalMessage } from './global-membership.ts';
@@ -192,7 +193,7 @@ export async function issueInvoice(
   const global = await globalInvoiceOf(ctx.db, number);
   if (global?.issuedAt && now.getTime() > cancellationDeadline(global.issuedAt).getTime()) {
     const deadline = cancellationDeadline(global.issuedAt);
-    throw conflict(globalTooLateMessage(global, mexicoDate(deadline)), 'global_cancel_deadline');
+    throw conflict(globalTooLateMessage(global, mexicoLongDate(deadline)), 'global_cancel_deadline');
   }
   await releaseFromGlobal(ctx, number);
   await issueNew(ctx, user, order, request);

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
@@ -7,7 +8,7 @@ import { invoices, orders } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
-import { correctionBlock, mexicoDate } from './corrections.ts';
+import { correctionBlock } from './corrections.ts';
 
 /** The read side of an order's invoices: what the shopper is told, and whether they may ask for one. */
 
@@ -60,7 +61,7 @@ export function blockedReason(order: OrderRow, active: InvoiceRow | undefined, n
   if (active?.status === 'pending') return IN_PROGRESS;
   const deadline = deadlineOf(order);
   if (deadline && now.getTime() > deadline.getTime()) {
-    return `El plazo para facturar este pedido (${shop.invoicingWindowDays} días desde el pago) terminó el ${mexicoDate(deadline)}`;
+    return `El plazo para facturar este pedido (${shop.invoicingWindowDays} días desde el pago) terminó el ${mexicoLongDate(deadline)}`;
   }
   return null;
 }
