@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
+import { shop } from '../../shared/shop.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
@@ -241,7 +242,7 @@ async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
         usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
       },
       formaPago: row.formaPago,
-      serie: 'G',
+      serie: shop.invoicing.series.global,
       // A replacement of the period's global gets its own folio.
       folio: row.replacesId ? `${row.year}${mm}-${row.id}` : `${row.year}${mm}`,
       issuedAt: ctx.now(),

@@ -97,6 +97,10 @@ export function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceS
   };
 }
 
+/** 'F12', 'NC3': the document's Serie and Folio; rows issued before decision 047 used their id, kept in the snapshot. */
+export const serieFolioOf = (r: InvoiceRow): string =>
+  r.folio !== null ? `${r.serie ?? ''}${r.folio}` : `${r.snapshot?.serie ?? ''}${r.snapshot?.folio ?? r.id}`;
+
 /** The order's stamped credit notes, newest first (shown beside the invoice with their downloads). */
 function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
   return all.flatMap((r) =>
@@ -104,7 +108,7 @@ function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
       ? [
           {
             uuid: r.uuid,
-            serieFolio: `NC${r.id}`,
+            serieFolio: serieFolioOf(r),
             invoiceUuid: r.relatedUuid,
             totalCents: r.totalCents,
             issuedAt: r.issuedAt?.toISOString() ?? null,
