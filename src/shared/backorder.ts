@@ -1,4 +1,5 @@
-import { addBusinessDays, formatLongDate, mexicoCityDate, type Ymd } from './business-days.ts';
+import { addBusinessDays, formatLongDate } from './business-days.ts';
+import { mexicoCityDate, type Ymd } from './mexico-time.ts';
 
 /**
  * 'Sobre pedido' (decision 029): a presentation staff mark as orderable beyond its stock, with a lead time in

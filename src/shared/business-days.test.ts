@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { leadTimeText, splitQuantity, splitText } from './backorder.ts';
-import { addBusinessDays, isBusinessDay, mexicanHolidays, mexicoCityDate } from './business-days.ts';
+import { addBusinessDays, isBusinessDay, mexicanHolidays } from './business-days.ts';
+import { mexicoCityDate } from './mexico-time.ts';
 
 describe('business days in Mexico (LFT art. 74)', () => {
   it('the rest days of 2026: fixed dates and the Mondays the law moves them to', () => {

@@ -1,3 +1,5 @@
+import type { Ymd } from './mexico-time.ts';
+
 /**
  * Business days in Mexico (decision 029): the one home of the rule, for every promise the shop makes in 'días
  * hábiles' (today: the 'sobre pedido' delivery windows of src/shared/backorder.ts).
@@ -16,25 +18,11 @@
  * the date is read through the time-zone database, never by a fixed offset.
  */
 
-export type Ymd = string;
-
 const pad = (n: number) => String(n).padStart(2, '0');
 const ymd = (y: number, m: number, d: number): Ymd => `${y}-${pad(m)}-${pad(d)}`;
 const parts = (date: Ymd) => date.split('-').map(Number) as [number, number, number];
 /** Day of week of a calendar date (0 = Sunday), independent of any time zone. */
 const weekday = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d)).getUTCDay();
-
-const MEXICO_CITY = /* @__PURE__ */ new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Mexico_City',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** The calendar date in Mexico City at `instant`. */
-export function mexicoCityDate(instant: Date): Ymd {
-  return MEXICO_CITY.format(instant);
-}
 
 /** The n-th Monday (1-based) of a month. */
 function nthMonday(y: number, m: number, n: number): number {

@@ -3,6 +3,9 @@ import { z } from 'zod';
 const optionalUrl = z.union([z.literal(''), z.url()]);
 
 /** The shape of config/shop.json, checked by the server at start (and by a test). */
+/** A CFDI Serie (Anexo 20: 1 to 25 characters, without '|', the cadena's separator). */
+const cfdiSerie = z.string().regex(/^[^|]{1,25}$/);
+
 export const shopConfigSchema = z.object({
   legalName: z.string().min(1),
   tradeName: z.string().min(1),
@@ -57,7 +60,21 @@ export const shopConfigSchema = z.object({
       regimenFiscal: z.string().regex(/^6\d\d$/),
       postalCode: z.string().regex(/^\d{5}$/),
     }),
-    series: z.string().min(1).max(25),
+    /**
+     * The Serie of each CFDI type (decision 047), each with its own gap-free folios: ingreso (invoices), egreso
+     * (credit notes), pago (CFDI de pago, for credit sales) and global (the monthly factura global, whose folio
+     * is its period). SAT: up to 25 characters, no '|'.
+     */
+    series: z
+      .object({
+        ingreso: cfdiSerie,
+        egreso: cfdiSerie,
+        pago: cfdiSerie,
+        global: cfdiSerie,
+      })
+      .refine((s) => new Set(Object.values(s)).size === 4, {
+        message: 'Each CFDI type needs its own series (ingreso, egreso, pago and global must differ)',
+      }),
     productKey: z.string().regex(/^\d{8}$/),
     unitKey: z.string().regex(/^[A-Z0-9]{2,3}$/),
     shippingProductKey: z.string().regex(/^\d{8}$/),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePriceToCents } from '../../shared/money.ts';
+import { STAFF_CANCEL_MOTIVOS } from '../../shared/sat-motivos.ts';
 import { adminInvoiceListSchema, adminInvoicesQuerySchema } from '../../shared/schemas/admin.ts';
 import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
@@ -54,7 +55,9 @@ const creditNoteListSchema = z.object({
 /** The body names the motivo ({} = 02); unknown fields and a null body are refused like everywhere else. */
 const staffCancelSchema = z.strictObject({
   motivo: z
-    .enum(['02', '03', '04'], { error: 'Seleccione el motivo de cancelación: 02, 03 o 04' })
+    .enum(STAFF_CANCEL_MOTIVOS, {
+      error: `Seleccione el motivo de cancelación: ${STAFF_CANCEL_MOTIVOS.join(', ').replace(/, (?=[^,]*$)/, ' o ')}`,
+    })
     .default('02'),
 });
 

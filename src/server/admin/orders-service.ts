@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { addDays, mexicoDayStart } from '../../shared/mexico-time.ts';
 import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type {
   AdminDelayedPayments,
@@ -23,9 +24,6 @@ import { PAGE_SIZE, pagesOf } from './paging.ts';
 /** The back office's views of orders (read only: every change goes through src/server/orders). */
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Start of a Mexico City day (UTC−6 all year since 2022, when DST was abolished). */
-export const mexicoDayStart = (day: string) => new Date(`${day}T00:00:00-06:00`);
 
 const invoiceOfOrder = (status: string) =>
   sql`exists (select 1 from ${invoices} where ${invoices.orderNumber} = ${orders.number} and ${invoices.status} = ${status})`;
@@ -90,9 +88,7 @@ export async function listAdminOrders(
   if (query.status) conditions.push(eq(orders.status, query.status));
   if (query.from) conditions.push(gte(orders.createdAt, mexicoDayStart(query.from)));
   if (query.to) {
-    const end = mexicoDayStart(query.to);
-    end.setUTCDate(end.getUTCDate() + 1);
-    conditions.push(lt(orders.createdAt, end));
+    conditions.push(lt(orders.createdAt, mexicoDayStart(addDays(query.to, 1))));
   }
   if (query.from && query.to && query.from > query.to) {
     throw badRequest('La fecha inicial es posterior a la final', {

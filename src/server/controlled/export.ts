@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { addDays, mexicoDayStart, mexicoWallClock } from '../../shared/mexico-time.ts';
 import { type Actor, writeAudit } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
 import { controlledDeclarations, orders, users } from '../db/schema.ts';
@@ -8,7 +9,7 @@ import { orderStatusLabel } from '../orders/rules.ts';
 /**
  * The list of controlled-chemical sales of a period (decision 030), for the authority or the shop's own
  * books: one CSV row per controlled product of each order whose declaration was accepted in the period.
- * Days are Mexico City days (UTC−6 all year since 2022), both inclusive. UTF-8 with a BOM so that Excel
+ * Days are Mexico City days (src/shared/mexico-time.ts), both inclusive. UTF-8 with a BOM so that Excel
  * opens the accents right; a cell that starts like a formula is prefixed with an apostrophe (the declared use
  * is the buyer's own text).
  */
@@ -28,11 +29,8 @@ export const EXPORT_HEADER = [
   'Uso final declarado',
 ] as const;
 
-const dayStart = (day: string) => new Date(`${day}T00:00:00-06:00`);
-
 /** 'YYYY-MM-DD HH:MM' in Mexico City. */
-const mexicoTime = (d: Date) =>
-  new Date(d.getTime() - 6 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+const mexicoTime = (d: Date) => mexicoWallClock(d).slice(0, 16).replace('T', ' ');
 
 /** One CSV cell: quoted when it must be, never read by a spreadsheet as a formula. */
 export function csvCell(value: string | number): string {
@@ -46,9 +44,8 @@ export function periodBounds(from: string, to: string) {
     const message = 'La fecha inicial es posterior a la final';
     throw badRequest(message, { from: message });
   }
-  const start = dayStart(from);
-  const end = dayStart(to);
-  end.setUTCDate(end.getUTCDate() + 1);
+  const start = mexicoDayStart(from);
+  const end = mexicoDayStart(addDays(to, 1));
   if ((end.getTime() - start.getTime()) / 86_400_000 > MAX_EXPORT_DAYS) {
     const message = `El periodo admite hasta ${MAX_EXPORT_DAYS} días; exporte por partes`;
     throw badRequest(message, { to: message });

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { CancelMotivo } from '../../shared/sat-motivos.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { invoices, orders, users } from '../db/schema.ts';
@@ -9,7 +10,7 @@ import { saleUndone } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
 import { CANCEL_REJECTED, correctionBlock } from './corrections.ts';
 import { invoiceCancelledMail } from './mails.ts';
-import { type CancelMotivo, type CancelRequest, type CancelResult, PacError } from './pac/types.ts';
+import { type CancelRequest, type CancelResult, PacError } from './pac/types.ts';
 import { INVOICE_CANCELLED, invoicesOf, NO_ACTIVE_INVOICE, ownOrder, stateOf } from './state.ts';
 
 /**

@@ -1,10 +1,7 @@
-import { mexicoDateTime } from './cfdi.ts';
+import { mexicoCityDate, mexicoDayStart, mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvoiceRow } from './context.ts';
 
 /** Who may correct (cancel or replace) an issued invoice, and until when (decision 016). */
-
-export const mexicoDate = (d: Date) =>
-  new Intl.DateTimeFormat('es-MX', { timeZone: 'America/Mexico_City', dateStyle: 'long' }).format(d);
 
 export type CorrectionBlock = { message: string; code: string };
 
@@ -33,7 +30,7 @@ export function correctionBlock(
 }
 
 const cancelDeadlineMessage = (deadline: Date) =>
-  `El plazo para cancelar esta factura terminó el ${mexicoDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`;
+  `El plazo para cancelar esta factura terminó el ${mexicoLongDate(deadline)} (Código Fiscal de la Federación, art. 29-A)`;
 
 export const CANCEL_IN_PROGRESS =
   'La cancelación de esta factura está en proceso: el SAT espera la respuesta del receptor';
@@ -48,7 +45,6 @@ export const SELF_SERVICE_LIMIT =
  * the following year (LISR art. 76 fr. V), so: 31 March of the year after the issue, end of day, Mexico City.
  */
 export function cancellationDeadline(issuedAt: Date): Date {
-  const year = Number(mexicoDateTime(issuedAt).slice(0, 4));
-  // 1 April 00:00 in Mexico City (UTC−6, no DST since 2022) = 06:00 UTC.
-  return new Date(Date.UTC(year + 1, 3, 1, 6, 0, 0) - 1);
+  const year = Number(mexicoCityDate(issuedAt).slice(0, 4));
+  return new Date(mexicoDayStart(`${year + 1}-04-01`).getTime() - 1);
 }

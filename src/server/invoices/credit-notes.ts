@@ -1,12 +1,20 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { invoices, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { computeCfdiAmounts } from './amounts.ts';
 import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
 import { type InvoiceRow, type InvoicingContext, staleBefore } from './context.ts';
-import { finishIssue, type MailTo, markRecoverable, recoverStale, stampSealed } from './stamping.ts';
-import { invoicesOf, NO_ACTIVE_INVOICE, ORDER_NOT_FOUND } from './state.ts';
+import { takeFolio } from './folios.ts';
+import {
+  dropPending,
+  finishIssue,
+  type MailTo,
+  markRecoverable,
+  recoverStale,
+  stampSealed,
+} from './stamping.ts';
+import { invoicesOf, NO_ACTIVE_INVOICE, ORDER_NOT_FOUND, serieFolioOf } from './state.ts';
 
 export const CREDIT_NOTE_PRODUCT_KEY = '84111506';
 export const CREDIT_NOTE_UNIT_KEY = 'ACT';
@@ -109,9 +117,11 @@ export async function issueCreditNote(
         unitPriceCents: input.amountCents,
       },
     ]);
+    const folio = await takeFolio(tx, 'E');
     const [row] = await tx
       .insert(invoices)
       .values({
+        ...folio,
         orderNumber: number,
         userId: invoice.userId,
         status: 'pending',
@@ -130,9 +140,16 @@ export async function issueCreditNote(
         relatedUuid: invoice.uuid,
       })
       .returning({ id: invoices.id });
-    return { id: row!.id, invoice: { ...invoice, uuid: invoice.uuid }, receptor, amounts, remainingCents };
+    return {
+      id: row!.id,
+      folio,
+      invoice: { ...invoice, uuid: invoice.uuid },
+      receptor,
+      amounts,
+      remainingCents,
+    };
   });
-  const { id, invoice, receptor, amounts, remainingCents } = claimed;
+  const { id, folio, invoice, receptor, amounts, remainingCents } = claimed;
   const totals = {
     subtotalCents: amounts.subtotalCents,
     ivaCents: amounts.ivaCents,
@@ -148,8 +165,8 @@ export async function issueCreditNote(
         lugarExpedicion: ctx.issuer.lugarExpedicion,
         receptor: { ...receptor, usoCfdi: 'G02' },
         formaPago: invoice.formaPago,
-        serie: 'NC',
-        folio: String(id),
+        serie: folio.serie,
+        folio: String(folio.folio),
         issuedAt: ctx.now(),
         csd: ctx.csd,
         tipoDeComprobante: 'E',
@@ -164,7 +181,7 @@ export async function issueCreditNote(
       .set({ sealed: { xml: sealedXml, comprobante } })
       .where(eq(invoices.id, id));
   } catch (error) {
-    await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    await dropPending(ctx, id);
     throw error;
   }
   const stamp = await stampSealed(
@@ -214,7 +231,7 @@ export async function listCreditNotes(ctx: InvoicingContext, number: number): Pr
       .filter((r) => r.kind === 'E')
       .map((r) => ({
         uuid: r.uuid,
-        serieFolio: `NC${r.id}`,
+        serieFolio: serieFolioOf(r),
         status: r.status,
         totalCents: r.totalCents,
         description:

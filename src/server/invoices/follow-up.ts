@@ -1,9 +1,10 @@
 import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import type { CancelMotivo } from '../../shared/sat-motivos.ts';
 import { invoices, users } from '../db/schema.ts';
 import { cancelRequestOf, markCancelled } from './cancel.ts';
 import { type InvoicingContext, staleBefore } from './context.ts';
 import { recoverStaleCreditNotes } from './credit-notes.ts';
-import { type CancelMotivo, type CancelResult, PacError } from './pac/types.ts';
+import { type CancelResult, PacError } from './pac/types.ts';
 import { cancelReplaced } from './replace.ts';
 
 /**

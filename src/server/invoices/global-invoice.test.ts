@@ -9,8 +9,9 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
 import { createInvoicingContext } from './context.ts';
-import { globalInvoiceJob, issueGlobalInvoice, mexicoMonth, previousMexicoMonth } from './global.ts';
+import { globalInvoiceJob, issueGlobalInvoice } from './global.ts';
 import { readAttribute } from './pac/tfd.ts';
 import { type Pac, PacError } from './pac/types.ts';
 

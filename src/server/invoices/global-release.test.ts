@@ -8,8 +8,9 @@ import {
   type TestShopper,
 } from '../../../tests/server/support/invoice-orders.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
 import { createInvoicingContext } from './context.ts';
-import { mexicoMonth, previousMexicoMonth, resumeGlobalInvoices } from './global.ts';
+import { resumeGlobalInvoices } from './global.ts';
 import { issueInvoice } from './issue.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';

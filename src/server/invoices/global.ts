@@ -1,4 +1,6 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
+import { shop } from '../../shared/shop.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
@@ -26,24 +28,6 @@ export const PUBLICO_EN_GENERAL = {
   regimenFiscal: '616',
   usoCfdi: 'S01',
 } as const;
-
-/** [start, end) of a calendar month in Mexico City time (UTC−6 all year since 2022). */
-export function mexicoMonth(year: number, month: number): { start: Date; end: Date } {
-  const mm = (m: number) => String(m).padStart(2, '0');
-  const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
-  return {
-    start: new Date(`${year}-${mm(month)}-01T00:00:00-06:00`),
-    end: new Date(`${next.y}-${mm(next.m)}-01T00:00:00-06:00`),
-  };
-}
-
-/** The month before `now`'s month, in Mexico City time. */
-export function previousMexicoMonth(now: Date): { year: number; month: number } {
-  const local = new Date(now.getTime() - 6 * 3_600_000);
-  const year = local.getUTCFullYear();
-  const month = local.getUTCMonth() + 1;
-  return month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
-}
 
 type Eligible = { number: number; total_cents: number };
 
@@ -258,7 +242,7 @@ async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
         usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
       },
       formaPago: row.formaPago,
-      serie: 'G',
+      serie: shop.invoicing.series.global,
       // A replacement of the period's global gets its own folio.
       folio: row.replacesId ? `${row.year}${mm}-${row.id}` : `${row.year}${mm}`,
       issuedAt: ctx.now(),

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
@@ -15,12 +16,20 @@ import {
   sealComprobante,
 } from './cfdi.ts';
 import { type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
-import { cancellationDeadline, mexicoDate } from './corrections.ts';
+import { cancellationDeadline } from './corrections.ts';
+import { releaseFolio, takeFolio } from './folios.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
 import { releaseFromGlobal } from './global.ts';
 import { globalInvoiceOf, globalTooLateMessage, inGlobalMessage } from './global-membership.ts';
 import { postalCodeMessage } from './postal-codes.ts';
-import { failpoint, finishIssue, markRecoverable, recoverStale, stampSealed } from './stamping.ts';
+import {
+  dropPending,
+  failpoint,
+  finishIssue,
+  markRecoverable,
+  recoverStale,
+  stampSealed,
+} from './stamping.ts';
 import {
   ALREADY_INVOICED,
   blockedReason,
@@ -122,15 +131,19 @@ async function claimPending(
       const global = await globalInvoiceOf(tx, order.number);
       if (global) throw conflict(inGlobalMessage(global), 'in_global_invoice');
       // A pending row left by a request that died (crash, timeout) must not block the order forever.
-      await tx.delete(invoices).where(
-        and(
-          eq(invoices.orderNumber, order.number),
-          eq(invoices.status, 'pending'),
-          // A sealed one may have been stamped: it is recovered (recoverStale), never dropped here.
-          isNull(invoices.sealed),
-          lt(invoices.createdAt, staleBefore(ctx)),
-        ),
-      );
+      const dropped = await tx
+        .delete(invoices)
+        .where(
+          and(
+            eq(invoices.orderNumber, order.number),
+            eq(invoices.status, 'pending'),
+            // A sealed one may have been stamped: it is recovered (recoverStale), never dropped here.
+            isNull(invoices.sealed),
+            lt(invoices.createdAt, staleBefore(ctx)),
+          ),
+        )
+        .returning({ serie: invoices.serie, folio: invoices.folio });
+      for (const row of dropped) await releaseFolio(tx, row);
       const [active] = await tx
         .select({ status: invoices.status })
         .from(invoices)
@@ -144,8 +157,13 @@ async function claimPending(
         .limit(1);
       if (active)
         throw conflict(active.status === 'pending' ? IN_PROGRESS : ALREADY_INVOICED, 'invoice_exists');
-      const [row] = await tx.insert(invoices).values(values).returning({ id: invoices.id });
-      return row!.id;
+      // The folio is taken here, with the claim: a claim that fails takes none (folios.ts).
+      const folio = await takeFolio(tx, 'I');
+      const [row] = await tx
+        .insert(invoices)
+        .values({ ...values, ...folio })
+        .returning({ id: invoices.id });
+      return { id: row!.id, ...folio };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(IN_PROGRESS, 'invoice_exists');
@@ -192,7 +210,7 @@ export async function issueInvoice(
   const global = await globalInvoiceOf(ctx.db, number);
   if (global?.issuedAt && now.getTime() > cancellationDeadline(global.issuedAt).getTime()) {
     const deadline = cancellationDeadline(global.issuedAt);
-    throw conflict(globalTooLateMessage(global, mexicoDate(deadline)), 'global_cancel_deadline');
+    throw conflict(globalTooLateMessage(global, mexicoLongDate(deadline)), 'global_cancel_deadline');
   }
   await releaseFromGlobal(ctx, number);
   await issueNew(ctx, user, order, request);
@@ -231,7 +249,7 @@ export async function issueNew(
 
   // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
   const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
-  const id = await claimPending(ctx, order, user, request, formaPago);
+  const { id, serie, folio } = await claimPending(ctx, order, user, request, formaPago);
   let comprobante: Comprobante;
   let sealedXml: string;
   try {
@@ -248,8 +266,8 @@ export async function issueNew(
           usoCfdi: request.usoCfdi,
         },
         formaPago,
-        serie: shop.invoicing.series,
-        folio: String(id),
+        serie,
+        folio: String(folio),
         issuedAt: now,
         csd: ctx.csd,
         ...(relation ? { cfdiRelacionados: relation } : {}),
@@ -263,7 +281,7 @@ export async function issueNew(
       .set({ sealed: { xml: sealedXml, comprobante }, ...totals })
       .where(eq(invoices.id, id));
   } catch (error) {
-    await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+    await dropPending(ctx, id);
     throw error;
   }
 

@@ -1,7 +1,7 @@
 import { formatMoney } from '../../shared/money.ts';
+import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from '../../shared/sat-motivos.ts';
 import { renderMail } from '../mail/layout.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
-import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from './pac/types.ts';
 
 type Person = { email: string; nombre: string };
 

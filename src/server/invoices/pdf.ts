@@ -1,13 +1,14 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
+import { fromMexicoWallClock } from '../../shared/mexico-time.ts';
 import { findRegimen, findUsoCfdi } from '../../shared/sat-catalogs.ts';
+import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from '../../shared/sat-motivos.ts';
 import { shop } from '../../shared/shop.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { BRAND, BRAND_LIGHT, INK, LINE, MUTED, PAGE, RED, Writer } from '../pdf/writer.ts';
 import { FORMA_PAGO_TEXT } from './forma-pago.ts';
 import { qrTotal } from './pac/sat-status.ts';
 import { tfdCadenaOriginal } from './pac/tfd.ts';
-import { CANCEL_MOTIVO_TEXT, type CancelMotivo } from './pac/types.ts';
 
 /** The printed representation of a CFDI: what the shopper downloads and receives by mail. */
 export type InvoicePdfInput = {
@@ -406,7 +407,7 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
   doc.setSubject(`CFDI 4.0 del pedido #${input.orderNumber}`);
   doc.setLanguage('es-MX');
   // Fixed dates keep the PDF of one invoice byte-for-byte stable.
-  const stamped = new Date(`${input.snapshot.fechaTimbrado}-06:00`);
+  const stamped = fromMexicoWallClock(input.snapshot.fechaTimbrado);
   doc.setCreationDate(stamped);
   doc.setModificationDate(stamped);
   const w = new Writer(

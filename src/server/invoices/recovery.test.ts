@@ -86,7 +86,7 @@ describe('stamping is idempotent across crashes (sandbox PAC, its stamps in the 
     expect(pac.stamped).toHaveLength(1);
     const [left] = await rowsOf(number);
     expect(left).toMatchObject({ status: 'pending', uuid: null });
-    expect(left?.sealed?.xml).toContain(`Folio="${left?.id}"`);
+    expect(left?.sealed?.xml).toContain(`Folio="${left?.folio}"`);
 
     // The shopper asks again (a new process, the same database): the stamp made then is the one stored.
     const again = await issueInvoice({ ...base, pac }, user, number, { ...form, usoCfdi: 'G01' });

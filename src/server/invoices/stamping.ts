@@ -5,6 +5,7 @@ import { AppError, conflict } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Comprobante } from './cfdi.ts';
 import { type InvoiceRow, type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
+import { releaseFolio } from './folios.ts';
 import { creditNoteIssuedMail, invoiceIssuedMail } from './mails.ts';
 import { readAttribute } from './pac/tfd.ts';
 import { PacError, type Stamp } from './pac/types.ts';
@@ -128,6 +129,20 @@ export async function finishIssue(
 }
 
 /**
+ * Drops a 'pending' row whose CFDI was never stamped (refused by the PAC, not sealed, left unsealed by a dead
+ * request) and gives its folio back to its series (folios.ts), in one transaction.
+ */
+export async function dropPending(ctx: Pick<InvoicingContext, 'db'>, id: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const dropped = await tx
+      .delete(invoices)
+      .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')))
+      .returning({ serie: invoices.serie, folio: invoices.folio });
+    for (const row of dropped) await releaseFolio(tx, row);
+  });
+}
+
+/**
  * The PAC may have stamped the sealed CFDI of this row (the request died, or lost the PAC's answer): the next
  * attempt may take the row over at once instead of waiting for it to go stale.
  */
@@ -153,7 +168,7 @@ export async function stampSealed(
     return await ctx.pac.stamp(sealedXml);
   } catch (error) {
     if (error instanceof PacError && !error.transient) {
-      await ctx.db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, 'pending')));
+      await dropPending(ctx, id);
     } else {
       await markRecoverable(ctx, id);
     }
@@ -189,7 +204,7 @@ export async function recoverStale(
     .returning();
   if (!taken) throw conflict(IN_PROGRESS, 'invoice_exists');
   if (!taken.sealed) {
-    await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+    await dropPending(ctx, taken.id);
     return false;
   }
   let stamp: Stamp;
@@ -201,7 +216,7 @@ export async function recoverStale(
         { order: order.number, invoice: taken.id, detail: error.detail },
         'el PAC rechazó el CFDI sellado de una solicitud interrumpida; se descarta',
       );
-      await ctx.db.delete(invoices).where(and(eq(invoices.id, taken.id), eq(invoices.status, 'pending')));
+      await dropPending(ctx, taken.id);
       return false;
     }
     await markRecoverable(ctx, taken.id);

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
@@ -7,7 +8,7 @@ import { invoices, orders } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
-import { correctionBlock, mexicoDate } from './corrections.ts';
+import { correctionBlock } from './corrections.ts';
 
 /** The read side of an order's invoices: what the shopper is told, and whether they may ask for one. */
 
@@ -60,7 +61,7 @@ export function blockedReason(order: OrderRow, active: InvoiceRow | undefined, n
   if (active?.status === 'pending') return IN_PROGRESS;
   const deadline = deadlineOf(order);
   if (deadline && now.getTime() > deadline.getTime()) {
-    return `El plazo para facturar este pedido (${shop.invoicingWindowDays} días desde el pago) terminó el ${mexicoDate(deadline)}`;
+    return `El plazo para facturar este pedido (${shop.invoicingWindowDays} días desde el pago) terminó el ${mexicoLongDate(deadline)}`;
   }
   return null;
 }
@@ -96,6 +97,10 @@ export function stateOf(order: OrderRow, all: InvoiceRow[], now: Date): InvoiceS
   };
 }
 
+/** 'F12', 'NC3': the document's Serie and Folio; rows issued before decision 047 used their id, kept in the snapshot. */
+export const serieFolioOf = (r: InvoiceRow): string =>
+  r.folio !== null ? `${r.serie ?? ''}${r.folio}` : `${r.snapshot?.serie ?? ''}${r.snapshot?.folio ?? r.id}`;
+
 /** The order's stamped credit notes, newest first (shown beside the invoice with their downloads). */
 function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
   return all.flatMap((r) =>
@@ -103,7 +108,7 @@ function creditNotesOf(all: InvoiceRow[]): InvoiceState['creditNotes'] {
       ? [
           {
             uuid: r.uuid,
-            serieFolio: `NC${r.id}`,
+            serieFolio: serieFolioOf(r),
             invoiceUuid: r.relatedUuid,
             totalCents: r.totalCents,
             issuedAt: r.issuedAt?.toISOString() ?? null,

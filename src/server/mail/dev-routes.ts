@@ -1,9 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { escapeMarkup } from '../../shared/escape.ts';
 import { mailOutbox } from '../db/schema.ts';
 import { sendNotFound } from '../http/errors.ts';
-import { escapeHtml } from './layout.ts';
 
 const listed = {
   id: mailOutbox.id,
@@ -88,9 +88,9 @@ export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
         (
           m,
         ) => `<article style="border:1px solid #e2e8f0;border-radius:10px;padding:16px;margin:0 0 16px;background:#fff">
-  <h2 style="margin:0 0 4px;font-size:17px">${escapeHtml(m.subject)}</h2>
-  <p style="margin:0 0 10px;color:#475569;font-size:13px">Para <strong>${escapeHtml(m.to)}</strong> · ${escapeHtml(m.kind)} · ${m.createdAt.toISOString()} · ${statusLabel[m.status] ?? m.status} · <a href="/dev/correo/${m.id}">ver HTML</a></p>
-  <pre style="white-space:pre-wrap;margin:0;font-size:13px;background:#f8fafc;padding:12px;border-radius:8px">${escapeHtml(m.text)}</pre>
+  <h2 style="margin:0 0 4px;font-size:17px">${escapeMarkup(m.subject)}</h2>
+  <p style="margin:0 0 10px;color:#475569;font-size:13px">Para <strong>${escapeMarkup(m.to)}</strong> · ${escapeMarkup(m.kind)} · ${m.createdAt.toISOString()} · ${statusLabel[m.status] ?? m.status} · <a href="/dev/correo/${m.id}">ver HTML</a></p>
+  <pre style="white-space:pre-wrap;margin:0;font-size:13px;background:#f8fafc;padding:12px;border-radius:8px">${escapeMarkup(m.text)}</pre>
 </article>`,
       )
       .join('\n');

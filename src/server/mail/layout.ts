@@ -1,3 +1,4 @@
+import { escapeMarkup } from '../../shared/escape.ts';
 import { shop } from '../../shared/shop.ts';
 
 /**
@@ -29,30 +30,23 @@ export type MailContent = {
 const BRAND = '#0b4a6f';
 const BRAND_LIGHT = '#eef7fc';
 
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
-
 function blockHtml(block: MailBlock): string {
   switch (block.kind) {
     case 'paragraph':
-      return `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#1e293b">${escapeHtml(block.text)}</p>`;
+      return `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#1e293b">${escapeMarkup(block.text)}</p>`;
     case 'code':
-      return `<p style="margin:8px 0 24px;text-align:center"><span style="display:inline-block;padding:14px 22px;border-radius:10px;background:${BRAND_LIGHT};border:1px solid #aed8ee;font-family:'SFMono-Regular',Consolas,'Liberation Mono',monospace;font-size:28px;font-weight:700;letter-spacing:6px;color:${BRAND}">${escapeHtml(block.text)}</span></p>`;
+      return `<p style="margin:8px 0 24px;text-align:center"><span style="display:inline-block;padding:14px 22px;border-radius:10px;background:${BRAND_LIGHT};border:1px solid #aed8ee;font-family:'SFMono-Regular',Consolas,'Liberation Mono',monospace;font-size:28px;font-weight:700;letter-spacing:6px;color:${BRAND}">${escapeMarkup(block.text)}</span></p>`;
     case 'button':
-      return `<p style="margin:8px 0 24px;text-align:center"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${BRAND};color:#ffffff;font-size:15px;font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>`;
+      return `<p style="margin:8px 0 24px;text-align:center"><a href="${escapeMarkup(block.url)}" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${BRAND};color:#ffffff;font-size:15px;font-weight:600;text-decoration:none">${escapeMarkup(block.label)}</a></p>`;
     case 'rows':
       return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 20px;border-collapse:collapse;font-size:14px">${block.rows
         .map(
           ([label, value]) =>
-            `<tr><td style="padding:6px 12px 6px 0;color:#64748b;vertical-align:top;white-space:nowrap">${escapeHtml(label)}</td><td style="padding:6px 0;color:#0f172a;vertical-align:top">${escapeHtml(value)}</td></tr>`,
+            `<tr><td style="padding:6px 12px 6px 0;color:#64748b;vertical-align:top;white-space:nowrap">${escapeMarkup(label)}</td><td style="padding:6px 0;color:#0f172a;vertical-align:top">${escapeMarkup(value)}</td></tr>`,
         )
         .join('')}</table>`;
     case 'note':
-      return `<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#64748b">${escapeHtml(block.text)}</p>`;
+      return `<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#64748b">${escapeMarkup(block.text)}</p>`;
     case 'raw':
       return block.html;
   }
@@ -80,27 +74,27 @@ const addressLine = () =>
 export function renderMail(content: MailContent, publicUrl: string): { html: string; text: string } {
   const site = publicUrl.replace(/\/$/, '');
   const greeting = content.greeting
-    ? `<p style="margin:0 0 16px;font-size:15px;color:#1e293b">${escapeHtml(content.greeting)}</p>`
+    ? `<p style="margin:0 0 16px;font-size:15px;color:#1e293b">${escapeMarkup(content.greeting)}</p>`
     : '';
   const html = `<!doctype html>
-<html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title></head>
+<html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeMarkup(content.title)}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
-<span style="display:none;max-height:0;overflow:hidden;opacity:0">${escapeHtml(content.preheader ?? content.title)}</span>
+<span style="display:none;max-height:0;overflow:hidden;opacity:0">${escapeMarkup(content.preheader ?? content.title)}</span>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden;border:1px solid #e2e8f0">
 <tr><td style="background:${BRAND};padding:20px 28px">
-<a href="${escapeHtml(site)}/" style="color:#ffffff;text-decoration:none;font-size:20px;font-weight:700">${escapeHtml(shop.tradeName)}</a>
-<div style="color:#d6ecf7;font-size:12px;margin-top:2px">${escapeHtml(shop.tagline)}</div>
+<a href="${escapeMarkup(site)}/" style="color:#ffffff;text-decoration:none;font-size:20px;font-weight:700">${escapeMarkup(shop.tradeName)}</a>
+<div style="color:#d6ecf7;font-size:12px;margin-top:2px">${escapeMarkup(shop.tagline)}</div>
 </td></tr>
 <tr><td style="padding:28px">
-<h1 style="margin:0 0 20px;font-size:22px;line-height:1.3;color:#0f172a">${escapeHtml(content.title)}</h1>
+<h1 style="margin:0 0 20px;font-size:22px;line-height:1.3;color:#0f172a">${escapeMarkup(content.title)}</h1>
 ${greeting}${content.blocks.map(blockHtml).join('\n')}
 </td></tr>
 <tr><td style="padding:18px 28px;background:#f8fafc;border-top:1px solid #e2e8f0;font-size:12px;line-height:1.6;color:#64748b">
-<strong style="color:#334155">${escapeHtml(shop.legalName)}</strong><br>
-${escapeHtml(addressLine())}<br>
-Tel. ${escapeHtml(shop.phones.join(' · '))} · <a href="mailto:${escapeHtml(shop.email)}" style="color:${BRAND}">${escapeHtml(shop.email)}</a><br>
-${escapeHtml(shop.hours)} · <a href="${escapeHtml(site)}/politica_de_privacidad" style="color:${BRAND}">Aviso de privacidad</a>
+<strong style="color:#334155">${escapeMarkup(shop.legalName)}</strong><br>
+${escapeMarkup(addressLine())}<br>
+Tel. ${escapeMarkup(shop.phones.join(' · '))} · <a href="mailto:${escapeMarkup(shop.email)}" style="color:${BRAND}">${escapeMarkup(shop.email)}</a><br>
+${escapeMarkup(shop.hours)} · <a href="${escapeMarkup(site)}/politica_de_privacidad" style="color:${BRAND}">Aviso de privacidad</a>
 </td></tr>
 </table>
 </td></tr></table>

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { mexicoCityDate } from '../../shared/mexico-time.ts';
 import { writeAudit } from '../audit/log.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
@@ -55,7 +56,7 @@ export async function advanceOrder(
     if (!before) throw notFound(ORDER_NOT_FOUND);
     if (!mayAdvance(before, step)) throw refused(before, step);
     if (shipment) {
-      const orderDay = new Date(before.createdAt.getTime() - 6 * 3600_000).toISOString().slice(0, 10);
+      const orderDay = mexicoCityDate(before.createdAt);
       if (shipment.deliveryDate < orderDay) {
         const message = 'La fecha de entrega no puede ser anterior a la fecha del pedido';
         throw badRequest(message, { deliveryDate: message });

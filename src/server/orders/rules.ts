@@ -1,4 +1,5 @@
 import { AWAITING_PAYMENT_LABEL, isDelayed } from '../../shared/payment-methods.ts';
+import { CANCEL_MOTIVO_TEXT } from '../../shared/sat-motivos.ts';
 import { NO_GUIDE, ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
 import type { CancelRequest } from '../db/schema.ts';
 import { type AppError, conflict } from '../http/errors.ts';
@@ -49,8 +50,7 @@ const STAFF_RULE: CancelRule = {
     already_cancelled: 'El pedido ya está cancelado',
     not_paid: 'Solo se pueden cancelar con reembolso pedidos pagados',
     shipped: 'El pedido ya fue enviado; no se puede cancelar',
-    invoiced:
-      'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
+    invoiced: `El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (${CANCEL_MOTIVO_TEXT['03']})`,
     cancelling: 'La cancelación del pedido ya está en proceso',
   },
   code: () => 'not_cancellable',

@@ -2,6 +2,7 @@ import bwipjs from 'bwip-js/node';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { escapeMarkup } from '../../shared/escape.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { errorEnvelopeSchema } from '../../shared/schemas/errors.ts';
 import {
@@ -28,18 +29,12 @@ declare module 'fastify' {
   }
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
 /** The simulated bank page of 3-D Secure (a plain HTML form: no script, so the CSP stays strict). */
 function threeDsPage(
   chargeId: string,
   charge: { amountCents: number; description: string; maskedNumber: string },
 ) {
-  const id = escapeHtml(chargeId);
+  const id = escapeMarkup(chargeId);
   return `<!doctype html><html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Autenticación 3-D Secure — simulador</title>
 <style>body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;background:#f1f5f9;color:#0f172a}
@@ -48,9 +43,9 @@ h1{font-size:20px;margin:0 0 4px}p{margin:8px 0;color:#475569;font-size:14px}.am
 dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:14px;margin:16px 0}dt{color:#64748b}dd{margin:0}
 .actions{display:flex;gap:12px;margin-top:24px}button{flex:1;padding:12px;border-radius:8px;font-size:15px;font-weight:600;cursor:pointer;border:1px solid #0b4a6f}
 .ok{background:#0b4a6f;color:#fff}.no{background:#fff;color:#b91c1c;border-color:#fca5a5}.note{font-size:12px;color:#94a3b8;margin-top:20px}</style></head>
-<body><main><h1>Verificación de su banco</h1><p>Confirme la compra en ${escapeHtml(shop.tradeName)}.</p>
-<div class="amount">${escapeHtml(formatMoney(charge.amountCents))} MXN</div>
-<dl><dt>Tarjeta</dt><dd>${escapeHtml(charge.maskedNumber)}</dd><dt>Concepto</dt><dd>${escapeHtml(charge.description)}</dd></dl>
+<body><main><h1>Verificación de su banco</h1><p>Confirme la compra en ${escapeMarkup(shop.tradeName)}.</p>
+<div class="amount">${escapeMarkup(formatMoney(charge.amountCents))} MXN</div>
+<dl><dt>Tarjeta</dt><dd>${escapeMarkup(charge.maskedNumber)}</dd><dt>Concepto</dt><dd>${escapeMarkup(charge.description)}</dd></dl>
 <div class="actions"><form method="post" action="/api/payments/sandbox/3ds/${id}/reject" style="flex:1;display:flex"><button class="no" type="submit">Rechazar</button></form>
 <form method="post" action="/api/payments/sandbox/3ds/${id}/authorize" style="flex:1;display:flex"><button class="ok" type="submit">Autorizar</button></form></div>
 <p class="note">Simulador de pagos: ninguna tarjeta real se cobra.</p></main></body></html>`;
@@ -68,9 +63,9 @@ function awaitingPage(
 ) {
   const rows = charges
     .map((c) => {
-      const id = escapeHtml(c.id);
+      const id = escapeMarkup(c.id);
       const label = c.method === 'spei' ? 'Transferencia SPEI' : 'Efectivo en tienda';
-      return `<tr><td>${escapeHtml(c.orderId ?? '-')}</td><td>${label}</td><td>${escapeHtml(formatMoney(c.amountCents))}</td><td>${escapeHtml(c.dueDate ?? '-')}</td>
+      return `<tr><td>${escapeMarkup(c.orderId ?? '-')}</td><td>${label}</td><td>${escapeMarkup(formatMoney(c.amountCents))}</td><td>${escapeMarkup(c.dueDate ?? '-')}</td>
 <td><form method="post" action="/api/payments/sandbox/charges/${id}/pay"><button class="ok" type="submit">Simular pago recibido</button></form></td>
 <td><form method="post" action="/api/payments/sandbox/charges/${id}/pay-late"><button type="submit">Simular pago fuera de plazo</button></form></td>
 <td><form method="post" action="/api/payments/sandbox/charges/${id}/expire"><button class="no" type="submit">Simular vencimiento</button></form></td></tr>`;

@@ -1,3 +1,4 @@
+import { addDays, mexicoCityDate, mexicoDayEnd } from '../../shared/mexico-time.ts';
 import type { OrderStatus } from '../../shared/schemas/orders.ts';
 import { QUOTATION_STATE_LABELS, type QuotationState } from '../../shared/schemas/quotations.ts';
 import { shop } from '../../shared/shop.ts';
@@ -9,13 +10,7 @@ export const EMPTY_CART = 'El carrito está vacío: agregue productos para solic
 
 /** COT-2026-000123: the year of issue and the folio sequence, six digits at least. */
 export const folioOf = (issuedAt: Date, n: number) =>
-  `COT-${mexicoDate(issuedAt).slice(0, 4)}-${String(n).padStart(6, '0')}`;
-
-/** Mexico City is UTC−6 all year since 2022 (no daylight saving time). */
-const MX_OFFSET_MS = 6 * 60 * 60 * 1000;
-
-/** YYYY-MM-DD in Mexico City. */
-export const mexicoDate = (at: Date) => new Date(at.getTime() - MX_OFFSET_MS).toISOString().slice(0, 10);
+  `COT-${mexicoCityDate(issuedAt).slice(0, 4)}-${String(n).padStart(6, '0')}`;
 
 /**
  * Prices held `days` days (config/shop.json → quotations.validityDays, spec §9 'precios firmes 30 días'):
@@ -23,8 +18,7 @@ export const mexicoDate = (at: Date) => new Date(at.getTime() - MX_OFFSET_MS).to
  * 2 April inclusive, as printed.
  */
 export function validUntilFrom(from: Date, days = shop.quotations.validityDays): Date {
-  const [y, m, d] = mexicoDate(from).split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days, 23, 59, 59, 999) + MX_OFFSET_MS);
+  return mexicoDayEnd(addDays(mexicoCityDate(from), days));
 }
 
 /** The order a quotation points at, as far as its state is concerned. */

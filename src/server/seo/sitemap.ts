@@ -1,31 +1,24 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { ROUTES } from '../../client/app/route-table.ts';
+import { escapeMarkup } from '../../shared/escape.ts';
 import type { Db } from '../db/client.ts';
 import { brands, groups, products } from '../db/schema.ts';
 
 /** Search engines take at most 50,000 URLs per sitemap; we stay below with room to spare. */
 export const SITEMAP_LIMIT = 45_000;
 
-const xmlEscape = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-
 type Entry = { loc: string; lastmod?: Date | undefined };
 
 function urlset(entries: Entry[]): string {
   const urls = entries.map(
     (e) =>
-      `<url><loc>${xmlEscape(e.loc)}</loc>${e.lastmod ? `<lastmod>${e.lastmod.toISOString().slice(0, 10)}</lastmod>` : ''}</url>`,
+      `<url><loc>${escapeMarkup(e.loc)}</loc>${e.lastmod ? `<lastmod>${e.lastmod.toISOString().slice(0, 10)}</lastmod>` : ''}</url>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 function sitemapIndex(locs: string[]): string {
-  const items = locs.map((loc) => `<sitemap><loc>${xmlEscape(loc)}</loc></sitemap>`);
+  const items = locs.map((loc) => `<sitemap><loc>${escapeMarkup(loc)}</loc></sitemap>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</sitemapindex>\n`;
 }
 

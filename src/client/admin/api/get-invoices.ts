@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { apiFetch } from '@/client/lib/api-client.ts';
+import { SAT_CANCEL_MOTIVOS, STAFF_CANCEL_MOTIVOS } from '@/shared/sat-motivos.ts';
 import type { AdminInvoiceRow, AdminInvoicesQuery } from '@/shared/schemas/admin.ts';
 import { toQueryString } from './query-string.ts';
 
@@ -19,12 +20,11 @@ export const adminInvoicesQueryOptions = (query: AdminInvoicesQuery) =>
 export const useAdminInvoices = (query: AdminInvoicesQuery) => useQuery(adminInvoicesQueryOptions(query));
 
 /** SAT's motivos for a staff cancellation (01 is the replacement, which the shopper's correction does). */
-export const STAFF_CANCEL_MOTIVOS = [
-  { value: '02', label: '02 · Comprobante emitido con errores sin relación' },
-  { value: '03', label: '03 · No se llevó a cabo la operación' },
-  { value: '04', label: '04 · Operación nominativa relacionada en una factura global' },
-] as const;
-export type StaffCancelMotivo = (typeof STAFF_CANCEL_MOTIVOS)[number]['value'];
+export const STAFF_CANCEL_OPTIONS = STAFF_CANCEL_MOTIVOS.map((value) => ({
+  value,
+  label: `${value} · ${SAT_CANCEL_MOTIVOS[value].label}`,
+}));
+export type StaffCancelMotivo = (typeof STAFF_CANCEL_MOTIVOS)[number];
 
 /** POST /api/admin/invoices/:number/cancel with the motivo. */
 export const cancelInvoice = ({ orderNumber, motivo }: { orderNumber: number; motivo: StaffCancelMotivo }) =>

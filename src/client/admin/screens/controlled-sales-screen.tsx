@@ -4,13 +4,11 @@ import { apiFetch } from '@/client/lib/api-client.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { mexicoCityToday } from '@/shared/mexico-time.ts';
 import type { ControlledSales } from '@/shared/schemas/admin.ts';
 import { buttonClass, DataTable, fieldClass, ScreenTitle, td, th } from '../components/admin-ui.tsx';
 
 const wrap = 'px-4 py-3 text-slate-700';
-
-/** Today in Mexico City (UTC−6 all year since 2022) as YYYY-MM-DD. */
-const mexicoToday = () => new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10);
 
 /**
  * 'Ventas controladas' (decision 030): the sales of controlled chemicals of a period with the buyer's RFC and
@@ -19,7 +17,7 @@ const mexicoToday = () => new Date(Date.now() - 6 * 3_600_000).toISOString().sli
 export function ControlledSalesScreen() {
   useDocumentTitle('Ventas controladas — Administración');
   const [params, setParams] = useSearchParams();
-  const today = mexicoToday();
+  const today = mexicoCityToday();
   const from = params.get('desde') ?? `${today.slice(0, 8)}01`;
   const to = params.get('hasta') ?? today;
   const query = new URLSearchParams({ from, to }).toString();

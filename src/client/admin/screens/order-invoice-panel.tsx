@@ -4,7 +4,7 @@ import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney, parsePriceToCents } from '@/shared/money.ts';
 import {
   creditNoteFileUrl,
-  STAFF_CANCEL_MOTIVOS,
+  STAFF_CANCEL_OPTIONS,
   type StaffCancelMotivo,
   useCancelInvoice,
   useCreditNotes,
@@ -45,7 +45,7 @@ function CancelInvoice({ orderNumber, uuid }: { orderNumber: number; uuid: strin
             setConfirming(false);
           }}
         >
-          {STAFF_CANCEL_MOTIVOS.map((m) => (
+          {STAFF_CANCEL_OPTIONS.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}
             </option>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
+import { escapeMarkup } from '../../../shared/escape.ts';
 import type { Shape } from './data.ts';
 
 const shapes: Record<Shape, (c: string) => string> = {
@@ -34,7 +35,7 @@ export async function renderProductImage(shape: Shape, color: string): Promise<B
 
 /** A brand logo as SVG: a mark and the name, rendered by the browser with its own fonts. */
 export function renderBrandLogo(name: string, color: string): Buffer {
-  const escaped = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const escaped = escapeMarkup(name);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120" viewBox="0 0 320 120" role="img" aria-label="${escaped}"><rect x="8" y="28" width="64" height="64" rx="16" fill="${color}"/><path d="M28 76l12-32h4l12 32" stroke="#fff" stroke-width="6" fill="none" stroke-linejoin="round"/><text x="88" y="74" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="34" font-weight="700" fill="${color}">${escaped}</text></svg>`;
   return Buffer.from(svg);
 }

@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -106,6 +107,12 @@ export const invoices = pgTable(
     cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
     /** Motivo 01: the UUID of the CFDI that replaces this one (FolioSustitucion). */
     substituteUuid: text('substitute_uuid'),
+    /**
+     * Serie and Folio of the CFDI (decision 047): each document type its own series and gap-free count, taken when
+     * the row is claimed. Null on rows issued before, which used their id as the folio.
+     */
+    serie: text('serie'),
+    folio: integer('folio'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -115,7 +122,24 @@ export const invoices = pgTable(
     index('invoices_cancel_pending_idx').on(t.cancelStatus).where(sql`${t.cancelStatus} = 'pending'`),
     uniqueIndex('invoices_uuid_idx').on(t.uuid),
     index('invoices_order_idx').on(t.orderNumber, t.createdAt),
+    uniqueIndex('invoices_serie_folio_idx').on(t.serie, t.folio),
   ],
+);
+
+/** The last folio taken of each CFDI series (decision 047, src/server/invoices/folios.ts). */
+export const cfdiFolioSeries = pgTable('cfdi_folio_series', {
+  series: text('series').primaryKey(),
+  lastFolio: integer('last_folio').notNull(),
+});
+
+/** Folios given back by documents the PAC never stamped; the next document of the series takes the lowest. */
+export const cfdiFreeFolios = pgTable(
+  'cfdi_free_folios',
+  {
+    series: text('series').notNull(),
+    folio: integer('folio').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.folio] })],
 );
 
 /** The built-in sandbox PAC's stamps, by sealed CFDI: it answers the same stamp again, also after a crash. */

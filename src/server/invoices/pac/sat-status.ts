@@ -1,3 +1,4 @@
+import { escapeMarkup, unescapeXml } from '../../../shared/escape.ts';
 /**
  * SAT's CFDI status service (ConsultaCFDIService, SOAP): whether a CFDI is valid or cancelled and where its
  * cancellation stands — the only place that tells a receptor's rejection apart ("Solicitud rechazada").
@@ -30,16 +31,6 @@ export type SatStatus = {
   estatusCancelacion: string;
 };
 
-const xmlEscape = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const xmlUnescape = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-
 /** The printed expression SAT keys on: issuer and receptor RFC, total, UUID. */
 export function statusExpression(q: {
   issuerRfc: string;
@@ -59,7 +50,7 @@ export async function querySatStatus(
   const envelope =
     '<?xml version="1.0" encoding="utf-8"?>' +
     '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>' +
-    `<c:Consulta xmlns:c="http://tempuri.org/"><c:expresionImpresa>${xmlEscape(statusExpression(q))}</c:expresionImpresa></c:Consulta>` +
+    `<c:Consulta xmlns:c="http://tempuri.org/"><c:expresionImpresa>${escapeMarkup(statusExpression(q))}</c:expresionImpresa></c:Consulta>` +
     '</s:Body></s:Envelope>';
   const response = await (options.fetch ?? fetch)(url, {
     method: 'POST',
@@ -70,7 +61,7 @@ export async function querySatStatus(
   const text = await response.text();
   if (!response.ok) throw new Error(`consulta de estado del SAT: HTTP ${response.status}`);
   const field = (name: string) =>
-    xmlUnescape(new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(text)?.[1]?.trim() ?? '');
+    unescapeXml(new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(text)?.[1]?.trim() ?? '');
   return {
     codigoEstatus: field('CodigoEstatus'),
     estado: field('Estado'),

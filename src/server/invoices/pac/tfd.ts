@@ -1,3 +1,4 @@
+import { unescapeXml } from '../../../shared/escape.ts';
 import { escapeXmlAttribute, normalizeSpace } from '../cfdi.ts';
 
 export const TFD_NS = 'http://www.sat.gob.mx/TimbreFiscalDigital';
@@ -60,10 +61,5 @@ export function readAttribute(xml: string, element: string, attribute: string): 
   const tag = xml.slice(start, end);
   const match = new RegExp(`\\s${attribute}="([^"]*)"`).exec(tag);
   if (!match) return undefined;
-  return (match[1] ?? '')
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCharCode(Number(d)))
-    .replace(/&amp;/g, '&');
+  return unescapeXml(match[1] ?? '');
 }

@@ -1,3 +1,4 @@
+import type { CancelMotivo } from '../../../shared/sat-motivos.ts';
 /**
  * A PAC (Proveedor Autorizado de Certificación) stamps a sealed CFDI with the Timbre Fiscal Digital
  * and cancels stamped CFDIs before the SAT. Every PAC sits behind this interface.
@@ -14,21 +15,6 @@ export type Stamp = {
   rfcProvCertif: string;
   /** True when the stamp has no fiscal validity (sandbox PAC, PAC test environments). */
   test: boolean;
-};
-
-/**
- * SAT's cancellation motivos (Anexo 20, "Motivo de cancelación"): 01 issued with errors, with a relation (a
- * replacement CFDI with TipoRelacion 04 exists: FolioSustitucion); 02 issued with errors, without relation; 03
- * the operation did not take place; 04 nominative operation related in a global invoice.
- */
-export type CancelMotivo = '01' | '02' | '03' | '04';
-
-/** The SAT's words for each motivo (Anexo 20, catálogo de motivos de cancelación): PDF banner and mails. */
-export const CANCEL_MOTIVO_TEXT: Record<CancelMotivo, string> = {
-  '01': 'comprobante emitido con errores con relación',
-  '02': 'comprobante emitido con errores sin relación',
-  '03': 'no se llevó a cabo la operación',
-  '04': 'operación nominativa relacionada en una factura global',
 };
 
 export type CancelRequest = {

@@ -1,3 +1,14 @@
+CREATE TABLE "cfdi_folio_series" (
+	"series" text PRIMARY KEY NOT NULL,
+	"last_folio" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "cfdi_free_folios" (
+	"series" text NOT NULL,
+	"folio" integer NOT NULL,
+	CONSTRAINT "cfdi_free_folios_series_folio_pk" PRIMARY KEY("series","folio")
+);
+--> statement-breakpoint
 CREATE TABLE "order_ledger" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"order_number" integer NOT NULL,
@@ -47,6 +58,8 @@ CREATE TABLE "sandbox_payouts" (
 	CONSTRAINT "sandbox_payouts_order_id_unique" UNIQUE("order_id")
 );
 --> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "serie" text;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "folio" integer;--> statement-breakpoint
 ALTER TABLE "sandbox_charges" ADD COLUMN "refunds" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "order_ledger" ADD CONSTRAINT "order_ledger_order_number_orders_number_fk" FOREIGN KEY ("order_number") REFERENCES "public"."orders"("number") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_refunds" ADD CONSTRAINT "order_refunds_order_number_orders_number_fk" FOREIGN KEY ("order_number") REFERENCES "public"."orders"("number") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -55,6 +68,7 @@ CREATE UNIQUE INDEX "order_ledger_reference_idx" ON "order_ledger" USING btree (
 CREATE INDEX "order_refunds_order_idx" ON "order_refunds" USING btree ("order_number");--> statement-breakpoint
 CREATE INDEX "order_refunds_open_idx" ON "order_refunds" USING btree ("state","created_at") WHERE "order_refunds"."state" in ('owed', 'in_progress');--> statement-breakpoint
 CREATE UNIQUE INDEX "order_refunds_provider_ref_idx" ON "order_refunds" USING btree ("provider_ref");--> statement-breakpoint
+CREATE UNIQUE INDEX "invoices_serie_folio_idx" ON "invoices" USING btree ("serie","folio");--> statement-breakpoint
 -- Decision 045: the ledger of orders paid before it existed. One 'charge' per completed (or since refunded) charge
 -- of a paid order, and what payments.refunded_cents already recorded as a card refund (promised and done), so the
 -- balances of old orders hold from the first start after the upgrade.
