@@ -168,6 +168,14 @@ export const FORMAS_PAGO = [
 /** Público en general and extranjero: a CFDI to them is not an invoice the shopper can request. */
 export const GENERIC_RFCS = ['XAXX010101000', 'XEXX010101000'] as const;
 
+/** The receptor of a factura global and of its egresos (RMF 2.7.1.21; Guía de llenado del CFDI global). */
+export const PUBLICO_EN_GENERAL = {
+  rfc: 'XAXX010101000',
+  nombre: 'PUBLICO EN GENERAL',
+  regimenFiscal: '616',
+  usoCfdi: 'S01',
+} as const;
+
 export const RFC_SHAPE = /^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{2}[A\d]$/;
 
 export const findRegimen = (code: string) => REGIMENES_FISCALES.find((r) => r.code === code);

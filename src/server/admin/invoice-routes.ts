@@ -7,7 +7,7 @@ import { messageSchema, orderNumberParamsSchema } from '../../shared/schemas/com
 import { creditNoteParamsSchema } from '../../shared/schemas/invoice.ts';
 import { writeAudit } from '../audit/log.ts';
 import { sendAttachment } from '../http/attachment.ts';
-import { notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { cancelInvoice } from '../invoices/cancel.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
 import { CREDIT_NOTE_RECOVERED, issueCreditNote, listCreditNotes } from '../invoices/credit-notes.ts';
@@ -191,7 +191,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Nota de crédito (CFDI de egreso, relación 01 con la factura) por una devolución parcial o un descuento',
+          'Bonificación: nota de crédito (CFDI de egreso, relación 01 con la factura) sin devolución de dinero; los reembolsos emiten la suya solos',
         params: orderNumberParamsSchema,
         body: creditNoteSchema,
         response: {
@@ -206,6 +206,11 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         amountCents,
         description: request.body.description,
       });
+      if (!note)
+        throw conflict(
+          'Hay otra nota de crédito en proceso para este pedido; intente de nuevo en un momento',
+          'credit_note_in_progress',
+        );
       if (note.recovered) {
         return reply
           .code(201)
@@ -216,10 +221,15 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         entityType: 'invoice',
         entityId: request.params.number,
         before: null,
-        after: { uuid: note.uuid, totalCents: note.totalCents, description: request.body.description },
+        after: {
+          uuid: note.uuid,
+          totalCents: note.totalCents,
+          description: request.body.description,
+          bonificacion: true,
+        },
       });
       return reply.code(201).send({
-        message: `Nota de crédito por ${(note.totalCents / 100).toFixed(2)} MXN emitida (UUID ${note.uuid}).`,
+        message: `Bonificación por ${(note.totalCents / 100).toFixed(2)} MXN emitida como nota de crédito (UUID ${note.uuid}); no se devolvió dinero al cliente.`,
         uuid: note.uuid,
         remainingCents: note.remainingCents,
       });

@@ -14,7 +14,7 @@ import type { Db } from '../db/client.ts';
 import { invoices, orders, payments, users } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { orderLineViews, quotationFolioOfOrder } from '../orders/history.ts';
-import { hasActiveInvoice } from '../orders/invoice-state.ts';
+import { invoiceInProgress } from '../orders/invoice-state.ts';
 import { balancesOf } from '../orders/ledger.ts';
 import { paymentAlertsOf } from '../orders/payment-events.ts';
 import { refundsOf } from '../orders/refunds.ts';
@@ -177,7 +177,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
       message: a.message,
       createdAt: a.createdAt.toISOString(),
     })),
-    actions: staffActions(o, await hasActiveInvoice(db, number)),
+    actions: staffActions(o, await invoiceInProgress(db, number)),
     history: await auditOf(db, 'order', String(number)),
     controlledDeclaration: await declarationOf(db, number),
   };

@@ -12,8 +12,8 @@ import {
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
 import { formatMoney } from '../../shared/money.ts';
-import { cancelInvoicesOfUndoneSales } from '../invoices/cancel.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
+import { followTheMoneyRound } from '../invoices/follow-money.ts';
 
 /**
  * The checkout against a local replica of Openpay's API (issue 14, Payments; issue 23, stock held hostage):
@@ -288,6 +288,13 @@ describe('every Openpay event honoured', () => {
     expect(res.statusCode).toBe(201);
     return res.json().invoice.uuid as string;
   };
+  const creditNotes = async (number: number) =>
+    (
+      await t.db.execute<{ status: string; total_cents: number; related_uuid: string }>(
+        sql`select status, total_cents::int as total_cents, related_uuid from invoices
+            where order_number = ${number} and kind = 'E' order by id`,
+      )
+    ).rows;
   const invoiceRow = async (uuid: string) =>
     (
       await t.db.execute<{ status: string; cancel_motivo: string | null; cancel_status: string | null }>(
@@ -304,8 +311,8 @@ describe('every Openpay event honoured', () => {
       'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03',
     );
 
+    // The paper follows the money at once (decision 045): no round needed.
     const ctx = createInvoicingContext(t.app.config, t.db);
-    await cancelInvoicesOfUndoneSales(ctx);
     expect(await invoiceRow(uuid)).toMatchObject({ status: 'cancelled', cancel_motivo: '03' });
     const state = (
       await t.app.inject({ url: `/api/orders/${number}/invoice`, headers: { cookie: shopper.cookie } })
@@ -316,7 +323,7 @@ describe('every Openpay event honoured', () => {
       headers: { cookie: shopper.cookie },
     });
     expect(pdf.statusCode).toBe(200);
-    expect((await alerts(number)).map((a) => a.kind)).toEqual(['refunded', 'invoice_motivo_03']);
+    expect((await alerts(number)).map((a) => a.kind)).toEqual(['refunded', 'tax_paper']);
     expect((await alerts(number))[1]!.message).toBe(
       `La venta no se llevó a cabo (pedido cancelado y reembolsado): la factura ${uuid} se canceló ante el SAT con motivo 03.`,
     );
@@ -332,40 +339,56 @@ describe('every Openpay event honoured', () => {
     );
     expect(mail).not.toContain('Solicitar factura');
     // Once: the next round finds nothing to do for it.
-    await cancelInvoicesOfUndoneSales(ctx);
+    await followTheMoneyRound(ctx);
     expect(await alerts(number)).toHaveLength(2);
+    expect((await creditNotes(number)).length).toBe(0);
   });
 
-  it('past the SAT deadline the invoice of an undone sale stays valid and staff are told to issue a credit note', async () => {
+  it('past the SAT deadline the invoice of an undone sale stays valid and a credit note for the total is issued', async () => {
     const { shopper, number, charge } = await paid(9);
     const uuid = await invoice(shopper, number);
+    // The PAC was down when the refund arrived: the paper is left to the invoices' round, which runs past the
+    // SAT's cancellation deadline.
+    const impl = t.app.taxPapers.impl;
+    t.app.taxPapers.impl = null;
     await webhook(replica.dashboard(charge.id, 'charge.refunded'));
+    t.app.taxPapers.impl = impl;
     const nextYear = new Date().getUTCFullYear() + 1;
     const late = createInvoicingContext(t.app.config, t.db, {
       now: () => new Date(`${nextYear}-04-02T12:00:00-06:00`),
     });
-    expect((await cancelInvoicesOfUndoneSales(late)).refused).toBeGreaterThanOrEqual(1);
+    expect((await followTheMoneyRound(late)).credit_note).toBeGreaterThanOrEqual(1);
     expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
-    const last = (await alerts(number)).at(-1)!;
-    expect(last.kind).toBe('invoice_motivo_03');
-    expect(last.message).toMatch(
-      new RegExp(
-        `^No se puede cancelar la factura ${uuid} con motivo 03: El plazo para cancelar esta factura terminó el 31 de marzo de ${nextYear}.*Emita una nota de crédito por el total\\.$`,
+    const total = Number((await order(number)).total_cents);
+    expect(await creditNotes(number)).toEqual([{ status: 'issued', total_cents: total, related_uuid: uuid }]);
+    const messages = (await alerts(number)).map((a) => a.message);
+    expect(
+      messages.some((m) =>
+        m.startsWith(
+          `No se puede cancelar la factura ${uuid} con motivo 03: El plazo para cancelar esta factura terminó el 31 de marzo de ${nextYear}`,
+        ),
       ),
-    );
+    ).toBe(true);
+    expect(messages.some((m) => m.includes('Se emitió la nota de crédito'))).toBe(true);
+    // Once: another round issues nothing more.
+    await followTheMoneyRound(late);
+    expect(await creditNotes(number)).toHaveLength(1);
   });
 
-  it('a refund after shipping of an invoiced order is a return: the invoice stays, staff are told to issue a credit note', async () => {
+  it('a refund after shipping of an invoiced order is a return: the invoice stays, a credit note for what went back', async () => {
     const { shopper, number, charge } = await paid(4);
     const uuid = await invoice(shopper, number);
     await t.db.execute(sql`update orders set status = 'shipped' where number = ${number}`);
     await webhook(replica.dashboard(charge.id, 'charge.refunded'));
     expect(await order(number)).toMatchObject({ status: 'shipped', payment_state: 'refunded' });
     expect((await alerts(number))[0]!.message).toContain(
-      'El pedido tiene una factura vigente: emita una nota de crédito por lo devuelto',
+      'El pedido tiene una factura vigente: se emite una nota de crédito por lo devuelto',
     );
-    await cancelInvoicesOfUndoneSales(createInvoicingContext(t.app.config, t.db));
+    await followTheMoneyRound(createInvoicingContext(t.app.config, t.db));
     expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
+    // A return: the invoice stays and the money that went back has its credit note, once.
+    const total = Number((await order(number)).total_cents);
+    expect(await creditNotes(number)).toEqual([{ status: 'issued', total_cents: total, related_uuid: uuid }]);
   });
 
   it('the refund of our own cancellation in flight (claimed, not finished) is left to the cancellation', async () => {
@@ -418,17 +441,18 @@ describe('every Openpay event honoured', () => {
     expect((await alerts(number))[0]!.message).toBe('Se hizo un reembolso parcial en Openpay.');
   });
 
-  it('a partial refund of an invoiced order: the invoice stays valid, staff are asked for a credit note of the amount', async () => {
+  it('a partial refund of an invoiced order: the invoice stays valid, a credit note of the amount follows', async () => {
     const { shopper, number, charge } = await paid(2);
     const uuid = await invoice(shopper, number);
     const part = Math.floor(Number((await order(number)).total_cents) / 2);
     await webhook(replica.dashboard(charge.id, 'charge.refunded', part / 100));
     expect(await order(number)).toMatchObject({ status: 'paid', payment_state: 'partially_refunded' });
     expect((await alerts(number))[0]!.message).toBe(
-      `Se hizo un reembolso parcial en Openpay. El pedido tiene una factura vigente: emita una nota de crédito por lo reembolsado (${formatMoney(part)} MXN en total).`,
+      `Se hizo un reembolso parcial en Openpay. El pedido tiene una factura vigente: se emite una nota de crédito por lo reembolsado (${formatMoney(part)} MXN en total).`,
     );
-    await cancelInvoicesOfUndoneSales(createInvoicingContext(t.app.config, t.db));
+    await followTheMoneyRound(createInvoicingContext(t.app.config, t.db));
     expect(await invoiceRow(uuid)).toMatchObject({ status: 'issued', cancel_motivo: null });
+    expect(await creditNotes(number)).toEqual([{ status: 'issued', total_cents: part, related_uuid: uuid }]);
   });
 
   it('charge.rescored.to.decline and charge.cancelled on a paid order: refunded, staff alerted', async () => {

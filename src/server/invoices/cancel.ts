@@ -1,10 +1,13 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import type { CancelMotivo } from '../../shared/sat-motivos.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { invoices, orders, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { type Balances, balancesOf, ledgerActor, recordMovement } from '../orders/ledger.ts';
+import { lockOrder } from '../orders/lock.ts';
 import { raisePaymentAlert } from '../orders/payment-events.ts';
 import { saleUndone } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
@@ -61,6 +64,8 @@ export async function cancelInvoice(
   if (!active?.uuid) return alreadyCancelled(ctx, order);
   const block = correctionBlock(active, rows, ctx.now(), options.by);
   if (block) throw conflict(block.message, block.code);
+  const refusal = motivoRefusal(options.motivo, order, active, rows, await balancesOf(ctx.db, number));
+  if (refusal) throw conflict(refusal.message, refusal.code);
 
   let result: CancelResult;
   try {
@@ -99,6 +104,40 @@ export async function cancelInvoice(
   };
 }
 
+/**
+ * The motivo must follow the facts (issue 33): the SAT is never told «no se llevó a cabo la operación» about a sale
+ * the shop kept, a nominative invoice is never cancelled as «relacionada en una factura global», and an invoice
+ * with a live credit note is not cancelled at all (the SAT answers "No cancelable": the related egreso must be
+ * cancelled or replaced first). 01 is the outcome of a replacement (replace.ts), not a choice here.
+ */
+export function motivoRefusal(
+  motivo: CancelMotivo,
+  order: Pick<OrderRow, 'status'>,
+  invoice: InvoiceRow,
+  rows: readonly InvoiceRow[],
+  balances: Pick<Balances, 'keptCents' | 'paidCents'>,
+): { message: string; code: string } | null {
+  if (motivo === '04' && invoice.kind === 'I')
+    return {
+      code: 'motivo_not_applicable',
+      message:
+        'El motivo 04 («Operación nominativa relacionada en una factura global») es solo para la factura global; esta factura es nominativa. Use 02 para corregir datos o sustitúyala (01).',
+    };
+  const live = rows.filter((r) => r.kind === 'E' && r.relatedUuid === invoice.uuid && r.status === 'issued');
+  if (live.length > 0)
+    return {
+      code: 'related_documents',
+      message: `La factura tiene ${live.length === 1 ? 'una nota de crédito vigente relacionada' : `${live.length} notas de crédito vigentes relacionadas`} (${live.map((r) => r.uuid).join(', ')}); el SAT no cancela una factura con documentos relacionados vigentes. Cancele o sustituya primero la nota de crédito.`,
+    };
+  if (motivo === '03' && !(order.status === 'cancelled' && balances.keptCents <= 0))
+    return {
+      code: 'sale_kept',
+      message:
+        'El motivo 03 («No se llevó a cabo la operación») solo aplica a una venta que se deshizo: el pedido debe estar cancelado y todo su pago reembolsado o por reembolsar. Para corregir datos use el motivo 02 o sustituya la factura (01).',
+    };
+  return null;
+}
+
 export async function markCancelled(
   ctx: InvoicingContext,
   row: InvoiceRow,
@@ -107,6 +146,8 @@ export async function markCancelled(
   acknowledgement: string | null,
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
+    // The order's lock first, as every writer of its ledger takes it.
+    await lockOrder(tx, row.orderNumber);
     const rows = await tx
       .update(invoices)
       .set({
@@ -119,6 +160,17 @@ export async function markCancelled(
       .where(and(eq(invoices.id, row.id), inArray(invoices.status, ['issued', 'replaced'])))
       .returning({ id: invoices.id });
     if (rows.length > 0 && row.uuid) {
+      const onGlobal = row.kind === 'E' && row.rfc === PUBLICO_EN_GENERAL.rfc && row.relatedUuid;
+      await recordMovement(tx, row.orderNumber, ledgerActor({ kind: 'system' }), {
+        kind: row.kind === 'E' ? 'credit_note_cancelled' : 'invoice_cancelled',
+        amountCents: row.totalCents,
+        reference: row.uuid,
+        detail: {
+          motivo,
+          ...(row.relatedUuid ? { related: row.relatedUuid } : {}),
+          ...(onGlobal ? { global: row.relatedUuid } : {}),
+        },
+      });
       await enqueueMail(
         tx,
         invoiceCancelledMail(to, { orderNumber: row.orderNumber, uuid: row.uuid, motivo }, ctx.publicUrl),
@@ -126,104 +178,6 @@ export async function markCancelled(
     }
     return rows.length > 0;
   });
-}
-
-/**
- * Invoices of sales that did not take place (orders/rules.ts, saleUndone: the order cancelled and its money
- * returned — typically a refund made in Openpay's dashboard, which the webhook applies to the order): the CFDI
- * de ingreso still valid is cancelled with the SAT's motivo 03 «No se llevó a cabo la operación», which is what
- * the accountant expects for a sale that was undone (a credit note is for returns and discounts of a sale that
- * did happen). Staff see the outcome as an alert on the order: cancelled, 'en proceso' (the receptor must
- * accept; followUpCancellations goes on) or refused (deadline passed, receptor rejected) with what to do
- * instead — a credit note for the total. Runs on the invoices' timer (routes.ts) and in tests; a PAC that does
- * not answer is asked again on the next round.
- */
-export async function cancelInvoicesOfUndoneSales(
-  ctx: InvoicingContext,
-): Promise<{ cancelled: number; pending: number; refused: number }> {
-  const counts = { cancelled: 0, pending: 0, refused: 0 };
-  const candidates = await ctx.db
-    .select({ invoice: invoices, order: orders })
-    .from(invoices)
-    .innerJoin(orders, eq(orders.number, invoices.orderNumber))
-    .where(
-      and(
-        eq(invoices.kind, 'I'),
-        eq(invoices.status, 'issued'),
-        isNull(invoices.cancelStatus),
-        eq(orders.status, 'cancelled'),
-      ),
-    );
-  for (const { invoice, order } of candidates) {
-    if (!saleUndone(order) || !invoice.uuid) continue;
-    const alert = (outcome: string, message: string) =>
-      ctx.db.transaction((tx) =>
-        raisePaymentAlert(tx, {
-          orderNumber: order.number,
-          kind: 'invoice_motivo_03',
-          message,
-          chargeId: null,
-          dedupeKey: `invoice-03:${invoice.uuid}:${outcome}`,
-        }),
-      );
-    const [owner] = await ctx.db
-      .select({
-        id: users.id,
-        email: users.email,
-        nombre: users.nombre,
-        apellidoPat: users.apellidoPat,
-        apellidoMat: users.apellidoMat,
-        telefono: users.telefono,
-      })
-      .from(users)
-      .where(eq(users.id, order.userId));
-    if (!owner) continue;
-    try {
-      const answer = await cancelInvoice(ctx, { ...owner, role: 'customer' }, order.number, {
-        motivo: '03',
-        by: 'staff',
-      });
-      const state = answer.invoice.cancellation;
-      if (state === 'pending') {
-        counts.pending++;
-        await alert(
-          'pending',
-          `La venta no se llevó a cabo (pedido cancelado y reembolsado): se solicitó al SAT la cancelación de la factura ${invoice.uuid} con motivo 03; está en proceso hasta que el receptor la acepte.`,
-        );
-      } else if (state === 'rejected') {
-        counts.refused++;
-        await alert(
-          'rejected',
-          `El receptor rechazó la cancelación con motivo 03 de la factura ${invoice.uuid}: emita una nota de crédito por el total.`,
-        );
-      } else {
-        counts.cancelled++;
-        await alert(
-          'cancelled',
-          `La venta no se llevó a cabo (pedido cancelado y reembolsado): la factura ${invoice.uuid} se canceló ante el SAT con motivo 03.`,
-        );
-      }
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode === 409) {
-        // The SAT's deadline passed (or a cancellation is already under way): a credit note instead.
-        counts.refused++;
-        await alert(
-          'refused',
-          `No se puede cancelar la factura ${invoice.uuid} con motivo 03: ${error.message}. Emita una nota de crédito por el total.`,
-        );
-        continue;
-      }
-      ctx.log?.error(
-        {
-          order: order.number,
-          uuid: invoice.uuid,
-          detail: error instanceof PacError ? error.detail : String(error),
-        },
-        'no se pudo cancelar con motivo 03 la factura de una venta que no se llevó a cabo; se reintenta',
-      );
-    }
-  }
-  return counts;
 }
 
 /**

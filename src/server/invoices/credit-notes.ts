@@ -1,11 +1,21 @@
-import { desc, eq } from 'drizzle-orm';
-import { invoices, users } from '../db/schema.ts';
+import { and, desc, eq } from 'drizzle-orm';
+import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
+import type { Tx } from '../db/client.ts';
+import { globalInvoiceOrders, globalInvoices, invoices, orders, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { balancesFrom, ledgerOf } from '../orders/ledger.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { computeCfdiAmounts } from './amounts.ts';
-import { buildComprobante, type Comprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
+import {
+  buildComprobante,
+  type Comprobante,
+  comprobanteXml,
+  type InformacionGlobal,
+  sealComprobante,
+} from './cfdi.ts';
 import { type InvoiceRow, type InvoicingContext, staleBefore } from './context.ts';
 import { takeFolio } from './folios.ts';
+import { formaPagoFor, paidWith } from './forma-pago.ts';
 import {
   dropPending,
   finishIssue,
@@ -70,23 +80,98 @@ export async function recoverStaleCreditNotes(
   return recovered;
 }
 
+export type CreditNoteInput = {
+  /** Centavos, or 'tax_due': what the order's ledger says its papers still owe its money (decision 045). */
+  amountCents: number | 'tax_due';
+  description: string;
+  /**
+   * 'invoice' (default): related to the order's CFDI de ingreso, to its receptor. 'global': the sale is in a factura
+   * global — the egreso goes to the público en general, related to that global (SAT, Guía de llenado del CFDI
+   * global, apéndice 2: CFDI de egreso aplicable a un CFDI global).
+   */
+  target?: 'invoice' | 'global';
+};
+
+/** The document a credit note is related to, and to whom it is made out. */
+type CreditTarget = {
+  uuid: string;
+  userId: number;
+  receptor: { rfc: string; nombre: string; regimenFiscal: string; domicilioFiscal: string; usoCfdi: string };
+  formaPago: string;
+  remainingCents: number;
+  informacionGlobal?: InformacionGlobal;
+};
+
+async function creditTarget(
+  ctx: InvoicingContext,
+  tx: Tx,
+  number: number,
+  rows: InvoiceRow[],
+  target: 'invoice' | 'global',
+): Promise<CreditTarget> {
+  if (target === 'invoice') {
+    const { invoice, remainingCents } = creditedOf(rows);
+    if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
+    return {
+      uuid: invoice.uuid,
+      userId: invoice.userId,
+      receptor: { ...invoice.snapshot.receptor, usoCfdi: 'G02' },
+      formaPago: invoice.formaPago,
+      remainingCents,
+    };
+  }
+  const [member] = await tx
+    .select({ global: globalInvoices, total: orders.totalCents, userId: orders.userId })
+    .from(globalInvoiceOrders)
+    .innerJoin(globalInvoices, eq(globalInvoices.id, globalInvoiceOrders.globalInvoiceId))
+    .innerJoin(orders, eq(orders.number, globalInvoiceOrders.orderNumber))
+    .where(and(eq(globalInvoiceOrders.orderNumber, number), eq(globalInvoices.status, 'issued')));
+  if (!member?.global.uuid)
+    throw conflict('El pedido no está en una factura global vigente', 'not_in_global');
+  const credited = rows
+    .filter((r) => r.kind === 'E' && r.relatedUuid === member.global.uuid && r.status !== 'cancelled')
+    .reduce((sum, r) => sum + r.totalCents, 0);
+  return {
+    uuid: member.global.uuid,
+    userId: member.userId,
+    receptor: {
+      rfc: PUBLICO_EN_GENERAL.rfc,
+      nombre: PUBLICO_EN_GENERAL.nombre,
+      regimenFiscal: PUBLICO_EN_GENERAL.regimenFiscal,
+      // As on the global itself: the receptor's domicilio is the LugarExpedicion.
+      domicilioFiscal: ctx.issuer.lugarExpedicion,
+      usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
+    },
+    formaPago: formaPagoFor(await paidWith(tx, number)),
+    remainingCents: member.total - credited,
+    informacionGlobal: {
+      periodicidad: '04',
+      meses: String(member.global.month).padStart(2, '0'),
+      anio: String(member.global.year),
+    },
+  };
+}
+
 /**
- * A credit note (CFDI de egreso) for a partial refund or a discount after invoicing, so that a partial return
- * does not need the whole invoice cancelled: TipoDeComprobante E, CfdiRelacionados TipoRelacion 01 → the
- * invoice, UsoCFDI G02, the invoice's receptor and FormaPago (the money goes back the way it came), one concept
- * with SAT's key for a discount/return (84111506 'Servicios de facturación', unit ACT, as SAT's Guía de llenado
- * shows for egresos), IVA 16 % included. The credit notes of an invoice never add up to more than its total
- * (checked under the order's lock, so two at once cannot overshoot). Sealed and kept before the PAC is called,
- * stored and mailed to the shopper like an invoice (finishIssue); a request that died after the PAC stamped is
- * recovered by the next one or by the follow-up (recoverStale), never stamped twice. Staff action (admin).
+ * A credit note (CFDI de egreso) for money that went back (a partial refund, a return, a cancelled sale whose
+ * invoice can no longer be cancelled) or for a discount after invoicing (a bonificación, staff's explicit
+ * choice): TipoDeComprobante E, CfdiRelacionados TipoRelacion 01 → the invoice (or the factura global the sale is
+ * in), the receptor and FormaPago of the original (the money goes back the way it came), one concept with SAT's
+ * key for a discount/return (84111506, unit ACT, as SAT's Guía de llenado shows for egresos), IVA 16 % included.
+ * Under the order's lock: the credit notes of a document never add up to more than it, and with 'tax_due' the
+ * amount is what the ledger says the papers still owe (null when nothing, or when another credit note of the order
+ * is being stamped — it is followed up instead), so two callers at once issue one. Sealed and kept before the PAC
+ * is called, stored and mailed like an invoice (finishIssue); a request that died after the PAC stamped is
+ * recovered by the next one or by the follow-up (recoverStale), never stamped twice.
  */
 export async function issueCreditNote(
   ctx: InvoicingContext,
   number: number,
-  input: { amountCents: number; description: string },
-): Promise<CreditNoteResult> {
+  input: CreditNoteInput,
+): Promise<CreditNoteResult | null> {
   const recovered = await recoverStaleCreditNotes(ctx, number);
-  if (recovered) return recovered;
+  if (recovered && input.amountCents !== 'tax_due') return recovered;
+  const target = input.target ?? 'invoice';
   const claimed = await ctx.db.transaction(async (tx) => {
     if (!(await lockOrder(tx, number))) throw notFound(ORDER_NOT_FOUND);
     const rows = await tx
@@ -94,19 +179,23 @@ export async function issueCreditNote(
       .from(invoices)
       .where(eq(invoices.orderNumber, number))
       .orderBy(desc(invoices.id));
-    const { invoice, remainingCents } = creditedOf(rows);
-    if (!invoice?.uuid || !invoice.snapshot) throw conflict(NO_ACTIVE_INVOICE, 'no_active_invoice');
-    if (
-      !Number.isInteger(input.amountCents) ||
-      input.amountCents <= 0 ||
-      input.amountCents > remainingCents
-    ) {
-      throw badRequest(
-        `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(remainingCents / 100).toFixed(2)})`,
-        { amount: 'Importe inválido' },
-      );
+    const doc = await creditTarget(ctx, tx, number, rows, target);
+    let amountCents: number;
+    if (input.amountCents === 'tax_due') {
+      if (rows.some((r) => r.kind === 'E' && r.status === 'pending')) return null;
+      const b = balancesFrom(await ledgerOf(tx, number));
+      const due = target === 'global' ? b.paidCents - b.keptCents - b.globalCreditedCents : b.taxDueCents;
+      amountCents = Math.min(due, doc.remainingCents);
+      if (amountCents <= 0) return null;
+    } else {
+      amountCents = input.amountCents;
+      if (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > doc.remainingCents) {
+        throw badRequest(
+          `El importe de la nota de crédito debe ser mayor que cero y no exceder lo que queda por acreditar de la factura ($${(doc.remainingCents / 100).toFixed(2)})`,
+          { amount: 'Importe inválido' },
+        );
+      }
     }
-    const receptor = invoice.snapshot.receptor;
     const amounts = computeCfdiAmounts([
       {
         productKey: CREDIT_NOTE_PRODUCT_KEY,
@@ -114,7 +203,7 @@ export async function issueCreditNote(
         code: null,
         description: input.description,
         quantity: 1,
-        unitPriceCents: input.amountCents,
+        unitPriceCents: amountCents,
       },
     ]);
     const folio = await takeFolio(tx, 'E');
@@ -123,33 +212,27 @@ export async function issueCreditNote(
       .values({
         ...folio,
         orderNumber: number,
-        userId: invoice.userId,
+        userId: doc.userId,
         status: 'pending',
         kind: 'E',
         pac: ctx.pac.name,
-        rfc: receptor.rfc,
-        nombreFiscal: receptor.nombre,
-        regimenFiscal: receptor.regimenFiscal,
-        usoCfdi: 'G02',
-        formaPago: invoice.formaPago,
-        cp: receptor.domicilioFiscal,
+        rfc: doc.receptor.rfc,
+        nombreFiscal: doc.receptor.nombre,
+        regimenFiscal: doc.receptor.regimenFiscal,
+        usoCfdi: doc.receptor.usoCfdi,
+        formaPago: doc.formaPago,
+        cp: doc.receptor.domicilioFiscal,
         subtotalCents: amounts.subtotalCents,
         ivaCents: amounts.ivaCents,
         totalCents: amounts.totalCents,
         relationType: '01',
-        relatedUuid: invoice.uuid,
+        relatedUuid: doc.uuid,
       })
       .returning({ id: invoices.id });
-    return {
-      id: row!.id,
-      folio,
-      invoice: { ...invoice, uuid: invoice.uuid },
-      receptor,
-      amounts,
-      remainingCents,
-    };
+    return { id: row!.id, folio, doc, amounts };
   });
-  const { id, folio, invoice, receptor, amounts, remainingCents } = claimed;
+  if (!claimed) return null;
+  const { id, folio, doc, amounts } = claimed;
   const totals = {
     subtotalCents: amounts.subtotalCents,
     ivaCents: amounts.ivaCents,
@@ -163,14 +246,15 @@ export async function issueCreditNote(
         amounts,
         emisor: { rfc: ctx.issuer.rfc, nombre: ctx.issuer.nombre, regimenFiscal: ctx.issuer.regimenFiscal },
         lugarExpedicion: ctx.issuer.lugarExpedicion,
-        receptor: { ...receptor, usoCfdi: 'G02' },
-        formaPago: invoice.formaPago,
+        receptor: doc.receptor,
+        formaPago: doc.formaPago,
         serie: folio.serie,
         folio: String(folio.folio),
         issuedAt: ctx.now(),
         csd: ctx.csd,
         tipoDeComprobante: 'E',
-        cfdiRelacionados: { tipoRelacion: '01', uuids: [invoice.uuid] },
+        cfdiRelacionados: { tipoRelacion: '01', uuids: [doc.uuid] },
+        ...(doc.informacionGlobal ? { informacionGlobal: doc.informacionGlobal } : {}),
       }),
       ctx.csd,
     ).comprobante;
@@ -191,7 +275,7 @@ export async function issueCreditNote(
     (error) => `No se pudo generar la nota de crédito. ${error.message}`,
   );
   try {
-    await finishIssue(ctx, await orderOwner(ctx, invoice.userId), { number }, id, comprobante, totals, stamp);
+    await finishIssue(ctx, await orderOwner(ctx, doc.userId), { number }, id, comprobante, totals, stamp);
   } catch (error) {
     await markRecoverable(ctx, id);
     throw error;
@@ -199,7 +283,7 @@ export async function issueCreditNote(
   return {
     uuid: stamp.uuid,
     totalCents: amounts.totalCents,
-    remainingCents: remainingCents - amounts.totalCents,
+    remainingCents: doc.remainingCents - amounts.totalCents,
     recovered: false,
   };
 }

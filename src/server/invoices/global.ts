@@ -1,9 +1,12 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
+import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
+import { ledgerActor, recordMovement } from '../orders/ledger.ts';
+import { lockOrder } from '../orders/lock.ts';
 import { computeCfdiAmounts } from './amounts.ts';
 import type { Relacionados } from './cfdi.ts';
 import { buildComprobante, comprobanteXml, sealComprobante } from './cfdi.ts';
@@ -21,13 +24,6 @@ import { PacError } from './pac/types.ts';
  * One per period (unique year + month); an order in at most one (unique order_number); never an order with an
  * individual CFDI (pending or issued), a cancelled, refunded, disputed or unpaid one.
  */
-
-export const PUBLICO_EN_GENERAL = {
-  rfc: 'XAXX010101000',
-  nombre: 'PUBLICO EN GENERAL',
-  regimenFiscal: '616',
-  usoCfdi: 'S01',
-} as const;
 
 type Eligible = { number: number; total_cents: number };
 
@@ -276,10 +272,37 @@ async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
     }
     throw error;
   }
-  await ctx.db
-    .update(globalInvoices)
-    .set({ status: 'issued', uuid: stamp.uuid, xml: stamp.xml, test: stamp.test, issuedAt: sql`now()` })
-    .where(and(eq(globalInvoices.id, id), eq(globalInvoices.status, 'pending')));
+  await ctx.db.transaction(async (tx) => {
+    const issued = await tx
+      .update(globalInvoices)
+      .set({ status: 'issued', uuid: stamp.uuid, xml: stamp.xml, test: stamp.test, issuedAt: sql`now()` })
+      .where(and(eq(globalInvoices.id, id), eq(globalInvoices.status, 'pending')))
+      .returning({ id: globalInvoices.id });
+    if (issued.length > 0) await recordMembership(tx, id, 'global_in', stamp.uuid);
+  });
+}
+
+/**
+ * The ledger of each order of a global (decision 045): its sale counted in the global when stamped, taken out
+ * when the global is cancelled (its other orders go into the replacement, counted again when it is stamped).
+ * Orders are locked in number order, as the ledger's writers require.
+ */
+async function recordMembership(tx: Tx, globalId: number, kind: 'global_in' | 'global_out', uuid: string) {
+  const members = await tx
+    .select({ number: globalInvoiceOrders.orderNumber })
+    .from(globalInvoiceOrders)
+    .where(eq(globalInvoiceOrders.globalInvoiceId, globalId))
+    .orderBy(globalInvoiceOrders.orderNumber);
+  for (const { number } of members) {
+    const order = await lockOrder(tx, number);
+    if (!order) continue;
+    await recordMovement(tx, number, ledgerActor({ kind: 'system' }), {
+      kind,
+      amountCents: order.totalCents,
+      reference: uuid,
+      detail: { global: uuid },
+    });
+  }
 }
 
 /**
@@ -399,6 +422,7 @@ async function cancelForRelease(ctx: InvoicingContext, g: typeof globalInvoices.
       .update(globalInvoices)
       .set({ status: 'cancelled', cancelledAt: ctx.now(), cancelAcknowledgement: result.acknowledgement })
       .where(eq(globalInvoices.id, g.id));
+    if (row.uuid) await recordMembership(tx, g.id, 'global_out', row.uuid);
     const { rows } = await tx.execute<Eligible>(sql`
       select o.number, o.total_cents::bigint as total_cents from global_invoice_orders m
       join orders o on o.number = m.order_number

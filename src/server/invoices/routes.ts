@@ -10,9 +10,10 @@ import {
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
 import { issueWaitingAtPurchase } from './at-purchase.ts';
-import { cancelInvoice, cancelInvoicesOfUndoneSales } from './cancel.ts';
+import { cancelInvoice } from './cancel.ts';
 import { createInvoicingContext, type InvoicingContext } from './context.ts';
 import { getInvoicePdf, getInvoiceXml, getOwnCreditNotePdf, getOwnCreditNoteXml } from './downloads.ts';
+import { followTheMoney, followTheMoneyRound } from './follow-money.ts';
 import { followUpCancellations } from './follow-up.ts';
 import { resumeGlobalInvoices } from './global.ts';
 import { issueInvoice } from './issue.ts';
@@ -33,15 +34,15 @@ export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'p
 /** CFDI 4.0 of an order: request, cancel, state and downloads. The user always comes from the session. */
 export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
+  app.taxPapers.impl = (number) => followTheMoney(ctx, number);
 
   // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
-  // Sales undone after invoicing (refunded in Openpay's dashboard…) get their invoice cancelled with motivo 03.
+  // Money that went back gets its paper (decision 045): motivo 03 for a sale undone, else a credit note; a sale in a
+  // global, an egreso to the público en general. At once through the orders' port, and on this round as a net.
   // Global CFDIs left half-way (a crash, the PAC down) are finished.
   const followUp = setInterval(() => {
-    cancelInvoicesOfUndoneSales(ctx)
-      .catch((error: unknown) =>
-        app.log.error({ err: error }, 'facturas de ventas que no se llevaron a cabo'),
-      )
+    followTheMoneyRound(ctx)
+      .catch((error: unknown) => app.log.error({ err: error }, 'comprobantes del dinero devuelto'))
       .then(() => followUpCancellations(ctx))
       .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'))
       .then(() => resumeGlobalInvoices(ctx))

@@ -1,8 +1,11 @@
 import { and, eq, lt } from 'drizzle-orm';
+import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { invoices } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { ledgerActor, recordMovement } from '../orders/ledger.ts';
+import { lockOrder } from '../orders/lock.ts';
 import type { Comprobante } from './cfdi.ts';
 import { type InvoiceRow, type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
 import { releaseFolio } from './folios.ts';
@@ -103,7 +106,10 @@ export async function finishIssue(
   // A credit note (egreso) is mailed as such, with the invoice it credits.
   const creditedUuid =
     comprobante.tipoDeComprobante === 'E' ? (comprobante.cfdiRelacionados?.uuids[0] ?? null) : null;
+  const toGlobal = creditedUuid !== null && comprobante.receptor.rfc === PUBLICO_EN_GENERAL.rfc;
   return ctx.db.transaction(async (tx) => {
+    // The order's lock first, as every writer of its ledger takes it.
+    await lockOrder(tx, order.number);
     const rows = await tx
       .update(invoices)
       .set({
@@ -118,6 +124,14 @@ export async function finishIssue(
       .where(and(eq(invoices.id, id), eq(invoices.status, 'pending')))
       .returning({ id: invoices.id });
     if (rows.length === 0) return false;
+    await recordMovement(tx, order.number, ledgerActor({ kind: 'system' }), {
+      kind: creditedUuid ? 'credit_note' : 'invoice',
+      amountCents: totals.totalCents,
+      reference: stamp.uuid,
+      detail: creditedUuid ? { related: creditedUuid, ...(toGlobal ? { global: creditedUuid } : {}) } : null,
+    });
+    // An egreso to the público en general is the shop's own paper for a global: no buyer's mail.
+    if (toGlobal) return true;
     await enqueueMail(
       tx,
       creditedUuid

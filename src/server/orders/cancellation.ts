@@ -6,7 +6,7 @@ import { type LedgerActor, orderRefunds, orders, type RefundRoute } from '../db/
 import { badGateway, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
 import { auditSnapshot } from './fulfilment.ts';
-import { hasActiveInvoice } from './invoice-state.ts';
+import { invoiceInProgress } from './invoice-state.ts';
 import { balancesOf, ledgerActor } from './ledger.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderCancelledMail } from './mail.ts';
@@ -77,7 +77,7 @@ export async function cancelOrder(
     if (!order || (policy.ownerId !== null && order.userId !== policy.ownerId))
       throw notFound(ORDER_NOT_FOUND);
     if (alreadyCancelledBy(order, policy.request)) return { kind: 'repeated' as const };
-    const refusal = policy.check(order, await hasActiveInvoice(tx, number));
+    const refusal = policy.check(order, await invoiceInProgress(tx, number));
     if (refusal) throw refusal;
     const payment = await completedPayment(tx, number);
     const amountCents = await refundableOf(tx, number);
@@ -115,7 +115,10 @@ export async function cancelOrder(
     return { kind: 'card' as const, refund, chargeId: payment?.chargeId ?? null };
   });
   if (claim.kind === 'repeated') return { number, ...(await repeatedResult(ctx, number)) };
-  if (claim.kind === 'owed') return { number, refundedCents: 0, owedCents: claim.owedCents, route: 'payout' };
+  if (claim.kind === 'owed') {
+    await ctx.taxPapers?.afterMoneyMoved(number);
+    return { number, refundedCents: 0, owedCents: claim.owedCents, route: 'payout' };
+  }
 
   const stop = keepClaim(ctx, number);
   try {
@@ -124,6 +127,7 @@ export async function cancelOrder(
       : ({ kind: 'refused', message: 'El pedido no tiene un cargo con tarjeta' } as const);
     if (outcome.kind === 'refunded') {
       await finishCancellation(ctx, number, who, outcome.providerId);
+      await ctx.taxPapers?.afterMoneyMoved(number);
       return { number, refundedCents: claim.refund.amountCents, owedCents: 0, route: 'card' };
     }
     // Refused: nothing happened at the bank; the order is as before. Unknown: the claim stays, its lease runs
@@ -331,6 +335,7 @@ export async function finishInterruptedCancellations(
           : ({ kind: 'refused', message: 'El pedido no tiene un reembolso a tarjeta en proceso' } as const);
       if (outcome.kind === 'refunded') {
         await finishCancellation(ctx, number, who, outcome.providerId);
+        await ctx.taxPapers?.afterMoneyMoved(number);
         finished += 1;
       } else if (outcome.kind === 'refused') {
         if (refund) await releaseClaim(ctx, number, refund, outcome.message, ledgerActor(who));

@@ -25,7 +25,8 @@ function actions(order: Order, invoiceState: InvoiceState, now = Date.now()) {
     invoiceState,
     canInvoice: invoiceBlock(order) === null && invoiceState !== 'issued' && inWindow,
     canCancelInvoice: invoiceState === 'issued' && order.status !== 'cancelled',
-    canCancel: shopperMayCancel(order, invoiceState === 'issued'),
+    // A valid invoice does not stop a cancellation any more: its CFDI follows the refund (decision 045).
+    canCancel: shopperMayCancel(order, false),
   };
 }
 

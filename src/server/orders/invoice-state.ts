@@ -47,3 +47,17 @@ export async function hasActiveInvoice(db: Db, number: number): Promise<boolean>
     .limit(1);
   return row !== undefined;
 }
+
+/**
+ * True while an invoice of the order is being stamped ('pending'): a cancellation waits for it (the order's lock
+ * makes issuing and cancelling exclusive, issue 23). A valid invoice no longer stops a cancellation: its CFDI is
+ * cancelled with motivo 03 once the money is back (decision 045).
+ */
+export async function invoiceInProgress(db: Db, number: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'pending'), eq(invoices.kind, 'I')))
+    .limit(1);
+  return row !== undefined;
+}

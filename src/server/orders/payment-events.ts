@@ -68,7 +68,8 @@ export async function recordChargeChange(
   charge: Charge,
   who: GatewayRequest | SweeperRequest,
 ): Promise<PaymentState | null> {
-  return ctx.db.transaction(async (tx) => {
+  let moved = false;
+  const state = await ctx.db.transaction(async (tx): Promise<PaymentState | null> => {
     const order = await lockOrder(tx, number);
     if (!order?.paymentState) return null;
     // A cancellation of ours is in flight (claimed, refunding): it records its own refund when it finishes (or
@@ -118,7 +119,7 @@ export async function recordChargeChange(
     const ours = order.status === 'cancelled' && state === 'refunded';
     const cancel =
       MONEY_GONE.includes(state) && NOT_SHIPPED.includes(order.status) && order.cancelledAt === null;
-    await recordOutsideRefund(tx, number, charge, state, refundedCents, who);
+    moved = await recordOutsideRefund(tx, number, charge, state, refundedCents, who);
     if (cancel) {
       await applyTransition(tx, order, 'money_gone', who, {
         paymentState: state,
@@ -143,11 +144,11 @@ export async function recordChargeChange(
           ? 'El pedido ya había salido del almacén'
           : null,
         invoiced && cancel
-          ? 'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03'
+          ? 'La venta no se llevó a cabo: su factura vigente se cancelará ante el SAT con motivo 03 (o, si ya no es posible, se emitirá una nota de crédito)'
           : invoiced && state === 'partially_refunded'
-            ? `El pedido tiene una factura vigente: emita una nota de crédito por lo reembolsado (${formatMoney(refundedCents)} MXN en total)`
+            ? `El pedido tiene una factura vigente: se emite una nota de crédito por lo reembolsado (${formatMoney(refundedCents)} MXN en total)`
             : invoiced
-              ? 'El pedido tiene una factura vigente: emita una nota de crédito por lo devuelto'
+              ? 'El pedido tiene una factura vigente: se emite una nota de crédito por lo devuelto'
               : null,
       ]
         .filter(Boolean)
@@ -166,6 +167,8 @@ export async function recordChargeChange(
     }
     return state;
   });
+  if (moved) await ctx.taxPapers?.afterMoneyMoved(number);
+  return state;
 }
 
 /**
@@ -180,11 +183,11 @@ async function recordOutsideRefund(
   state: PaymentState,
   refundedCents: number,
   who: GatewayRequest | SweeperRequest,
-): Promise<void> {
+): Promise<boolean> {
   const b = balancesFrom(await ledgerOf(tx, number));
   const gone = state === 'lost' ? b.paidCents : refundedCents;
   const delta = gone - b.refundedByRoute.card;
-  if (delta <= 0) return;
+  if (delta <= 0) return false;
   const actor = ledgerActor(who);
   const reason = state === 'lost' ? 'Contracargo perdido' : 'Reembolso hecho en Openpay';
   const reference = `${charge.id}:${state}:${gone}`;
@@ -202,6 +205,7 @@ async function recordOutsideRefund(
     reference,
     reason,
   });
+  return true;
 }
 
 /** The unseen alerts of an order, newest first (the back office's order page). */

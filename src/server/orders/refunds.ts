@@ -560,7 +560,10 @@ export async function refundPart(
     if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, ctx.publicUrl);
     return refund;
   });
-  if (opened.route !== 'card') return { refund: opened, outcome: 'owed' };
+  if (opened.route !== 'card') {
+    await ctx.taxPapers?.afterMoneyMoved(number);
+    return { refund: opened, outcome: 'owed' };
+  }
   const stop = keepRefund(ctx.db, opened.id);
   try {
     const outcome = await finishCardRefund(ctx, opened, ledgerActor(who));
@@ -574,6 +577,7 @@ export async function refundPart(
     const [done] = await ctx.db.select().from(orderRefunds).where(eq(orderRefunds.id, opened.id));
     const order = await ctx.db.select().from(orders).where(eq(orders.number, number));
     await enqueueRefundMail(ctx.db, order[0]!, done!, ctx.publicUrl);
+    await ctx.taxPapers?.afterMoneyMoved(number);
     return { refund: done!, outcome: 'refunded' };
   } finally {
     stop();

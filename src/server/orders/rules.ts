@@ -34,7 +34,7 @@ const SHOPPER_RULE: CancelRule = {
   refusalOrder: ['already_cancelled', 'invoiced', 'not_paid', 'shipped', 'cancelling'],
   messages: {
     already_cancelled: 'El pedido ya está cancelado',
-    invoiced: 'Cancele primero la factura del pedido',
+    invoiced: 'La factura del pedido se está generando; intente cancelar en un momento',
     not_paid: 'Solo se pueden cancelar pedidos pagados',
     shipped: 'El pedido ya fue enviado y no se puede cancelar',
     cancelling: 'La cancelación del pedido ya está en proceso',
@@ -50,7 +50,7 @@ const STAFF_RULE: CancelRule = {
     already_cancelled: 'El pedido ya está cancelado',
     not_paid: 'Solo se pueden cancelar con reembolso pedidos pagados',
     shipped: 'El pedido ya fue enviado; no se puede cancelar',
-    invoiced: `El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (${CANCEL_MOTIVO_TEXT['03']})`,
+    invoiced: 'La factura del pedido se está generando; intente cancelar en un momento',
     cancelling: 'La cancelación del pedido ya está en proceso',
   },
   code: () => 'not_cancellable',
@@ -91,7 +91,7 @@ function refusalOf(order: CancelFacts, invoiced: boolean, rule: CancelRule): Can
   return rule.refusalOrder.find((refusal) => holds[refusal]) ?? null;
 }
 
-/** 'Cancelar pedido' in the shopper's history (invoiced: an issued invoice). */
+/** 'Cancelar pedido' in the shopper's history (invoiced: an invoice being stamped right now). */
 export const shopperMayCancel = (order: CancelFacts, invoiced: boolean) =>
   refusalOf(order, invoiced, SHOPPER_RULE) === null;
 
@@ -161,7 +161,7 @@ export const mayAdvance = (order: Pick<Order, 'status' | 'cancelledAt'>, step: F
   transitionFor(order.status, step, 'staff') !== null &&
   (order.cancelledAt === null || order.status === 'shipped');
 
-/** The back office's buttons, and the reason beside a disabled 'Cancelar' (invoiced: valid or pending). */
+/** The back office's buttons, and the reason beside a disabled 'Cancelar' (invoiced: being stamped). */
 export function staffActions(order: CancelFacts, invoiced: boolean) {
   const refusal = refusalOf(order, invoiced, STAFF_RULE);
   return {
