@@ -1,40 +1,40 @@
-import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { CancelMotivo } from '../../shared/sat-motivos.ts';
 import { invoices, users } from '../db/schema.ts';
 import { cancelRequestOf, markCancelled } from './cancel.ts';
 import { type InvoicingContext, staleBefore } from './context.ts';
 import { recoverStaleCreditNotes } from './credit-notes.ts';
+import { recoverStaleInvoice } from './issue.ts';
 import { type CancelResult, PacError } from './pac/types.ts';
 import { cancelReplaced } from './replace.ts';
 
 /**
  * Follows the cancellations 'en proceso' until the SAT answers: accepted → cancelled (and the mail); rejected →
  * the invoice stays valid, cancel_status 'rejected' (shown to shopper and staff). Runs on a timer
- * (routes.ts) and in tests; returns what changed. Also recovers credit notes left pending by a request that died.
+ * (routes.ts) and in tests; returns what changed. First it finishes the invoices and credit notes a request left
+ * 'pending' when it died (a crash, a lost PAC answer) once they are stale (CFDI_PENDING_STALE_MS), so a crash never
+ * leaves a 'pendiente' that only the buyer's next request would clear.
  */
 export async function followUpCancellations(
   ctx: InvoicingContext,
 ): Promise<{ cancelled: number; rejected: number; pending: number; recovered: number }> {
   const counts = { cancelled: 0, rejected: 0, pending: 0, recovered: 0 };
-  // Credit notes whose request died after sealing: recovered from the PAC, never stamped twice.
+  // Invoices and credit notes whose request died: recovered from the PAC (never stamped twice) or dropped.
   const stuck = await ctx.db
-    .selectDistinct({ orderNumber: invoices.orderNumber })
+    .selectDistinct({ orderNumber: invoices.orderNumber, kind: invoices.kind })
     .from(invoices)
-    .where(
-      and(
-        eq(invoices.status, 'pending'),
-        eq(invoices.kind, 'E'),
-        isNotNull(invoices.sealed),
-        lt(invoices.createdAt, staleBefore(ctx)),
-      ),
-    );
-  for (const { orderNumber } of stuck) {
+    .where(and(eq(invoices.status, 'pending'), lt(invoices.createdAt, staleBefore(ctx))));
+  for (const { orderNumber, kind } of stuck) {
     try {
-      if (await recoverStaleCreditNotes(ctx, orderNumber)) counts.recovered++;
+      const recovered =
+        kind === 'I'
+          ? await recoverStaleInvoice(ctx, orderNumber)
+          : (await recoverStaleCreditNotes(ctx, orderNumber)) !== null;
+      if (recovered) counts.recovered++;
     } catch (error) {
       ctx.log?.error(
-        { order: orderNumber, detail: error instanceof PacError ? error.detail : String(error) },
-        'no se pudo recuperar una nota de crédito interrumpida; se reintenta en el seguimiento',
+        { order: orderNumber, kind, detail: error instanceof PacError ? error.detail : String(error) },
+        'no se pudo recuperar un CFDI interrumpido; se reintenta en el seguimiento',
       );
     }
   }

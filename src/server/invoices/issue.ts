@@ -4,7 +4,7 @@ import type { InvoiceRequest, InvoiceState } from '../../shared/schemas/invoice.
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
-import { invoices, orderLines, products } from '../db/schema.ts';
+import { invoices, orderLines, orders, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
@@ -15,7 +15,7 @@ import {
   type Relacionados,
   sealComprobante,
 } from './cfdi.ts';
-import { type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
+import { type InvoiceRow, type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
 import { cancellationDeadline } from './corrections.ts';
 import { releaseFolio, takeFolio } from './folios.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
@@ -171,6 +171,35 @@ async function claimPending(
   }
 }
 
+/** The order's invoice left 'pending' by a request that died (crash, lost PAC answer), if any. */
+const staleInvoiceOf = (ctx: InvoicingContext, rows: InvoiceRow[]) =>
+  rows.find(
+    (r) => r.status === 'pending' && r.kind === 'I' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
+  );
+
+/**
+ * The periodic round's side of the recovery (follow-up.ts): an invoice left 'pendiente' by a request that died is
+ * finished without waiting for the buyer to ask again — the same recoverStale a new request runs (the sealed CFDI
+ * sent again, the PAC answers the stamp it made; an unsealed or refused one is dropped and the order may be
+ * invoiced anew). Mailed where the request would have mailed it: the invoice e-mail chosen at checkout
+ * ('Facturar esta compra'), else the buyer's. True when an invoice was recovered.
+ */
+export async function recoverStaleInvoice(ctx: InvoicingContext, number: number): Promise<boolean> {
+  const stale = staleInvoiceOf(ctx, await invoicesOf(ctx.db, number));
+  if (!stale) return false;
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.number, number));
+  const [owner] = await ctx.db
+    .select({ email: users.email, nombre: users.nombre })
+    .from(users)
+    .where(eq(users.id, stale.userId));
+  if (!order || !owner) return false;
+  const [atPurchase] = await ctx.db
+    .select({ email: purchaseInvoiceRequests.email })
+    .from(purchaseInvoiceRequests)
+    .where(eq(purchaseInvoiceRequests.orderNumber, number));
+  return recoverStale(ctx, { ...owner, email: atPurchase?.email ?? owner.email }, order, stale);
+}
+
 export const RECOVERED =
   'Recuperamos la factura que el PAC ya había timbrado para este pedido; se la enviamos por correo con el XML y el PDF.';
 
@@ -188,9 +217,7 @@ export async function issueInvoice(
 ): Promise<{ message: string; invoice: InvoiceState }> {
   const order = await ownOrder(ctx.db, user.id, number);
   let existing = await invoicesOf(ctx.db, number);
-  const stale = existing.find(
-    (r) => r.status === 'pending' && r.kind === 'I' && r.createdAt.getTime() < staleBefore(ctx).getTime(),
-  );
+  const stale = staleInvoiceOf(ctx, existing);
   if (stale) {
     if (await recoverStale(ctx, user, order, stale)) {
       return { message: RECOVERED, invoice: stateOf(order, await invoicesOf(ctx.db, number), ctx.now()) };

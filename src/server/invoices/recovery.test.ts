@@ -17,10 +17,12 @@ import { createTestApp, type TestApp } from '../../../tests/server/support/test-
 import type { SessionUser } from '../auth/session.ts';
 import { invoices, mailOutbox, sandboxCfdiStamps } from '../db/schema.ts';
 import { createInvoicingContext } from './context.ts';
+import { followUpCancellations } from './follow-up.ts';
 import { issueInvoice, RECOVERED } from './issue.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';
+import { getInvoiceState } from './state.ts';
 
 let t: TestApp;
 let ana: TestShopper;
@@ -147,6 +149,41 @@ describe('stamping is idempotent across crashes (sandbox PAC, its stamps in the 
       statusCode: 409,
       message: 'La factura de este pedido se está generando; espere un momento',
     });
+  });
+});
+
+describe('the periodic round finishes what a crash left pending', () => {
+  it('an invoice left «pendiente» by a crash right after the PAC stamped is stored by one run, without a new request', async () => {
+    const base = createInvoicingContext(t.app.config, t.database.db);
+    let stampedNow: (uuid: string) => void = () => {};
+    const stamped = new Promise<string>((resolve) => {
+      stampedNow = resolve;
+    });
+    // The process dies right after the PAC stamped (CFDI_FAILPOINT 'after-stamp'): nothing after it ever runs.
+    const dying: Pac = {
+      name: base.pac.name,
+      cancel: (r) => base.pac.cancel(r),
+      cancellationStatus: (r) => base.pac.cancellationStatus(r),
+      stamp: async (xml) => {
+        const stamp = await base.pac.stamp(xml);
+        stampedNow(stamp.uuid);
+        return new Promise<never>(() => {});
+      },
+    };
+    const number = await createTestOrder(t.database.db, ana.id);
+    void issueInvoice({ ...base, pac: dying }, user, number, form);
+    const uuid = await stamped;
+    const [left] = await rowsOf(number);
+    expect(left).toMatchObject({ status: 'pending', uuid: null });
+
+    // Fifteen minutes later the invoices' round runs; the buyer has not asked again.
+    const later = { ...base, now: () => new Date(Date.now() + 15 * 60_000) };
+    expect((await followUpCancellations(later)).recovered).toBeGreaterThanOrEqual(1);
+    const rows = await rowsOf(number);
+    expect(rows.map((r) => [r.status, r.uuid, r.folio])).toEqual([['issued', uuid, left!.folio]]);
+    expect((await getInvoiceState(base, user, number)).state).toBe('issued');
+    const mails = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, ana.email));
+    expect(mails.filter((m) => m.kind === 'invoice-issued' && m.text.includes(uuid))).toHaveLength(1);
   });
 });
 
