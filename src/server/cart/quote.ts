@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
 import { chargeLimitMessage } from '../../shared/limits.ts';
-import { includedIva } from '../../shared/money.ts';
+import { saleIva } from '../../shared/money.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
 import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
@@ -168,7 +168,8 @@ export async function quoteCart(
     lines,
     subtotalCents,
     shippingCents,
-    ivaCents: includedIva(totalCents),
+    // Per line and shipping, as the CFDI will state it (one rule: src/shared/money.ts saleIva).
+    ivaCents: saleIva([...lines.map((l) => l.lineTotalCents), shippingCents]),
     totalCents,
     weightKg,
     ok: ok && pricedLines > 0,

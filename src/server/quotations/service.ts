@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { chargeLimitMessage } from '../../shared/limits.ts';
-import { includedIva } from '../../shared/money.ts';
+import { saleIva } from '../../shared/money.ts';
 import type {
   CreateQuotation,
   QuotationDetail,
@@ -77,7 +77,7 @@ export function totalsOf(lines: readonly QuotationLineSnapshot[], shippingCents:
     subtotalCents,
     discountCents: Math.max(0, listCents - subtotalCents),
     shippingCents,
-    ivaCents: includedIva(totalCents),
+    ivaCents: saleIva([...lines.map((l) => l.amountCents), shippingCents]),
     totalCents,
   };
 }
