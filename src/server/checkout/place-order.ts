@@ -5,7 +5,7 @@ import { shop } from '../../shared/shop.ts';
 import { getShippingAddress } from '../account/addresses.ts';
 import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
-import { quoteCart } from '../cart/quote.ts';
+import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
@@ -144,6 +144,9 @@ async function placePendingOrder(
     if (buyer?.requiresPurchaseOrder && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
     const quote = quoted ?? (await quoteCart(tx, body.items));
+    const method = body.paymentMethod ?? 'card';
+    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
+    refuseOverLimit(quote.totalCents, method);
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -166,7 +169,6 @@ async function placePendingOrder(
     if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
       throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
     }
-    const method = body.paymentMethod ?? 'card';
     if (body.msiMonths !== undefined && !msiOptions(quote.totalCents).includes(body.msiMonths)) {
       throw conflict(MSI_UNAVAILABLE, 'msi_unavailable');
     }
