@@ -29,6 +29,8 @@ import {
   errorKind,
   GatewayError,
   GatewayUnavailableError,
+  MSI_NOT_ON_DEBIT,
+  OPERATION_NOT_ALLOWED,
   PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
 import { claimQuotationForOrder, markQuotationConverted } from '../quotations/convert.ts';
@@ -348,7 +350,11 @@ async function chargeOrder(
         round = -1;
         continue;
       }
-      const message = declineMessage(error.errorCode);
+      // An MSI charge the card cannot take (a debit card the token did not tell us about): say why, not 'declined'.
+      const message =
+        error.errorCode === OPERATION_NOT_ALLOWED && body.msiMonths
+          ? MSI_NOT_ON_DEBIT
+          : declineMessage(error.errorCode);
       await markPaymentFailed(ctx, number, { chargeId: null, errorCode: error.errorCode, message }, GATEWAY);
       return storedFailure(ctx, number);
     }
@@ -444,6 +450,18 @@ function foreign(ctx: OrderContext, number: number, attempt: PaymentRecord): Pro
   });
 }
 
+/**
+ * Meses sin intereses are for credit cards only (decision 048): the token's card type is asked of the gateway before
+ * the order exists, so a debit card is refused with nothing reserved or charged. A gateway that does not tell lets
+ * the charge decide (Openpay refuses it; chargeOrder maps the answer).
+ */
+async function refuseMsiOnDebit(ctx: OrderContext, body: PlaceOrder): Promise<void> {
+  if ((body.paymentMethod ?? 'card') !== 'card' || !body.msiMonths || !body.cardToken) return;
+  if ((await ctx.gateway.cardTypeOfToken(body.cardToken)) === 'debit') {
+    throw conflict(MSI_NOT_ON_DEBIT, 'msi_debit_card');
+  }
+}
+
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */
 export async function placeOrder(
   ctx: OrderContext,
@@ -481,7 +499,10 @@ async function placeWithKey(
 ): Promise<PlaceOrderResult> {
   let number = resumed;
   try {
-    if (number === null) number = await placePendingOrder(ctx, user, key, hash, body);
+    if (number === null) {
+      await refuseMsiOnDebit(ctx, body);
+      number = await placePendingOrder(ctx, user, key, hash, body);
+    }
   } catch (error) {
     if (!(error instanceof AppError)) {
       await releaseKey(ctx.db, user.id, key);
