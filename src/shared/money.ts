@@ -55,9 +55,28 @@ export function formatMoney(cents: number): string {
   return `$${formatAmount(cents)}`;
 }
 
-/** The IVA contained in an IVA-included amount: total − round(total / 1.16). */
+/**
+ * The base of an IVA-included amount, round(cents / 1.16) half up, in integers (no floating-point surprises at .5):
+ * the CFDI's Importe and Base of one concept.
+ */
+export function baseOfIvaIncluded(totalCents: number): number {
+  if (!Number.isSafeInteger(totalCents) || totalCents < 0) throw new RangeError('importe inválido');
+  return Math.floor((totalCents * 200 + 116) / 232);
+}
+
+/** The IVA contained in one IVA-included amount (one CFDI concept): total − base, so base + IVA = total exactly. */
 export function includedIva(totalCents: number): number {
-  return totalCents - Math.round(totalCents / (1 + IVA_RATE));
+  return totalCents - baseOfIvaIncluded(totalCents);
+}
+
+/**
+ * The IVA of a sale, as its CFDI states it: taken out of each concept (every line's amount, and shipping) and
+ * added up. The one IVA of the cart's quote, the order (receipt, mails), the quotation and the CFDI: taking it
+ * out of the total at once (total − round(total / 1.16)) differs from the CFDI's sum by a centavo in some sales,
+ * because each concept's rounding is its own (docs/decisions/048).
+ */
+export function saleIva(conceptTotalsCents: readonly number[]): number {
+  return conceptTotalsCents.reduce((sum, cents) => sum + includedIva(cents), 0);
 }
 
 /**

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
 const optionalUrl = z.union([z.literal(''), z.url()]);
+/** One payment method's maximum and the text that says where it comes from (the provider's page, the contract). */
+const methodLimit = z.object({
+  maxCents: z.number().int().positive().max(1_000_000_000_000),
+  source: z.string().min(1),
+});
 
 /** The shape of config/shop.json, checked by the server at start (and by a test). */
 /** A CFDI Serie (Anexo 20: 1 to 25 characters, without '|', the cadena's separator). */
@@ -82,13 +87,16 @@ export const shopConfigSchema = z.object({
     shippingDescription: z.string().min(1).max(1000),
   }),
   /**
-   * Business limits of a purchase (src/shared/limits.ts): the card gateway's maximum per charge (with where that
-   * figure comes from) and the most units of one product per line. They keep every amount far below
-   * Number.MAX_SAFE_INTEGER centavos.
+   * Business limits of a purchase (src/shared/limits.ts): the most one payment of each method may be — card per
+   * charge, SPEI transfer, cash at a store — each with where the figure comes from (decision 048), and the most
+   * units of one product per line. They keep every amount far below Number.MAX_SAFE_INTEGER centavos.
    */
   limits: z.object({
-    maxChargeCents: z.number().int().positive().max(1_000_000_000_000),
-    maxChargeSource: z.string().min(1),
+    methods: z.object({
+      card: methodLimit,
+      spei: methodLimit,
+      cash: methodLimit,
+    }),
     maxLineQuantity: z.number().int().positive().max(1_000_000),
   }),
   /**

@@ -20,6 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const CP_CANNOT_EXIST =
+  'Ese código postal no existe en México: sus dos primeros dígitos no corresponden a ningún estado. Escriba el de su Constancia de Situación Fiscal';
+
 const profile = {
   rfc: 'lqb150101ab3',
   nombreFiscal: 'Laboratorios Químicos del Bajío',
@@ -81,6 +84,8 @@ describe('perfiles fiscales', () => {
         undefined,
       ],
       [{ ...profile, cp: '4410' }, 'cp', 'El código postal debe tener 5 dígitos'],
+      [{ ...profile, cp: '00000' }, 'cp', CP_CANNOT_EXIST],
+      [{ ...profile, cp: '17050' }, 'cp', CP_CANNOT_EXIST],
       [{ ...profile, email: 'no-es-correo' }, 'email', 'Escriba un correo electrónico válido'],
     ] as const) {
       const res = await save(buyer, payload);
@@ -97,6 +102,14 @@ describe('perfiles fiscales', () => {
       payload: { ...profile, rfc: 'XAXX010101000' },
     });
     expect(invoiceForm.json().error.fields.rfc).toBe('No es posible facturar a un RFC genérico');
+    const noSuchCp = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/999999/invoice',
+      headers: { cookie: buyer.cookie },
+      payload: { ...profile, cp: '00000' },
+    });
+    expect(noSuchCp.statusCode).toBe(400);
+    expect(noSuchCp.json().error.fields.cp).toBe(CP_CANNOT_EXIST);
     expect((await list(buyer)).length).toBe(before);
 
     // Another buyer's profile: 404, untouched.

@@ -1,7 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
-import { chargeLimitMessage } from '../../shared/limits.ts';
-import { includedIva } from '../../shared/money.ts';
+import { chargeLimitMessage, methodsThatCanPay } from '../../shared/limits.ts';
+import { saleIva } from '../../shared/money.ts';
+import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
 import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
@@ -50,8 +51,8 @@ function stockError(stock: number): string {
  * Unknown and inactive lines count for nothing; lines beyond stock are still priced so the shopper sees the amount,
  * but the quote is not `ok` — unless the product is 'sobre pedido' (decision 029): then the line is available and
  * says how many of its units stock does not cover (`backordered`, shipped within `leadTime`). Total = subtotal + shipping; the IVA is the part the total already includes.
- * A total above the maximum per charge (src/shared/limits.ts) is refused with 409 'charge_limit' naming the limit:
- * the cart's quote and the order's placement both price through here, so both refuse alike.
+ * The quote says which ways of payment the total fits (`paymentMethods`); refusing is the caller's, with
+ * refuseOverLimit, since a quotation above a limit is still issued (decision 048).
  */
 export async function quoteCart(
   db: Db,
@@ -162,15 +163,25 @@ export async function quoteCart(
   const weightKg = totalGrams / 1000;
   const shippingCents = pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule);
   const totalCents = subtotalCents + shippingCents;
-  const overLimit = chargeLimitMessage(totalCents);
-  if (overLimit) throw conflict(overLimit, 'charge_limit');
   return {
     lines,
     subtotalCents,
     shippingCents,
-    ivaCents: includedIva(totalCents),
+    // Per line and shipping, as the CFDI will state it (one rule: src/shared/money.ts saleIva).
+    ivaCents: saleIva([...lines.map((l) => l.lineTotalCents), shippingCents]),
     totalCents,
     weightKg,
     ok: ok && pricedLines > 0,
+    paymentMethods: methodsThatCanPay(totalCents),
   };
+}
+
+/**
+ * 409 'charge_limit' for a total above the chosen method's maximum, naming it and the methods that can pay; with no
+ * method chosen, only a total no method can pay (src/shared/limits.ts). The one check of the cart's quote and the
+ * order's placement, so both refuse alike.
+ */
+export function refuseOverLimit(totalCents: number, method: PaymentMethod | undefined): void {
+  const message = chargeLimitMessage(totalCents, method);
+  if (message) throw conflict(message, 'charge_limit');
 }

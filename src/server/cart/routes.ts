@@ -8,7 +8,7 @@ import {
 import { quickOrderRequestSchema, quickOrderResponseSchema } from '../../shared/schemas/quick-order.ts';
 import { requireUser } from '../auth/session.ts';
 import { resolveQuickOrder } from './quick-order.ts';
-import { quoteCart } from './quote.ts';
+import { quoteCart, refuseOverLimit } from './quote.ts';
 import { getSavedCart, mergeIntoSavedCart, replaceSavedCart } from './service.ts';
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,7 +24,11 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cartQuoteSchema },
       },
     },
-    async (request) => quoteCart(app.db, request.body.items),
+    async (request) => {
+      const quote = await quoteCart(app.db, request.body.items);
+      refuseOverLimit(quote.totalCents, request.body.paymentMethod);
+      return quote;
+    },
   );
 
   app.post(

@@ -285,3 +285,62 @@ describe('meses sin intereses: payment_plan.payments on card charges above the c
     expect(await stockOf(t, small.code)).toEqual({ stock: 5, ledger: 5 });
   });
 });
+
+describe('meses sin intereses only on credit cards (decision 048)', () => {
+  const debitMessage =
+    'Los meses sin intereses solo se pueden pagar con tarjeta de crédito, y esta es una tarjeta de débito. Elija «Una sola exhibición» o use una tarjeta de crédito; no se hizo ningún cargo.';
+
+  it('a debit card’s token with 3 months is refused before any order or charge', async () => {
+    const shopper = await createShopper(t);
+    const big = await productWithStock(t, 20, 7);
+    const quantity = Math.ceil(shop.paymentMethods.msi.minCents / big.priceCents) + 1;
+    const before = chargeRequests().length;
+    const res = await placeOrderRequest(t, shopper, {
+      items: [{ code: big.code, quantity }],
+      cardToken: replica.addToken('5555555555554444'),
+      deviceSessionId: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+      msiMonths: 3,
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error).toEqual({ code: 'msi_debit_card', message: debitMessage });
+    expect(chargeRequests().length).toBe(before);
+    expect(await stockOf(t, big.code)).toEqual({ stock: 20, ledger: 20 });
+    const [row] = (
+      await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from orders where user_id = ${shopper.id}`,
+      )
+    ).rows;
+    expect(row!.n).toBe(0);
+  });
+
+  it('when the token cannot be read, Openpay’s refusal of the MSI charge (3006) is told as such', async () => {
+    const shopper = await createShopper(t);
+    const big = await productWithStock(t, 20, 8);
+    const quantity = Math.ceil(shop.paymentMethods.msi.minCents / big.priceCents) + 1;
+    const token = replica.addToken('5555555555554444');
+    replica.failNext(503); // GET /tokens/{id} answers 503: the card type is unknown, the charge decides
+    const res = await placeOrderRequest(t, shopper, {
+      items: [{ code: big.code, quantity }],
+      cardToken: token,
+      deviceSessionId: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+      msiMonths: 3,
+    });
+    expect(res.json().error.message, res.body).toBe(debitMessage);
+    const charge = chargeRequests().at(-1)!.body as Record<string, unknown>;
+    expect(charge.payment_plan).toEqual({ payments: 3 });
+    expect(await stockOf(t, big.code)).toEqual({ stock: 20, ledger: 20 });
+  });
+
+  it('a credit card’s token keeps its 3 months', async () => {
+    const shopper = await createShopper(t);
+    const big = await productWithStock(t, 20, 9);
+    const quantity = Math.ceil(shop.paymentMethods.msi.minCents / big.priceCents) + 1;
+    const res = await placeOrderRequest(t, shopper, {
+      items: [{ code: big.code, quantity }],
+      cardToken: replica.addToken('4111111111111111'),
+      deviceSessionId: 'kR1MiQhz2otdIuUlQkbEyitIqVMiI16f',
+      msiMonths: 3,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+});

@@ -530,3 +530,33 @@ describe('expiry and payments after it', () => {
     );
   }, 240_000);
 });
+
+describe('meses sin intereses in the sandbox: its debit test cards are refused (decision 048)', () => {
+  it('the token tells the card type, and 6 months on a debit card are refused before the order', async () => {
+    const shopper = await createShopper(t);
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/sandbox/tokens',
+      payload: {
+        holder_name: 'María López',
+        card_number: '4000000000000077',
+        expiration_month: '12',
+        expiration_year: String((new Date().getFullYear() + 3) % 100),
+        cvv2: '123',
+      },
+    });
+    expect(token.json().card.type).toBe('debit');
+    const p = await productWithStock(t, 30, 5);
+    const quantity = Math.ceil(shop.paymentMethods.msi.minCents / p.priceCents) + 1;
+    const res = await placeOrderRequest(t, shopper, {
+      items: [{ code: p.code, quantity }],
+      cardToken: token.json().id,
+      deviceSessionId: 'sandbox-msi',
+      msiMonths: 6,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('msi_debit_card');
+    expect(res.json().error.message).toMatch(/solo se pueden pagar con tarjeta de crédito/);
+    expect(await stockOf(t, p.code)).toEqual({ stock: 30, ledger: 30 });
+  });
+});

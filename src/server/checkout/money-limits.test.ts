@@ -10,7 +10,8 @@ import {
   type Shopper,
   sandboxToken,
 } from '../../../tests/server/support/checkout.ts';
-import { chargeLimitMessage, MAX_CHARGE_CENTS, MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import { pdfText } from '../../../tests/server/support/pdf-text.ts';
+import { CHARGE_LIMITS, chargeLimitMessage, MAX_LINE_QUANTITY } from '../../shared/limits.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { MAX_PRICE_CENTS } from '../../shared/schemas/admin.ts';
 import { shippingCentsForWeight } from '../cart/quote.ts';
@@ -46,13 +47,13 @@ const order = async (items: { code: string; quantity: number }[]) =>
     deviceSessionId: 'money-tests',
   });
 
-describe('the maximum per charge: the same 409 naming the limit in the quote and the order', () => {
+describe('above every way of payment’s maximum: the same 409 naming the widest limit in the quote and the order', () => {
   it.each([5, 215, 9999])('an expensive product × %i', async (quantity) => {
     const items = [{ code: expensive.code, quantity }];
     const total = MAX_PRICE_CENTS * quantity + shippingCentsForWeight(quantity);
     const expected = {
       code: 'charge_limit',
-      message: `El total de su compra (${formatMoney(total)}) supera el máximo de ${formatMoney(MAX_CHARGE_CENTS)} por cargo con tarjeta. Divídala en varios pedidos o contáctenos para una cotización.`,
+      message: `El total de su compra (${formatMoney(total)}) supera el máximo de cualquier forma de pago en línea (hasta ${formatMoney(CHARGE_LIMITS.spei)} por transferencia SPEI). Divídala en varios pedidos o contáctenos para una cotización.`,
     };
     const quoted = await quote(items);
     expect(quoted.statusCode).toBe(409);
@@ -158,7 +159,7 @@ describe('fuzz: carts up to the limits never answer 500, and every amount is exa
     for (let i = 1; i <= 4; i++) codes.push((await productWithStock(t, 10_000_000, i)).code);
   });
 
-  it('quote and order agree with centavo arithmetic, or both refuse with the charge limit', async () => {
+  it('quote and order agree with centavo arithmetic, or refuse with the limit that applies', async () => {
     const line = fc.record({
       index: fc.integer({ min: 0, max: 3 }),
       priceCents: fc.oneof(
@@ -186,12 +187,18 @@ describe('fuzz: carts up to the limits never answer 500, and every amount is exa
 
         const quoted = await quote(items);
         const placed = await order(items);
+        // The quote refuses only what no way of payment can pay; the card order, what is above the card's maximum.
         const refusal = chargeLimitMessage(total);
+        const cardRefusal = chargeLimitMessage(total, 'card');
         if (refusal) {
           expect(quoted.statusCode).toBe(409);
-          expect(placed.statusCode).toBe(409);
           expect(quoted.json().error).toEqual({ code: 'charge_limit', message: refusal });
-          expect(placed.json().error).toEqual(quoted.json().error);
+        } else {
+          expect(quoted.statusCode).toBe(200);
+        }
+        if (cardRefusal) {
+          expect(placed.statusCode).toBe(409);
+          expect(placed.json().error).toEqual({ code: 'charge_limit', message: cardRefusal });
           return;
         }
         expect(quoted.statusCode).toBe(200);
@@ -211,4 +218,101 @@ describe('fuzz: carts up to the limits never answer 500, and every amount is exa
       { numRuns: 25 },
     );
   }, 120_000);
+});
+
+describe('one maximum per way of payment (decision 048)', () => {
+  // $600,000.00 a unit, 1 kg: two units are above the card's maximum and within SPEI's.
+  let dear: { code: string };
+  // $12,000.00: above the store-cash maximum, within the card's.
+  let middling: { code: string };
+  beforeAll(async () => {
+    dear = await productWithStock(t, 100, 5);
+    middling = await productWithStock(t, 100, 6);
+    await t.db
+      .update(products)
+      .set({ priceCents: 60_000_000, weightKg: 1 })
+      .where(eq(products.code, dear.code));
+    await t.db
+      .update(products)
+      .set({ priceCents: 1_200_000, weightKg: 1 })
+      .where(eq(products.code, middling.code));
+  });
+
+  const ordersOf = async (userId: number) =>
+    (await t.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.userId, userId)))[0]!
+      .n;
+
+  it('a cart above the card’s maximum is quoted, refused by card naming the card, and paid by SPEI', async () => {
+    const buyer = await createShopper(t);
+    const items = [{ code: dear.code, quantity: 2 }];
+    const total = 120_000_000 + shippingCentsForWeight(2);
+    const quoted = await quote(items);
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    expect(quoted.json()).toMatchObject({ totalCents: total, paymentMethods: ['spei'] });
+
+    const byCard = {
+      code: 'charge_limit',
+      message: `El total de su compra (${formatMoney(total)}) supera el máximo de ${formatMoney(CHARGE_LIMITS.card)} por cargo con tarjeta. Puede pagarla con Transferencia SPEI, o dividirla en varios pedidos.`,
+    };
+    const quotedCard = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/quote',
+      payload: { items, paymentMethod: 'card' },
+    });
+    expect(quotedCard.statusCode).toBe(409);
+    expect(quotedCard.json().error).toEqual(byCard);
+    const card = await placeOrderRequest(t, buyer, {
+      items,
+      cardToken: await sandboxToken(t, '4111111111111111'),
+      deviceSessionId: 'limits',
+    });
+    expect(card.statusCode).toBe(409);
+    expect(card.json().error).toEqual(byCard);
+    expect(await ordersOf(buyer.id)).toBe(0);
+
+    const spei = await placeOrderRequest(t, buyer, { items, paymentMethod: 'spei' });
+    expect(spei.statusCode, spei.body).toBe(202);
+    const [o] = await t.db.select().from(orders).where(eq(orders.number, spei.json().number));
+    expect(o).toMatchObject({ paymentMethod: 'spei', totalCents: total, status: 'pending_payment' });
+  });
+
+  it('cash at a store above its maximum is refused naming the store, before any reference exists', async () => {
+    const buyer = await createShopper(t);
+    const items = [{ code: middling.code, quantity: 1 }];
+    const total = 1_200_000 + shippingCentsForWeight(1);
+    const expected = {
+      code: 'charge_limit',
+      message: `El total de su compra (${formatMoney(total)}) supera el máximo de ${formatMoney(CHARGE_LIMITS.cash)} para pago en efectivo en tienda. Puede pagarla con Tarjeta de crédito o débito o Transferencia SPEI, o dividirla en varios pedidos.`,
+    };
+    const quoted = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/quote',
+      payload: { items, paymentMethod: 'cash' },
+    });
+    expect(quoted.json().error).toEqual(expected);
+    const placed = await placeOrderRequest(t, buyer, { items, paymentMethod: 'cash' });
+    expect(placed.statusCode).toBe(409);
+    expect(placed.json().error).toEqual(expected);
+    expect(await ordersOf(buyer.id)).toBe(0);
+    expect(await t.db.select().from(sandboxCharges).where(eq(sandboxCharges.amountCents, total))).toEqual([]);
+  });
+
+  it('a quotation above the card’s maximum is issued and its page and PDF say which methods can pay it', async () => {
+    const buyer = await createShopper(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/quotations',
+      headers: { cookie: buyer.cookie },
+      payload: { items: [{ code: dear.code, quantity: 2 }] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const note = 'Por su importe, solo puede pagarse con Transferencia SPEI.';
+    expect(res.json().paymentNote).toBe(note);
+    const pdf = await t.app.inject({
+      url: `/api/quotations/${res.json().folio}/pdf`,
+      headers: { cookie: buyer.cookie },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdfText(pdf.rawPayload)).toContain(note);
+  });
 });

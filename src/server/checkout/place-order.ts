@@ -5,7 +5,7 @@ import { shop } from '../../shared/shop.ts';
 import { getShippingAddress } from '../account/addresses.ts';
 import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
-import { quoteCart } from '../cart/quote.ts';
+import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
@@ -29,6 +29,8 @@ import {
   errorKind,
   GatewayError,
   GatewayUnavailableError,
+  MSI_NOT_ON_DEBIT,
+  OPERATION_NOT_ALLOWED,
   PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
 import { claimQuotationForOrder, markQuotationConverted } from '../quotations/convert.ts';
@@ -144,6 +146,9 @@ async function placePendingOrder(
     if (buyer?.requiresPurchaseOrder && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
     const quote = quoted ?? (await quoteCart(tx, body.items));
+    const method = body.paymentMethod ?? 'card';
+    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
+    refuseOverLimit(quote.totalCents, method);
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -166,7 +171,6 @@ async function placePendingOrder(
     if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
       throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
     }
-    const method = body.paymentMethod ?? 'card';
     if (body.msiMonths !== undefined && !msiOptions(quote.totalCents).includes(body.msiMonths)) {
       throw conflict(MSI_UNAVAILABLE, 'msi_unavailable');
     }
@@ -346,7 +350,11 @@ async function chargeOrder(
         round = -1;
         continue;
       }
-      const message = declineMessage(error.errorCode);
+      // An MSI charge the card cannot take (a debit card the token did not tell us about): say why, not 'declined'.
+      const message =
+        error.errorCode === OPERATION_NOT_ALLOWED && body.msiMonths
+          ? MSI_NOT_ON_DEBIT
+          : declineMessage(error.errorCode);
       await markPaymentFailed(ctx, number, { chargeId: null, errorCode: error.errorCode, message }, GATEWAY);
       return storedFailure(ctx, number);
     }
@@ -442,6 +450,18 @@ function foreign(ctx: OrderContext, number: number, attempt: PaymentRecord): Pro
   });
 }
 
+/**
+ * Meses sin intereses are for credit cards only (decision 048): the token's card type is asked of the gateway before
+ * the order exists, so a debit card is refused with nothing reserved or charged. A gateway that does not tell lets
+ * the charge decide (Openpay refuses it; chargeOrder maps the answer).
+ */
+async function refuseMsiOnDebit(ctx: OrderContext, body: PlaceOrder): Promise<void> {
+  if ((body.paymentMethod ?? 'card') !== 'card' || !body.msiMonths || !body.cardToken) return;
+  if ((await ctx.gateway.cardTypeOfToken(body.cardToken)) === 'debit') {
+    throw conflict(MSI_NOT_ON_DEBIT, 'msi_debit_card');
+  }
+}
+
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */
 export async function placeOrder(
   ctx: OrderContext,
@@ -479,7 +499,10 @@ async function placeWithKey(
 ): Promise<PlaceOrderResult> {
   let number = resumed;
   try {
-    if (number === null) number = await placePendingOrder(ctx, user, key, hash, body);
+    if (number === null) {
+      await refuseMsiOnDebit(ctx, body);
+      number = await placePendingOrder(ctx, user, key, hash, body);
+    }
   } catch (error) {
     if (!(error instanceof AppError)) {
       await releaseKey(ctx.db, user.id, key);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseOfIvaIncluded, centsToDecimal, computeCfdiAmounts, unitValueOf } from './amounts.ts';
+import { baseOfIvaIncluded } from '../../shared/money.ts';
+import { centsToDecimal, computeCfdiAmounts, unitValueOf } from './amounts.ts';
 import { buildComprobante } from './cfdi.ts';
 
 /** Small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */

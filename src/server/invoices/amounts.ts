@@ -1,8 +1,11 @@
+import { baseOfIvaIncluded, includedIva, saleIva } from '../../shared/money.ts';
+
 /**
  * Turning IVA-included prices into CFDI amounts. Every catalogue price includes 16 % IVA; the CFDI
  * states the amount before tax (Importe, Base) and the tax (Traslado Importe) per concept.
  *
- * Per concept: base = round(total / 1.16) and iva = total − base (SPEC-NOTES 3), all in centavos.
+ * Per concept: base = round(total / 1.16) and iva = total − base (SPEC-NOTES 3), all in centavos, by the shared
+ * rule (src/shared/money.ts) that also gives the cart, the order and the quotation their IVA: the same centavo.
  * Because iva is the remainder, base + iva = total exactly for every concept, so
  * SubTotal + TotalImpuestosTrasladados = Σ totals = the order total, to the centavo. And since
  * |total − 1.16·base| ≤ 0.58 centavos, each iva stays inside SAT's tolerance around Base × 0.16.
@@ -38,12 +41,6 @@ export type CfdiAmounts = {
   totalCents: number;
 };
 
-/** round(cents / 1.16) half up, in integers: no floating-point surprises at .5. */
-export function baseOfIvaIncluded(totalCents: number): number {
-  if (!Number.isSafeInteger(totalCents) || totalCents < 0) throw new RangeError('importe inválido');
-  return Math.floor((totalCents * 200 + 116) / 232);
-}
-
 /** A non-negative amount in centavos as pesos with two decimals ("1234.50"). */
 export function centsToDecimal(cents: number): string {
   const sign = cents < 0 ? '-' : '';
@@ -75,11 +72,11 @@ export function computeCfdiAmounts(sources: ConceptSource[]): CfdiAmounts {
         ...s,
         totalCents,
         baseCents,
-        ivaCents: totalCents - baseCents,
+        ivaCents: includedIva(totalCents),
         unitValue: unitValueOf(baseCents, s.quantity),
       };
     });
   const subtotalCents = concepts.reduce((sum, c) => sum + c.baseCents, 0);
-  const ivaCents = concepts.reduce((sum, c) => sum + c.ivaCents, 0);
+  const ivaCents = saleIva(concepts.map((c) => c.totalCents));
   return { concepts, subtotalCents, ivaCents, totalCents: subtotalCents + ivaCents };
 }

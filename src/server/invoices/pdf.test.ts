@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleComprobante, testCsd } from '../../../tests/server/support/cfdi-sample.ts';
-import { pdfText } from '../../../tests/server/support/pdf-text.ts';
+import { type PdfTextItem, pdfText, pdfTextItems } from '../../../tests/server/support/pdf-text.ts';
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { sealComprobante } from './cfdi.ts';
-import { pesos, qrTotal, renderInvoicePdf, verificationUrl } from './pdf.ts';
+import { pesos, qrTotal, renderInvoicePdf, unitValueText, verificationUrl } from './pdf.ts';
 
 describe('amounts on the printed representation', () => {
   it.each([
@@ -46,79 +47,137 @@ describe('QR: SAT verification URL (Anexo 20)', () => {
   });
 });
 
+function sampleSnapshot(formaPago: string): InvoiceSnapshot {
+  const { comprobante } = sealComprobante(sampleComprobante(), testCsd());
+  return {
+    serie: comprobante.serie ?? null,
+    folio: comprobante.folio ?? null,
+    fecha: comprobante.fecha,
+    lugarExpedicion: comprobante.lugarExpedicion,
+    emisor: comprobante.emisor,
+    receptor: comprobante.receptor,
+    formaPago,
+    conceptos: comprobante.conceptos.map((k) => ({
+      claveProdServ: k.claveProdServ,
+      claveUnidad: k.claveUnidad,
+      noIdentificacion: k.noIdentificacion ?? null,
+      descripcion: k.descripcion,
+      cantidad: k.cantidad,
+      valorUnitario: k.valorUnitario,
+      importe: k.importe,
+      iva: k.traslado.importe,
+    })),
+    subTotal: comprobante.subTotal,
+    iva: comprobante.impuestos.totalTrasladados,
+    total: comprobante.total,
+    noCertificado: comprobante.noCertificado,
+    sello: comprobante.sello ?? '',
+    noCertificadoSat: '0'.repeat(20),
+    selloSat: 'x',
+    rfcProvCertif: 'SPR190613I52',
+    fechaTimbrado: '2025-03-14T12:31:00',
+    leyenda: null,
+  };
+}
+
+const render = (snapshot: InvoiceSnapshot) =>
+  renderInvoicePdf({
+    orderNumber: 1001,
+    uuid: '6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10',
+    status: 'issued',
+    test: true,
+    cancelledAt: null,
+    snapshot,
+  });
+
+/** Helvetica's metrics, to know where each drawn string ends. */
+let fonts: { regular: PDFFont; bold: PDFFont; mono: PDFFont };
+beforeAll(async () => {
+  const doc = await PDFDocument.create();
+  fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    mono: await doc.embedFont(StandardFonts.Courier),
+  };
+});
+const fontOf = (name: string) =>
+  name.startsWith('Helvetica-Bold') ? fonts.bold : name.startsWith('Courier') ? fonts.mono : fonts.regular;
+
+/** Pairs of strings on one baseline of one page where the first runs into the next: printed over each other. */
+function overprints(items: PdfTextItem[]): string[] {
+  const found: string[] = [];
+  const rows = new Map<string, PdfTextItem[]>();
+  for (const item of items) {
+    const key = `${item.stream}:${item.y.toFixed(1)}`;
+    rows.set(key, [...(rows.get(key) ?? []), item]);
+  }
+  for (const row of rows.values()) {
+    const sorted = row.filter((r) => r.text.trim() !== '').sort((a, b) => a.x - b.x);
+    for (let i = 1; i < sorted.length; i++) {
+      const prev = sorted[i - 1]!;
+      const end = prev.x + fontOf(prev.font).widthOfTextAtSize(prev.text, prev.size);
+      if (end > sorted[i]!.x - 1) found.push(`«${prev.text}» runs into «${sorted[i]!.text}»`);
+    }
+  }
+  return found;
+}
+
 describe('renderInvoicePdf', () => {
-  it('prints unit values rounded to the cents and the totals of the CFDI', async () => {
-    const { comprobante } = sealComprobante(sampleComprobante(), testCsd());
-    const snapshot: InvoiceSnapshot = {
-      serie: comprobante.serie ?? null,
-      folio: comprobante.folio ?? null,
-      fecha: comprobante.fecha,
-      lugarExpedicion: comprobante.lugarExpedicion,
-      emisor: comprobante.emisor,
-      receptor: comprobante.receptor,
-      formaPago: '28',
-      conceptos: comprobante.conceptos.map((k) => ({
-        claveProdServ: k.claveProdServ,
-        claveUnidad: k.claveUnidad,
-        noIdentificacion: k.noIdentificacion ?? null,
-        descripcion: k.descripcion,
-        cantidad: k.cantidad,
-        valorUnitario: k.valorUnitario,
-        importe: k.importe,
-        iva: k.traslado.importe,
-      })),
-      subTotal: comprobante.subTotal,
-      iva: comprobante.impuestos.totalTrasladados,
-      total: comprobante.total,
-      noCertificado: comprobante.noCertificado,
-      sello: comprobante.sello ?? '',
-      noCertificadoSat: '0'.repeat(20),
-      selloSat: 'x',
-      rfcProvCertif: 'SPR190613I52',
-      fechaTimbrado: '2025-03-14T12:31:00',
-      leyenda: null,
-    };
-    const text = pdfText(
-      await renderInvoicePdf({
-        orderNumber: 1001,
-        uuid: '6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10',
-        status: 'issued',
-        test: true,
-        cancelledAt: null,
-        snapshot,
-      }),
-    );
+  it('prints ValorUnitario as the XML states it, so that Cantidad × ValorUnitario gives the printed Importe', async () => {
+    const snapshot = sampleSnapshot('04');
+    const lines = pdfText(await render(snapshot)).split('\n');
     // What the sample's lines carry (189.99, 1,240.50 and 330.00 with IVA, per unit, six decimals).
     expect(snapshot.conceptos.map((c) => c.valorUnitario)).toEqual([
       '163.783333',
       '1069.400000',
       '284.480000',
     ]);
-    expect(text).toContain('$163.78');
-    expect(text).toContain('$1,069.40');
-    expect(text).toContain('$284.48');
-    // A $100.00 article (ValorUnitario 86.206897) shows $86.21, not the truncated $86.20.
-    const hundred = await renderInvoicePdf({
-      orderNumber: 1001,
-      uuid: '6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10',
-      status: 'issued',
-      test: true,
-      cancelledAt: null,
-      snapshot: {
-        ...snapshot,
-        conceptos: [
-          {
-            ...snapshot.conceptos[0]!,
-            cantidad: '1',
-            valorUnitario: '86.206897',
-            importe: '86.21',
-            iva: '13.79',
-          },
-        ],
-      },
-    });
-    expect(pdfText(hundred)).toContain('$86.21');
-    expect(pdfText(hundred)).not.toContain('$86.20');
-    expect(text).toContain('28 - Tarjeta de débito');
+    expect(lines).toContain('$163.783333');
+    expect(lines).toContain('$1,069.40');
+    expect(lines).toContain('$284.48');
+    expect(lines).not.toContain('$163.78');
+    for (const c of snapshot.conceptos) {
+      const printed = lines.find((l) => l === unitValueText(c.valorUnitario))!;
+      const unit = Number(printed.replace(/[$,]/g, ''));
+      // The reader's check: quantity × printed unit value, to the centavo, is the printed Importe.
+      expect(pesos((Number(c.cantidad) * unit).toFixed(6))).toBe(pesos(c.importe));
+      expect(lines).toContain(pesos(c.importe));
+    }
+  });
+
+  it.each([
+    ['104.000000', '$104.00'],
+    ['86.206897', '$86.206897'],
+    ['12345.5', '$12,345.50'],
+    ['0.006667', '$0.006667'],
+  ])('unit value %s is printed %s', (decimal, shown) => {
+    expect(unitValueText(decimal)).toBe(shown);
+  });
+
+  it.each([
+    ['04', '04 - Tarjeta de crédito'],
+    ['28', '28 - Tarjeta de débito'],
+    ['03', '03 - Transferencia electrónica de fondos'],
+    ['01', '01 - Efectivo'],
+  ])(
+    'Forma de pago %s and Método de pago are printed side by side, not over each other',
+    async (forma, text) => {
+      const items = pdfTextItems(await render(sampleSnapshot(forma)));
+      const printed = items.map((i) => i.text).join(' ');
+      expect(printed).toContain(text.split(' ').slice(0, 3).join(' '));
+      expect(items.map((i) => i.text)).toContain('PUE - Pago en una sola exhibición');
+      expect(overprints(items)).toEqual([]);
+    },
+  );
+
+  it('a credit note (egreso) prints nothing over anything else either', async () => {
+    const snapshot: InvoiceSnapshot = {
+      ...sampleSnapshot('03'),
+      tipoDeComprobante: 'E',
+      cfdiRelacionados: { tipoRelacion: '01', uuids: ['11111111-2222-3333-4444-555555555555'] },
+    };
+    const items = pdfTextItems(await render(snapshot));
+    expect(items.map((i) => i.text)).toContain('NOTA DE CRÉDITO · CFDI 4.0');
+    expect(overprints(items)).toEqual([]);
   });
 });

@@ -61,6 +61,21 @@ export function pesos(decimal: string): string {
   return `${negative ? '-' : ''}$${text}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
+/**
+ * ValorUnitario as the XML states it (up to six decimals, never fewer than two), with thousands separators:
+ * "163.783333" → "$163.783333", "1069.400000" → "$1,069.40". Rounded to centavos, Cantidad × ValorUnitario would no
+ * longer give the printed Importe, and the reader could not check the line.
+ */
+export function unitValueText(decimal: string): string {
+  const negative = decimal.trim().startsWith('-');
+  const [whole = '0', frac = ''] = decimal.trim().replace(/^-/, '').split('.');
+  const shown = frac.replace(/0+$/, '').padEnd(2, '0');
+  const grouped = BigInt(whole || '0')
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${grouped}.${shown}`;
+}
+
 const regimenText = (code: string) => `${code} - ${findRegimen(code)?.description ?? ''}`;
 const usoText = (code: string) => `${code} - ${findUsoCfdi(code)?.description ?? ''}`;
 const formaPagoText = (code: string) => `${code} - ${FORMA_PAGO_TEXT[code] ?? ''}`;
@@ -195,16 +210,30 @@ function parties(w: Writer, input: InvoicePdfInput) {
     ['Moneda', 'MXN - Peso mexicano'],
     ['Exportación', '01 - No aplica'],
   ];
-  // Column widths follow the texts: 532 pt across.
-  const widths = [62, 112, 142, 108, 108];
-  w.page.drawRectangle({ x: margin, y: w.y - 30, width: width - 2 * margin, height: 30, color: BRAND_LIGHT });
+  // 532 pt across. The widest Forma de pago ('03 - Transferencia electrónica de fondos', every SPEI invoice) gets
+  // its own room; any value still wider than its column wraps inside it and the band grows, never overprints.
+  const widths = [50, 160, 132, 100, 90];
+  const cells = facts.map(([label, value], i) => ({
+    label,
+    lines: w.wrap(value, (widths[i] ?? 100) - 8, 7.5),
+  }));
+  const bandHeight = 18 + Math.max(...cells.map((c) => c.lines.length)) * 9.5 + 2;
+  w.page.drawRectangle({
+    x: margin,
+    y: w.y - bandHeight,
+    width: width - 2 * margin,
+    height: bandHeight,
+    color: BRAND_LIGHT,
+  });
   let fx = margin + 8;
-  facts.forEach(([label, value], i) => {
+  cells.forEach(({ label, lines }, i) => {
     w.text(label, fx, w.y - 11, 6.5, w.bold, MUTED);
-    w.text(value, fx, w.y - 23, 7.5);
+    lines.forEach((line, j) => {
+      w.text(line, fx, w.y - 23 - j * 9.5, 7.5);
+    });
     fx += widths[i] ?? 100;
   });
-  w.y -= 42;
+  w.y -= bandHeight + 12;
   if (s.purchaseOrder) {
     w.text('ORDEN DE COMPRA DEL CLIENTE', margin, w.y - 4, 7.5, w.bold, BRAND);
     w.text(s.purchaseOrder, margin + 132, w.y - 4, 9, w.bold);
@@ -230,9 +259,9 @@ type Column = { title: string; width: number; align: 'left' | 'right' };
 const COLUMNS: Column[] = [
   { title: 'Clave SAT / unidad', width: 74, align: 'left' },
   { title: 'Código', width: 62, align: 'left' },
-  { title: 'Descripción', width: 172, align: 'left' },
+  { title: 'Descripción', width: 160, align: 'left' },
   { title: 'Cant.', width: 34, align: 'right' },
-  { title: 'Valor unitario', width: 66, align: 'right' },
+  { title: 'Valor unitario', width: 78, align: 'right' },
   { title: 'Importe', width: 62, align: 'right' },
   { title: 'IVA 16 %', width: 62, align: 'right' },
 ];
@@ -258,7 +287,7 @@ function concepts(w: Writer, input: InvoicePdfInput) {
       w.wrap(c.noIdentificacion ?? '—', COLUMNS[1]!.width - 8, 7.5),
       w.wrap(c.descripcion, COLUMNS[2]!.width - 8, 7.5),
       [c.cantidad],
-      [pesos(c.valorUnitario)],
+      [unitValueText(c.valorUnitario)],
       [pesos(c.importe)],
       [pesos(c.iva)],
     ];

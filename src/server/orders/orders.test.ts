@@ -11,6 +11,7 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { saleIva } from '../../shared/money.ts';
 
 const APPROVED = '4111111111111111';
 let t: CheckoutTestApp;
@@ -63,7 +64,8 @@ describe('POST /api/orders — paying', () => {
     expect(detail.subtotalCents).toBe(a.priceCents * 2 + b.priceCents);
     expect(detail.totalCents).toBe(detail.subtotalCents + detail.shippingCents);
     expect(detail.shippingCents).toBeGreaterThanOrEqual(30000);
-    expect(detail.ivaCents).toBe(detail.totalCents - Math.round(detail.totalCents / 1.16));
+    // The IVA the CFDI will state: per line and shipping (decision 048).
+    expect(detail.ivaCents).toBe(saleIva([a.priceCents * 2, b.priceCents, detail.shippingCents]));
     expect(detail.address.calleEnvio).toBe('Avenida Juárez Centro');
     expect(detail.trackingGuide).toBe('Sin asignar');
     expect(detail.lines.map((l: { code: string }) => l.code)).toEqual([a.code, b.code]);

@@ -151,6 +151,11 @@ export interface PaymentGateway {
   /** A SPEI or store charge: answers it in_progress with `payTo` and `dueDate`. */
   createDelayedCharge(input: DelayedChargeInput): Promise<Charge>;
   getCharge(chargeId: string): Promise<Charge>;
+  /**
+   * 'credit' or 'debit' of the card behind a browser-made token (Openpay: GET /tokens/{id}, its `card` object's
+   * `type`), or null when the gateway does not tell: meses sin intereses are refused for debit before any charge.
+   */
+  cardTypeOfToken(token: string): Promise<'credit' | 'debit' | null>;
   /** The charge made with this order_id, if any (Openpay: GET /charges?order_id=…). */
   findChargeByOrderId(orderId: string): Promise<Charge | null>;
   /**
@@ -247,6 +252,15 @@ export function refundLanded(
 
 /** Openpay's 4001 (412): the merchant's Openpay balance cannot cover the payout. */
 export const INSUFFICIENT_BALANCE = 4001;
+/**
+ * Openpay's 3006 'La operación no está permitida para este cliente o esta transacción' (412): what an MSI charge
+ * (payment_plan) on a card that cannot take one answers (decision 048).
+ */
+export const OPERATION_NOT_ALLOWED = 3006;
+
+/** What the buyer reads when meses sin intereses were chosen with a debit card. */
+export const MSI_NOT_ON_DEBIT =
+  'Los meses sin intereses solo se pueden pagar con tarjeta de crédito, y esta es una tarjeta de débito. Elija «Una sola exhibición» o use una tarjeta de crédito; no se hizo ningún cargo.';
 
 /** Openpay's duplicate order_id error: the charge for this order already exists. */
 export const DUPLICATE_ORDER_ID = 1006;

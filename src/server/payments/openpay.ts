@@ -285,6 +285,25 @@ export class OpenpayGateway implements PaymentGateway {
     );
   }
 
+  /**
+   * GET /tokens/{id}: Openpay's token object carries the card (its «objeto tarjeta», whose `type` is debit, credit…:
+   * open-pay/slate source/includes/es/tokens.md and cards.md). Unknown when the token's card says nothing or the
+   * look-up fails: the charge itself then decides (an MSI charge on debit is refused, error 3006).
+   */
+  async cardTypeOfToken(token: string): Promise<'credit' | 'debit' | null> {
+    try {
+      const t = await this.call<{ card?: { type?: string | null } | null }>(
+        'GET',
+        `/tokens/${encodeURIComponent(token)}`,
+      );
+      const type = t?.card?.type;
+      return type === 'credit' || type === 'debit' ? type : null;
+    } catch (error) {
+      if (error instanceof GatewayError || error instanceof GatewayUnavailableError) return null;
+      throw error;
+    }
+  }
+
   async findChargeByOrderId(orderId: string): Promise<Charge | null> {
     const list = await this.call<OpenpayTransaction[]>(
       'GET',

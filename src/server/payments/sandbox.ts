@@ -14,6 +14,7 @@ import {
   GatewayError,
   INSUFFICIENT_BALANCE,
   NOT_REFUNDABLE,
+  OPERATION_NOT_ALLOWED,
   type PaymentGateway,
   type Payout,
   type PayoutStatus,
@@ -34,10 +35,15 @@ import {
  * With use_3d_secure every card goes to the bank's page (Openpay's sandbox sends failing test cards to its 3-D
  * Secure simulator instead of declining them: open-pay/openpay-php#32), as below.
  */
-export const SANDBOX_CARDS: Record<string, { outcome: 'approve' | '3ds' | number; label: string }> = {
-  '4111111111111111': { outcome: 'approve', label: 'Aprobada' },
-  '4242424242424242': { outcome: 'approve', label: 'Aprobada' },
-  '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard de débito)' },
+export const SANDBOX_CARDS: Record<
+  string,
+  { outcome: 'approve' | '3ds' | number; label: string; type?: 'credit' | 'debit' }
+> = {
+  '4111111111111111': { outcome: 'approve', label: 'Aprobada (crédito)', type: 'credit' },
+  '4242424242424242': { outcome: 'approve', label: 'Aprobada (crédito)', type: 'credit' },
+  // Debit cards: meses sin intereses are refused with them (decision 048).
+  '5555555555554444': { outcome: 'approve', label: 'Aprobada (Mastercard de débito)', type: 'debit' },
+  '4000000000000077': { outcome: 'approve', label: 'Aprobada (Visa de débito)', type: 'debit' },
   '4222222222222220': { outcome: 3001, label: 'Declinada' },
   // Not on Openpay's page (it is Stripe's declined card); kept because earlier journeys and scripts use it.
   '4000000000000002': { outcome: 3001, label: 'Declinada' },
@@ -123,6 +129,17 @@ export function checkCard(input: TokenInput, now = new Date()): void {
 
 type ChargeRow = typeof sandboxCharges.$inferSelect;
 
+/**
+ * Openpay's card.type of a simulated card, from the masked number the token and the charge keep: the test card
+ * with that mask says; any other Mastercard stands for a debit card, any other Visa for a credit card.
+ */
+export function sandboxCardType(maskedNumber: string): 'credit' | 'debit' {
+  const known = Object.entries(SANDBOX_CARDS).find(
+    ([number]) => `${number.slice(0, 6)}XXXXXX${number.slice(-4)}` === maskedNumber,
+  )?.[1].type;
+  return known ?? (maskedNumber.startsWith('5') ? 'debit' : 'credit');
+}
+
 function payToOf(pm: Record<string, string> | null): PayTo | null {
   if (pm?.type === 'bank_transfer') {
     return { type: 'bank_transfer', bank: pm.bank ?? '', clabe: pm.clabe ?? '', name: pm.name ?? '' };
@@ -141,8 +158,7 @@ function toCharge(row: ChargeRow): Charge {
     currency: 'MXN',
     refundedCents: row.refundedCents,
     method: card ? 'card' : row.method === 'bank_account' ? 'spei' : 'cash',
-    // The simulator's Mastercard test card stands for a debit card, the Visa ones for credit cards.
-    cardType: card ? (row.maskedNumber.startsWith('5') ? 'debit' : 'credit') : null,
+    cardType: card ? sandboxCardType(row.maskedNumber) : null,
     orderId: row.orderId,
     errorCode: row.errorCode,
     errorMessage: row.errorMessage,
@@ -216,7 +232,7 @@ export class SandboxGateway implements PaymentGateway {
   /** What Openpay.js does in the browser: card data in, a single-use token out. */
   async createToken(
     input: TokenInput,
-  ): Promise<{ id: string; card: { card_number: string; brand: string } }> {
+  ): Promise<{ id: string; card: { card_number: string; brand: string; type: 'credit' | 'debit' } }> {
     checkCard(input);
     const number = input.card_number.replace(/[\s-]/g, '');
     const outcome = SANDBOX_CARDS[number]?.outcome ?? 3001;
@@ -231,7 +247,15 @@ export class SandboxGateway implements PaymentGateway {
       outcome: String(outcome),
       expiresAt: new Date(Date.now() + TOKEN_TTL_MS),
     });
-    return { id, card: { card_number: maskedNumber, brand } };
+    return { id, card: { card_number: maskedNumber, brand, type: sandboxCardType(maskedNumber) } };
+  }
+
+  async cardTypeOfToken(token: string): Promise<'credit' | 'debit' | null> {
+    const [row] = await this.db
+      .select({ maskedNumber: sandboxTokens.maskedNumber })
+      .from(sandboxTokens)
+      .where(eq(sandboxTokens.id, token));
+    return row ? sandboxCardType(row.maskedNumber) : null;
   }
 
   async createCharge(input: CreateChargeInput): Promise<Charge> {
@@ -241,6 +265,14 @@ export class SandboxGateway implements PaymentGateway {
       .from(sandboxCharges)
       .where(eq(sandboxCharges.orderId, input.orderId));
     if (existing.length > 0) throw requestError(409, 1006, 'The orderId already exists');
+    // As Openpay: meses sin intereses only on credit cards; the token stays unused.
+    if (input.msiMonths && input.msiMonths > 1 && (await this.cardTypeOfToken(input.token)) === 'debit') {
+      throw requestError(
+        412,
+        OPERATION_NOT_ALLOWED,
+        'The operation is not allowed for this card (payment_plan)',
+      );
+    }
     // A token is single use: whoever marks it first charges it. As at Openpay, the token of a charge refused by
     // the anti-fraud system (3005) may be used once more, for the 3-D Secure charge.
     const [token] = await this.db

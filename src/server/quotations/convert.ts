@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { saleIva } from '../../shared/money.ts';
 import type { ConvertQuotationResponse } from '../../shared/schemas/quotations.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { products, quotations } from '../db/schema.ts';
@@ -126,7 +127,9 @@ export async function claimQuotationForOrder(
     })),
     subtotalCents: revision.subtotalCents,
     shippingCents: revision.shippingCents,
-    ivaCents: revision.ivaCents,
+    // Computed again rather than copied: a revision stored before the one IVA rule (decision 048) may differ by a
+    // centavo from the CFDI the order will get.
+    ivaCents: saleIva([...revision.lines.map((l) => l.unitPriceCents * l.quantity), revision.shippingCents]),
     totalCents: revision.totalCents,
   };
 }

@@ -224,6 +224,14 @@ function totals(w: Writer, q: QuotationDetail) {
     w.text(line, margin, top - 24 - i * 10, 8, w.bold);
   });
   w.y = y - 18;
+  if (q.paymentNote) {
+    const lines = w.wrap(q.paymentNote, width - 2 * margin, 8.5, w.bold);
+    w.ensure(lines.length * 11 + 6);
+    lines.forEach((line, i) => {
+      w.text(line, margin, w.y - 10 - i * 11, 8.5, w.bold, BRAND);
+    });
+    w.y -= lines.length * 11 + 8;
+  }
 }
 
 function note(w: Writer, q: QuotationDetail) {

@@ -13,6 +13,7 @@ import {
 } from '../../../tests/server/support/checkout.ts';
 import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { saleIva } from '../../shared/money.ts';
 import type { QuotationDetail } from '../../shared/schemas/quotations.ts';
 import { mailOutbox, orders, products, quotationRevisions, quotations } from '../db/schema.ts';
 import { amountInWords } from './words.ts';
@@ -88,7 +89,7 @@ describe('cotizaciones', () => {
     ]);
     expect(q.subtotalCents).toBe(a.priceCents * 3 + b.priceCents);
     expect(q.totalCents).toBe(q.subtotalCents + q.shippingCents);
-    expect(q.ivaCents).toBe(q.totalCents - Math.round(q.totalCents / 1.16));
+    expect(q.ivaCents).toBe(saleIva([a.priceCents * 3, b.priceCents, q.shippingCents]));
     // Valid through the end of the 30th day after issue, Mexico City time.
     const days = (Date.parse(q.validUntil) - Date.parse(q.createdAt)) / 86_400_000;
     expect(days).toBeGreaterThan(30);

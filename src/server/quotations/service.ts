@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { chargeLimitMessage } from '../../shared/limits.ts';
-import { includedIva } from '../../shared/money.ts';
+import { payableMethodsNote } from '../../shared/limits.ts';
+import { saleIva } from '../../shared/money.ts';
 import type {
   CreateQuotation,
   QuotationDetail,
@@ -66,18 +66,19 @@ async function pricedLines(db: Db, items: readonly { code: string; quantity: num
   return { lines, shippingCents: quote.shippingCents };
 }
 
-/** Totals of a revision: the lines at their quoted prices plus shipping, IVA included (the part it contains). */
+/**
+ * Totals of a revision: the lines at their quoted prices plus shipping, IVA included (the part it contains). Not
+ * refused above a payment method's maximum: the quotation says which methods can pay it (decision 048).
+ */
 export function totalsOf(lines: readonly QuotationLineSnapshot[], shippingCents: number) {
   const subtotalCents = lines.reduce((s, l) => s + l.amountCents, 0);
   const listCents = lines.reduce((s, l) => s + l.listPriceCents * l.quantity, 0);
   const totalCents = subtotalCents + shippingCents;
-  const overLimit = chargeLimitMessage(totalCents);
-  if (overLimit) throw conflict(overLimit, 'charge_limit');
   return {
     subtotalCents,
     discountCents: Math.max(0, listCents - subtotalCents),
     shippingCents,
-    ivaCents: includedIva(totalCents),
+    ivaCents: saleIva([...lines.map((l) => l.amountCents), shippingCents]),
     totalCents,
   };
 }
@@ -171,6 +172,8 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
     shippingCents: r.shippingCents,
     ivaCents: r.ivaCents,
     note: r.note,
+    // A quotation above a method's maximum is still issued (the buyer may pay it otherwise): it says how.
+    paymentNote: payableMethodsNote(r.totalCents),
   };
 }
 

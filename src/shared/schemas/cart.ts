@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineQuantityMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../limits.ts';
+import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { leadTimeSchema } from './catalog.ts';
 
 /**
@@ -47,10 +48,16 @@ export const cartLinesSchema = z
     });
   });
 
+export const paymentMethodSchema = z.enum(PAYMENT_METHODS, {
+  error: 'La forma de pago no es válida',
+});
+
 /** POST /api/cart/quote */
 export const quoteRequestSchema = z.object(
   {
     items: cartLinesSchema,
+    /** The way of payment chosen at checkout: the total is refused above that method's maximum (decision 048). */
+    paymentMethod: paymentMethodSchema.optional(),
     postalCode: z
       .string({ error: 'El código postal debe tener 5 dígitos' })
       .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos')
@@ -100,6 +107,8 @@ export const cartQuoteSchema = z.object({
   weightKg: z.number(),
   /** Every line known, active and within stock, and at least one line: the cart can be checked out as quoted. */
   ok: z.boolean(),
+  /** The ways of payment whose maximum the total fits (decision 048); the checkout offers only these. */
+  paymentMethods: z.array(paymentMethodSchema),
 });
 export type CartQuote = z.infer<typeof cartQuoteSchema>;
 

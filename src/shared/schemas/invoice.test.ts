@@ -295,4 +295,18 @@ describe('fields', () => {
   ])('cp %s → %s', (cp, message) => {
     expect(issues({ ...valid, cp }).cp).toBe(message);
   });
+
+  // Without SAT's c_CodigoPostal loaded, a code whose first two digits are no state's cannot be a fiscal address.
+  it.each(['00000', '00100', '17000', '18999', '19530'])('cp %s cannot exist in Mexico: refused', (cp) => {
+    expect(issues({ ...valid, cp }).cp).toBe(
+      'Ese código postal no existe en México: sus dos primeros dígitos no corresponden a ningún estado. Escriba el de su Constancia de Situación Fiscal',
+    );
+  });
+
+  it.each(['01000', '16999', '20000', '44530', '86035', '99999'])(
+    'cp %s is in a state’s range: accepted',
+    (cp) => {
+      expect(issues({ ...valid, cp })).toEqual({});
+    },
+  );
 });

@@ -15,6 +15,7 @@ import {
   usoAllowedForRegimen,
   usoRefusalFor,
 } from '../sat-catalogs.ts';
+import { POSTAL_CODE_CANNOT_EXIST, postalCodeCanExist } from '../states.ts';
 import { orderNumberParamsSchema } from './common.ts';
 
 export const REQUIRED = 'No deje vacío este campo';
@@ -95,7 +96,10 @@ export const invoiceRequestSchema = z
     cp: required()
       .max(10, 'Escriba un número válido')
       .regex(/^\d+$/, 'Escriba un número válido')
-      .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos'),
+      .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos')
+      // Only once it has its 5 digits (else the message above is the one to read). The exact check against SAT's
+      // c_CodigoPostal, when loaded, is the server's (invoices/postal-codes.ts).
+      .refine((cp) => !/^\d{5}$/.test(cp) || postalCodeCanExist(cp), POSTAL_CODE_CANNOT_EXIST),
     /** The shopper confirms an RFC whose check digit does not match (see rfcCheckDigitMessage). */
     rfcConfirmado: z.boolean({ error: 'Valor inválido' }).optional(),
   })

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS } from '../payment-methods.ts';
-import { cartLinesSchema } from './cart.ts';
+import { cartLinesSchema, paymentMethodSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
 import { controlledDeclarationSchema } from './controlled.ts';
 import { refundViewSchema } from './refunds.ts';
@@ -53,10 +52,6 @@ export const purchaseOrderSchema = z
 export const quotationFolioSchema = z
   .string({ error: 'El folio de la cotización no es válido' })
   .regex(/^COT-\d{4}-\d{6,}$/, 'El folio de la cotización no es válido');
-
-export const paymentMethodSchema = z.enum(PAYMENT_METHODS, {
-  error: 'La forma de pago no es válida',
-});
 
 /**
  * POST /api/orders. A card purchase sends the card token and device id (and optionally `msiMonths`); SPEI and

@@ -35,7 +35,8 @@ export type CardForm = z.infer<typeof cardFormSchema>;
 /** POST /api/payments/sandbox/tokens answers `{ id }` (Openpay's token object, trimmed). */
 export const sandboxTokenResponseSchema = z.object({
   id: z.string(),
-  card: z.object({ card_number: z.string(), brand: z.string() }),
+  /** As Openpay's token: the card's masked number, brand and type (meses sin intereses need 'credit'). */
+  card: z.object({ card_number: z.string(), brand: z.string(), type: z.enum(['credit', 'debit']) }),
 });
 
 /** Openpay's error object, which the simulator's tokenization endpoint answers with the shop's envelope. */

@@ -93,6 +93,8 @@ export const quotationDetailSchema = quotationSummarySchema.extend({
   shippingCents: z.number().int(),
   ivaCents: z.number().int(),
   note: z.string(),
+  /** Which ways of payment the total fits, when not all (decision 048): the page and the PDF print it. */
+  paymentNote: z.string().nullable(),
 });
 export type QuotationDetail = z.infer<typeof quotationDetailSchema>;
 

@@ -107,8 +107,9 @@ const declines: Record<string, { code: number; description: string }> = {
   '4000000000000119': { code: 3004, description: 'The card was reported as stolen' },
   '4000000000000044': { code: 3005, description: 'Fraud risk detected by anti-fraud system' },
 };
-/** Openpay's sandbox: a debit test card (card.type 'debit'); the others answer 'credit'. */
-const DEBIT_CARD = '5555555555554444';
+/** Openpay's sandbox: the debit test cards (card.type 'debit'); the others answer 'credit'. */
+const DEBIT_CARDS = new Set(['5555555555554444', '4000000000000077']);
+const cardTypeOf = (cardNumber: string) => (DEBIT_CARDS.has(cardNumber) ? 'debit' : 'credit');
 
 export class OpenpayReplica {
   readonly merchantId = 'mzdtln0bmtms6o3kck8f';
@@ -390,6 +391,21 @@ export class OpenpayReplica {
     }
 
     if (req.method === 'POST' && path === '/charges') return this.createCharge(body, res);
+    // The token object: its card (masked number, brand, and type, as Openpay's card object has it).
+    const tokenPath = path.match(/^\/tokens\/([a-z0-9]+)$/);
+    if (req.method === 'GET' && tokenPath) {
+      const token = this.tokens.get(tokenPath[1]!);
+      if (!token) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+      return this.send(res, 200, {
+        id: tokenPath[1],
+        card: {
+          card_number: `${token.cardNumber.slice(0, 6)}XXXXXX${token.cardNumber.slice(-4)}`,
+          holder_name: token.holderName,
+          brand: token.cardNumber.startsWith('5') ? 'mastercard' : 'visa',
+          type: cardTypeOf(token.cardNumber),
+        },
+      });
+    }
     if (req.method === 'GET' && path === '/charges') {
       const orderId = url.searchParams.get('order_id');
       return this.send(
@@ -634,6 +650,10 @@ export class OpenpayReplica {
     }
     const token = this.tokens.get(String(body.source_id));
     if (!token) return this.error(res, 404, 1005, 'The requested resource doesn’t exist');
+    // Meses sin intereses on a debit card: refused as an operation this card does not allow (decision 048).
+    if (body.payment_plan !== undefined && cardTypeOf(token.cardNumber) === 'debit') {
+      return this.error(res, 412, 3006, 'The operation is not allowed for this card (payment_plan)');
+    }
     // A token is single use, except that the token of a 3005 (anti-fraud) decline may be used for the
     // 3-D Secure charge (Openpay's 3-D Secure guide: "Token de cargo previo").
     if (body.use_3d_secure === true || declines[token.cardNumber]?.code !== 3005) {
@@ -663,7 +683,7 @@ export class OpenpayReplica {
         card_number: `${token.cardNumber.slice(0, 6)}XXXXXX${token.cardNumber.slice(-4)}`,
         holder_name: token.holderName,
         brand: token.cardNumber.startsWith('5') ? 'mastercard' : 'visa',
-        type: token.cardNumber === DEBIT_CARD ? 'debit' : 'credit',
+        type: cardTypeOf(token.cardNumber),
       },
     };
     this.charges.set(id, t);

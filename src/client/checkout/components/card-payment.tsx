@@ -146,8 +146,8 @@ export function CardPayment({
     >
       {config.data?.gateway === 'sandbox' && (
         <Alert tone="info">
-          Modo de pruebas: use la tarjeta 4111 1111 1111 1111 con cualquier fecha futura y CVC. Ninguna
-          tarjeta real se cobra.
+          Modo de pruebas: use la tarjeta de crédito 4111 1111 1111 1111 (o la de débito 5555 5555 5555 4444,
+          que no admite meses sin intereses) con cualquier fecha futura y CVC. Ninguna tarjeta real se cobra.
         </Alert>
       )}
       <TextField

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '@/client/lib/api-client.ts';
 import { Alert } from '@/client/ui/alert.tsx';
+import { methodsThatCanPay, payableMethodsNote } from '@/shared/limits.ts';
 import {
   type DelayedMethod,
   delayedHoldHours,
@@ -110,20 +111,29 @@ export function PaymentChoice({
   onPaid: (number: number) => void;
   onAwaiting: (number: number) => void;
 }) {
-  const [method, setMethod] = useState<PaymentMethod>('card');
+  const [picked, setPicked] = useState<PaymentMethod>('card');
+  // Only the ways of payment whose maximum the server's total fits (decision 048); the server refuses the others.
+  const payable = methodsThatCanPay(totalCents);
+  const payableNote = payableMethodsNote(totalCents);
+  const method = payable.includes(picked) ? picked : (payable[0] ?? picked);
   const [months, setMonths] = useState<0 | 3 | 6 | 9 | 12>(0);
   const plans = msiOptions(totalCents) as readonly (3 | 6 | 9 | 12)[];
   const chosenMonths = plans.includes(months as 3) ? (months as 3 | 6 | 9 | 12) : undefined;
   return (
     <div className="space-y-4">
+      {payableNote && <Alert tone={payable.length === 0 ? 'danger' : 'info'}>{payableNote}</Alert>}
       <fieldset>
         <legend className="sr-only">Forma de pago</legend>
         <div className="grid gap-2">
           {(['card', 'spei', 'cash'] as const).map((m) => (
             <label
               key={m}
-              className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 ${
-                method === m ? 'border-brand-600 bg-brand-50' : 'border-slate-200 hover:border-slate-300'
+              className={`flex items-start gap-3 rounded-lg border p-3 ${
+                !payable.includes(m)
+                  ? 'cursor-not-allowed border-slate-200 opacity-50'
+                  : method === m
+                    ? 'cursor-pointer border-brand-600 bg-brand-50'
+                    : 'cursor-pointer border-slate-200 hover:border-slate-300'
               }`}
             >
               <input
@@ -131,7 +141,8 @@ export function PaymentChoice({
                 name="forma-de-pago"
                 value={m}
                 checked={method === m}
-                onChange={() => setMethod(m)}
+                disabled={!payable.includes(m)}
+                onChange={() => setPicked(m)}
                 className="mt-1 accent-brand-700"
               />
               <span>

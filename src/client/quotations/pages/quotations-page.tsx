@@ -95,6 +95,11 @@ function Lines({ folio }: { folio: string }) {
         </div>
         <p className="text-right text-xs text-slate-500">Incluye IVA por {formatMoney(q.ivaCents)}</p>
       </dl>
+      {q.paymentNote && (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">
+          {q.paymentNote}
+        </p>
+      )}
       {q.note && (
         <p className="mt-3 rounded-md bg-brand-50 px-3 py-2 text-sm text-slate-700">
           <span className="font-medium">Observaciones:</span> {q.note}
