@@ -13,6 +13,7 @@ import { createInvoicingContext } from '../invoices/context.ts';
 import { CREDIT_NOTE_RECOVERED, issueCreditNote, listCreditNotes } from '../invoices/credit-notes.ts';
 import { getCreditNotePdf, getCreditNoteXml, getInvoicePdf, getInvoiceXml } from '../invoices/downloads.ts';
 import {
+  globalDeadline,
   globalInvoiceJob,
   globalInvoiceXml,
   issueGlobalInvoice,
@@ -124,11 +125,30 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             .int('Indique el mes')
             .min(1, 'Mes inválido')
             .max(12, 'Mes inválido'),
+          /** Past the SAT's 72 hours (RMF 2.7.1.21) the global is issued only when staff confirm it; audited. */
+          confirmLate: z.boolean({ error: 'Indique si confirma la emisión extemporánea' }).optional(),
         }),
         response: { 201: globalSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await issueGlobalInvoice(ctx, request.body, 'staff')),
+    async (request, reply) => {
+      const { year, month, confirmLate } = request.body;
+      const actor = await staffActor(request);
+      const late = ctx.now().getTime() > globalDeadline(year, month).getTime();
+      const issued = await issueGlobalInvoice(ctx, { year, month }, 'staff', {
+        confirmLate: confirmLate === true,
+      });
+      if (late) {
+        await writeAudit(app.db, actor, {
+          action: 'invoice.global-late',
+          entityType: 'invoice',
+          entityId: issued.id,
+          before: null,
+          after: { year, month, deadline: globalDeadline(year, month).toISOString(), uuid: issued.uuid },
+        });
+      }
+      return reply.code(201).send(issued);
+    },
   );
 
   app.get(

@@ -40,12 +40,13 @@ const period = (() => {
 const inMonth = (day: number) =>
   new Date(mexicoMonth(period.year, period.month).start.getTime() + (day - 1) * 86_400_000 + 3_600_000);
 
+/** The tests' months are past the SAT's 72 hours: staff confirm the late issue, as the back office asks them to. */
 const issue = (body: unknown, cookie = staffCookie) =>
   t.app.inject({
     method: 'POST',
     url: '/api/admin/invoices/global',
     headers: { cookie },
-    payload: body as Record<string, unknown>,
+    payload: { confirmLate: true, ...(body as Record<string, unknown>) },
   });
 
 describe('the factura global of a month', () => {
@@ -185,7 +186,9 @@ describe('the factura global of a month', () => {
         throw new Error('la conexión se cortó tras el timbrado');
       },
     };
-    await expect(issueGlobalInvoice({ ...base, pac: losing }, lost, 'staff')).rejects.toThrow(/se cortó/);
+    await expect(
+      issueGlobalInvoice({ ...base, pac: losing }, lost, 'staff', { confirmLate: true }),
+    ).rejects.toThrow(/se cortó/);
     const left = (
       await t.db.execute<{ status: string; sealed: string | null }>(
         sql`select status, sealed from global_invoices where year = ${lost.year} and month = ${lost.month}`,
@@ -216,11 +219,45 @@ describe('the factura global of a month', () => {
         throw new PacError('El PAC rechazó el comprobante: CFDI40999', 'CFDI40999');
       },
     };
-    await expect(issueGlobalInvoice({ ...base, pac: refusing }, refused, 'staff')).rejects.toThrow(/rechazó/);
+    await expect(
+      issueGlobalInvoice({ ...base, pac: refusing }, refused, 'staff', { confirmLate: true }),
+    ).rejects.toThrow(/rechazó/);
     const none = await t.db.execute(
       sql`select 1 from global_invoices where year = ${refused.year} and month = ${refused.month}`,
     );
     expect(none.rows).toHaveLength(0);
     expect((await issue(refused)).statusCode).toBe(201);
+  });
+});
+
+describe('the SAT’s 72 hours (RMF 2.7.1.21)', () => {
+  it('past them staff must confirm a late global, and the confirmation is audited', async () => {
+    const p = (() => {
+      let q = previousMexicoMonth(new Date());
+      for (let i = 0; i < 5; i++) q = previousMexicoMonth(mexicoMonth(q.year, q.month).start);
+      return q;
+    })();
+    await createTestOrder(t.db, shopper.id, {
+      paidAt: new Date(mexicoMonth(p.year, p.month).start.getTime() + 5 * 86_400_000),
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/invoices/global',
+      headers: { cookie: staffCookie },
+      payload: p,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('global_late');
+    expect(refused.json().error.message).toContain('72 horas después del cierre del periodo');
+    const none = await t.db.execute(
+      sql`select 1 from global_invoices where year = ${p.year} and month = ${p.month}`,
+    );
+    expect(none.rows).toHaveLength(0);
+    const confirmed = await issue(p);
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    const audit = await t.db.execute<{ action: string }>(
+      sql`select action from audit_log where action = 'invoice.global-late' and entity_id = ${String(confirmed.json().id)}`,
+    );
+    expect(audit.rows).toHaveLength(1);
   });
 });

@@ -104,7 +104,8 @@ async function monthWithGlobal(back: number) {
     method: 'POST',
     url: '/api/admin/invoices/global',
     headers: { cookie: staffCookie },
-    payload: p,
+    // Months back: past the SAT's 72 hours, so staff confirm the late issue.
+    payload: { ...p, confirmLate: true },
   });
   expect(res.statusCode, res.body).toBe(201);
   // A global issued within 72 h of the month's end covers sales of its last days, which their buyers may still

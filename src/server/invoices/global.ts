@@ -121,6 +121,17 @@ function globalAmounts(list: Eligible[]) {
   );
 }
 
+/** The SAT's window for a month's factura global: 72 hours after the period closes (RMF 2.7.1.21). */
+export const globalDeadline = (year: number, month: number) =>
+  new Date(mexicoMonth(year, month).end.getTime() + 72 * 3_600_000);
+
+const mexicoLongDateTime = (d: Date) =>
+  new Intl.DateTimeFormat('es-MX', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'America/Mexico_City',
+  }).format(d);
+
 /**
  * Issues the global CFDI of a closed month: claims the period and its orders in one transaction (orders locked and
  * re-checked, so an individual CFDI issued meanwhile keeps its order out), then seals, stamps through the PAC and
@@ -130,6 +141,7 @@ export async function issueGlobalInvoice(
   ctx: InvoicingContext,
   period: { year: number; month: number },
   createdBy: 'staff' | 'job',
+  options: { confirmLate?: boolean } = {},
 ): Promise<GlobalInvoiceView> {
   const { year, month } = period;
   if (!Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12 || year < 2022) {
@@ -137,6 +149,13 @@ export async function issueGlobalInvoice(
   }
   if (ctx.now().getTime() < mexicoMonth(year, month).end.getTime()) {
     throw conflict(`El mes de ${periodName(year, month)} aún no termina`, 'period_open');
+  }
+  const deadline = globalDeadline(year, month);
+  if (ctx.now().getTime() > deadline.getTime() && !options.confirmLate) {
+    throw conflict(
+      `El plazo del SAT para emitir la factura global de ${periodName(year, month)} venció el ${mexicoLongDateTime(deadline)} (72 horas después del cierre del periodo, regla 2.7.1.21 de la RMF). Para emitirla de todos modos, confirme la emisión extemporánea; quedará registrada.`,
+      'global_late',
+    );
   }
   const id = await ctx.db.transaction(async (tx): Promise<number> => {
     const [existing] = await tx
@@ -461,8 +480,7 @@ export async function globalInvoiceJob(
 ): Promise<'issued' | 'exists' | 'empty' | 'late'> {
   const now = ctx.now();
   const period = previousMexicoMonth(now);
-  const closed = mexicoMonth(period.year, period.month).end;
-  if (now.getTime() - closed.getTime() > 72 * 3_600_000) return 'late';
+  if (now.getTime() > globalDeadline(period.year, period.month).getTime()) return 'late';
   try {
     await issueGlobalInvoice(ctx, period, 'job');
     return 'issued';

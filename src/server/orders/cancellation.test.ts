@@ -83,39 +83,38 @@ const chargeStatus = async (number: number) =>
     )
   ).rows[0]!.status;
 
-describe('cancelling an invoiced order: the shopper and staff are refused by the same rule', () => {
-  it.each(['issued', 'pending'] as const)(
-    'an invoice %s: both answer 409, nothing refunded, nothing changed',
-    async (status) => {
-      const { shopper, product, number } = await paidOrderOfNew(t, status === 'issued' ? 0 : 1);
-      await insertInvoiceRow(t.db, { orderNumber: number, userId: shopper.id, status });
+describe('cancelling an order whose invoice is being stamped: the shopper and staff are refused by the same rule', () => {
+  // A valid invoice no longer stops a cancellation (issue 33: the CFDI is cancelled with motivo 03 once the money is
+  // back, src/server/invoices/money-papers.test.ts); one being stamped right now still does, as the order's lock makes
+  // issuing and cancelling exclusive.
+  it('an invoice pending: both answer 409, nothing refunded, nothing changed', async () => {
+    const { shopper, product, number } = await paidOrderOfNew(t, 1);
+    await insertInvoiceRow(t.db, { orderNumber: number, userId: shopper.id, status: 'pending' });
 
-      const byShopper = await post(shopper, `/api/orders/${number}/cancel`);
-      expect(byShopper.statusCode).toBe(409);
-      expect(byShopper.json().error).toEqual({
-        code: 'invoiced',
-        message: 'Cancele primero la factura del pedido',
-      });
-      const byStaff = await post(staff, `/api/admin/orders/${number}/cancel`, {
-        reason: 'El cliente lo pidió',
-      });
-      expect(byStaff.statusCode).toBe(409);
-      expect(byStaff.json().error).toEqual({
-        code: 'not_cancellable',
-        message:
-          'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
-      });
+    const byShopper = await post(shopper, `/api/orders/${number}/cancel`);
+    expect(byShopper.statusCode).toBe(409);
+    expect(byShopper.json().error).toEqual({
+      code: 'invoiced',
+      message: 'La factura del pedido se está generando; intente cancelar en un momento',
+    });
+    const byStaff = await post(staff, `/api/admin/orders/${number}/cancel`, {
+      reason: 'El cliente lo pidió',
+    });
+    expect(byStaff.statusCode).toBe(409);
+    expect(byStaff.json().error).toEqual({
+      code: 'not_cancellable',
+      message: 'La factura del pedido se está generando; intente cancelar en un momento',
+    });
 
-      expect(await orderRow(number)).toMatchObject({
-        status: 'paid',
-        cancelledAt: null,
-        cancelRequest: null,
-      });
-      expect(await chargeStatus(number)).toBe('completed');
-      expect(await stockOf(t, product.code)).toEqual({ stock: 8, ledger: 8 });
-      expect((await outbox(t, 'order-cancelled')).filter((m) => m.to === shopper.email)).toEqual([]);
-    },
-  );
+    expect(await orderRow(number)).toMatchObject({
+      status: 'paid',
+      cancelledAt: null,
+      cancelRequest: null,
+    });
+    expect(await chargeStatus(number)).toBe('completed');
+    expect(await stockOf(t, product.code)).toEqual({ stock: 8, ledger: 8 });
+    expect((await outbox(t, 'order-cancelled')).filter((m) => m.to === shopper.email)).toEqual([]);
+  });
 });
 
 describe('a cancellation interrupted between the refund and the commit is finished by the sweeper', () => {
