@@ -1,15 +1,13 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import type { CancelMotivo } from '../../shared/sat-motivos.ts';
 import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import type { SessionUser } from '../auth/session.ts';
-import { invoices, orders, users } from '../db/schema.ts';
+import { invoices } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type Balances, balancesOf, ledgerActor, recordMovement } from '../orders/ledger.ts';
 import { lockOrder } from '../orders/lock.ts';
-import { raisePaymentAlert } from '../orders/payment-events.ts';
-import { saleUndone } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
 import { CANCEL_REJECTED, correctionBlock } from './corrections.ts';
 import { invoiceCancelledMail } from './mails.ts';

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiXml } from '../../../tests/server/support/cfdi-xsd.ts';
 import {
@@ -210,8 +210,16 @@ describe('limits', () => {
 });
 
 describe('motivo chosen by what happened', () => {
-  it('staff cancel with motivo 03 (the sale did not happen): the PAC is told 03', async () => {
+  it('staff cancel with motivo 03 (the sale did not happen): refused while the sale is kept; once undone the PAC is told 03', async () => {
     const number = await invoiced(BIG, 0);
+    await expect(cancelInvoice(ctx, user, number, { motivo: '03', by: 'staff' })).rejects.toMatchObject({
+      code: 'sale_kept',
+    });
+    expect((await rowsOf(number))[0]).toMatchObject({ status: 'issued', cancelMotivo: null });
+    // The order cancelled with its money back (this order's ledger holds no charge: nothing is kept).
+    await ctx.db.execute(
+      sql`update orders set status = 'cancelled', cancelled_at = now() where number = ${number}`,
+    );
     await cancelInvoice(ctx, user, number, { motivo: '03', by: 'staff' });
     const [row] = await rowsOf(number);
     expect(row).toMatchObject({ status: 'cancelled', cancelMotivo: '03' });

@@ -10,7 +10,7 @@ import {
 import { createStaff } from '../../../tests/server/support/staff.ts';
 import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
 import { createInvoicingContext } from './context.ts';
-import { resumeGlobalInvoices } from './global.ts';
+import { resumeGlobalInvoices } from './global-release.ts';
 import { issueInvoice } from './issue.ts';
 import { readAttribute } from './pac/tfd.ts';
 import type { Pac } from './pac/types.ts';

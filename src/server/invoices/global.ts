@@ -25,7 +25,7 @@ import { PacError } from './pac/types.ts';
  * individual CFDI (pending or issued), a cancelled, refunded, disputed or unpaid one.
  */
 
-type Eligible = { number: number; total_cents: number };
+export type Eligible = { number: number; total_cents: number };
 
 /** The month's orders the global CFDI may cover (locked when `lock`: the caller's transaction holds them). */
 async function eligibleOrders(db: Db | Tx, year: number, month: number, lock: boolean): Promise<Eligible[]> {
@@ -98,7 +98,7 @@ export async function globalInvoiceXml(db: Db, id: number): Promise<{ xml: strin
 }
 
 /** The FormaPago of the largest amount received among the orders (SAT's rule for the global CFDI). */
-async function predominantFormaPago(db: Db, list: Eligible[]): Promise<string> {
+export async function predominantFormaPago(db: Db, list: Eligible[]): Promise<string> {
   const byForma = new Map<string, number>();
   for (const o of list) {
     const forma = formaPagoFor(await paidWith(db, o.number));
@@ -108,7 +108,7 @@ async function predominantFormaPago(db: Db, list: Eligible[]): Promise<string> {
 }
 
 /** One Concepto per order (ClaveProdServ 01010101, Cantidad 1, ClaveUnidad ACT, 'Venta', NoIdentificacion). */
-function globalAmounts(list: Eligible[]) {
+export function globalAmounts(list: Eligible[]) {
   return computeCfdiAmounts(
     list.map((o) => ({
       productKey: '01010101',
@@ -231,7 +231,7 @@ class GlobalStampError extends AppError {
  * Seals the pending global CFDI once (kept on its row before the PAC is called, so a retry or a concurrent caller
  * sends this very document and the PAC answers the same stamp), stamps it and stores it as issued.
  */
-async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
+export async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
   const [row] = await ctx.db.select().from(globalInvoices).where(eq(globalInvoices.id, id));
   if (row?.status !== 'pending') return;
   let sealedXml = row.sealed;
@@ -306,7 +306,12 @@ async function stampGlobal(ctx: InvoicingContext, id: number): Promise<void> {
  * when the global is cancelled (its other orders go into the replacement, counted again when it is stamped).
  * Orders are locked in number order, as the ledger's writers require.
  */
-async function recordMembership(tx: Tx, globalId: number, kind: 'global_in' | 'global_out', uuid: string) {
+export async function recordMembership(
+  tx: Tx,
+  globalId: number,
+  kind: 'global_in' | 'global_out',
+  uuid: string,
+) {
   const members = await tx
     .select({ number: globalInvoiceOrders.orderNumber })
     .from(globalInvoiceOrders)
@@ -322,153 +327,6 @@ async function recordMembership(tx: Tx, globalId: number, kind: 'global_in' | 'g
       detail: { global: uuid },
     });
   }
-}
-
-/**
- * An order in a global CFDI is invoiced to its buyer (SAT; decision 023): the global is cancelled with motivo 04
- * ('Operación nominativa relacionada en una factura global'), issued again for the period without that order
- * (CfdiRelacionados TipoRelacion 04 to the cancelled one), and only then may the nominative CFDI be issued.
- * Every step is conditional on the row's state, so a crash or a concurrent request resumes where it stopped:
- * 'issued' → 'cancelling' (intent, under the row's lock) → PAC cancel (repeatable) → 'cancelled' + replacement
- * 'pending' with the other orders (one transaction, one winner) → sealed once, stamped (idempotent) → 'issued'.
- * The caller checked the order may be invoiced and the SAT's cancellation deadline. Returns when the order is in
- * no valid global CFDI.
- */
-export async function releaseFromGlobal(ctx: InvoicingContext, orderNumber: number): Promise<void> {
-  for (let round = 0; round < 5; round++) {
-    // A replacement left pending (crash, PAC down) by an earlier release of this order is finished first.
-    const pending = await ctx.db.execute<{ id: number }>(sql`
-      select r.id from global_invoices c join global_invoices r on r.replaces_id = c.id
-      where c.released_order_number = ${orderNumber} and r.status = 'pending'`);
-    for (const r of pending.rows) await stampGlobal(ctx, Number(r.id));
-    const [member] = await ctx.db
-      .select({
-        id: globalInvoices.id,
-        status: globalInvoices.status,
-        year: globalInvoices.year,
-        month: globalInvoices.month,
-      })
-      .from(globalInvoiceOrders)
-      .innerJoin(globalInvoices, eq(globalInvoices.id, globalInvoiceOrders.globalInvoiceId))
-      .where(eq(globalInvoiceOrders.orderNumber, orderNumber));
-    if (!member) return;
-    if (member.status === 'pending') {
-      // Another order's release is re-issuing the period's global right now (or left it to finish).
-      await stampGlobal(ctx, member.id);
-      continue;
-    }
-    const g = await ctx.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(globalInvoices)
-        .where(eq(globalInvoices.id, member.id))
-        .for('update');
-      if (row?.status !== 'issued') return row;
-      const [marked] = await tx
-        .update(globalInvoices)
-        .set({ status: 'cancelling', cancelMotivo: '04', releasedOrderNumber: orderNumber })
-        .where(eq(globalInvoices.id, row.id))
-        .returning();
-      return marked;
-    });
-    if (g?.status !== 'cancelling' || !g.uuid) continue;
-    await cancelForRelease(ctx, g);
-  }
-  throw conflict(
-    'La factura global que incluye este pedido se está volviendo a emitir; intente de nuevo en un momento',
-    'global_in_progress',
-  );
-}
-
-/**
- * Global CFDIs left half-way are finished by the invoices' periodic round, not only when someone asks again:
- * a release stopped between the motivo-04 cancellation and the replacement's stamp (until it is finished the
- * period's other sales are in no valid global CFDI), and a period's first global whose PAC answer was lost.
- * Each step is the same idempotent one the requests use; a PAC still down is asked again next round.
- * Answers how many were finished.
- */
-export async function resumeGlobalInvoices(ctx: InvoicingContext): Promise<number> {
-  const { rows } = await ctx.db.execute<{ released: number | null; id: number }>(sql`
-    select c.released_order_number as released, c.id from global_invoices c
-    where c.released_order_number is not null and (c.status = 'cancelling' or exists (
-      select 1 from global_invoices r where r.replaces_id = c.id and r.status = 'pending'))
-    union all
-    select null, g.id from global_invoices g
-    where g.status = 'pending' and g.replaces_id is null and g.sealed is not null`);
-  let finished = 0;
-  for (const row of rows) {
-    try {
-      if (row.released !== null) await releaseFromGlobal(ctx, Number(row.released));
-      else await stampGlobal(ctx, Number(row.id));
-      finished++;
-    } catch (error) {
-      ctx.log?.warn?.({ err: error, global: row.id }, 'factura global pendiente: se intentará de nuevo');
-    }
-  }
-  return finished;
-}
-
-export const GLOBAL_CANCEL_PENDING =
-  'Solicitamos al SAT la cancelación de la factura global que incluye este pedido (motivo 04); intente de nuevo en unos minutos.';
-
-/** The PAC cancels the global (motivo 04); then, in one transaction, the replacement takes the other orders. */
-async function cancelForRelease(ctx: InvoicingContext, g: typeof globalInvoices.$inferSelect): Promise<void> {
-  let result: Awaited<ReturnType<InvoicingContext['pac']['cancel']>>;
-  try {
-    result = await ctx.pac.cancel({
-      uuid: g.uuid!,
-      issuerRfc: ctx.issuer.rfc,
-      receiverRfc: PUBLICO_EN_GENERAL.rfc,
-      totalCents: g.totalCents,
-      motivo: '04',
-      issuedAt: g.issuedAt ?? undefined,
-    });
-  } catch (error) {
-    if (error instanceof PacError) {
-      ctx.log?.error(
-        { global: g.id, detail: error.detail },
-        'el PAC no canceló la factura global (motivo 04)',
-      );
-      throw new AppError(502, 'pac_error', `No se pudo cancelar la factura global. ${error.message}`);
-    }
-    throw error;
-  }
-  if (result.status !== 'cancelled') throw conflict(GLOBAL_CANCEL_PENDING, 'global_cancel_pending');
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(globalInvoices).where(eq(globalInvoices.id, g.id)).for('update');
-    if (row?.status !== 'cancelling') return;
-    await tx
-      .update(globalInvoices)
-      .set({ status: 'cancelled', cancelledAt: ctx.now(), cancelAcknowledgement: result.acknowledgement })
-      .where(eq(globalInvoices.id, g.id));
-    if (row.uuid) await recordMembership(tx, g.id, 'global_out', row.uuid);
-    const { rows } = await tx.execute<Eligible>(sql`
-      select o.number, o.total_cents::bigint as total_cents from global_invoice_orders m
-      join orders o on o.number = m.order_number
-      where m.global_invoice_id = ${g.id} and m.order_number <> ${row.releasedOrderNumber}
-      order by o.number`);
-    const rest = rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
-    await tx.delete(globalInvoiceOrders).where(eq(globalInvoiceOrders.globalInvoiceId, g.id));
-    if (rest.length === 0) return;
-    const amounts = globalAmounts(rest);
-    const [replacement] = await tx
-      .insert(globalInvoices)
-      .values({
-        year: row.year,
-        month: row.month,
-        formaPago: await predominantFormaPago(tx, rest),
-        subtotalCents: amounts.subtotalCents,
-        ivaCents: amounts.ivaCents,
-        totalCents: amounts.totalCents,
-        createdBy: row.createdBy,
-        replacesId: row.id,
-        relatedUuid: row.uuid,
-      })
-      .returning({ id: globalInvoices.id });
-    await tx
-      .insert(globalInvoiceOrders)
-      .values(rest.map((o) => ({ globalInvoiceId: replacement!.id, orderNumber: o.number })));
-  });
 }
 
 /**

@@ -19,8 +19,8 @@ import { type InvoiceRow, type InvoicingContext, type OrderRow, staleBefore } fr
 import { cancellationDeadline } from './corrections.ts';
 import { releaseFolio, takeFolio } from './folios.ts';
 import { formaPagoFor, paidWith } from './forma-pago.ts';
-import { releaseFromGlobal } from './global.ts';
 import { globalInvoiceOf, globalTooLateMessage, inGlobalMessage } from './global-membership.ts';
+import { releaseFromGlobal } from './global-release.ts';
 import { postalCodeMessage } from './postal-codes.ts';
 import {
   dropPending,

@@ -15,7 +15,7 @@ import { createInvoicingContext, type InvoicingContext } from './context.ts';
 import { getInvoicePdf, getInvoiceXml, getOwnCreditNotePdf, getOwnCreditNoteXml } from './downloads.ts';
 import { followTheMoney, followTheMoneyRound } from './follow-money.ts';
 import { followUpCancellations } from './follow-up.ts';
-import { resumeGlobalInvoices } from './global.ts';
+import { resumeGlobalInvoices } from './global-release.ts';
 import { issueInvoice } from './issue.ts';
 import { replaceInvoice } from './replace.ts';
 import { getInvoiceState } from './state.ts';
