@@ -1,4 +1,5 @@
 import { formatMoney } from './money.ts';
+import type { PaymentMethod } from './payment-methods.ts';
 
 /**
  * How money goes back to a buyer, in the words every screen and mail uses (decision 045). Openpay refunds only
@@ -37,3 +38,31 @@ export function refundSentence(refund: {
     return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(null)} en «Mis pedidos».`;
   return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(refund.clabeLast4)}.`;
 }
+
+/** The route money paid by `method` goes back by: cards through Openpay's refund, SPEI and cash to a CLABE. */
+export const refundRouteOf = (method: PaymentMethod): RefundRouteName =>
+  method === 'card' ? 'card' : 'payout';
+
+/**
+ * What a cancellation will do with the buyer's money, told before they confirm it: the card's refund, or the
+ * owed transfer in the same words the receipt and the mail use once it is owed.
+ */
+export function cancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+  if (refundRouteOf(method) === 'card')
+    return `Reembolsaremos ${formatMoney(amountCents)} a la tarjeta con la que pagó.`;
+  return refundSentence({ route: 'payout', state: 'owed', amountCents, clabeLast4: null });
+}
+
+/** The same for staff, about the customer's money: where a cancellation or a partial refund sends it. */
+export function staffRefundRouteText(method: PaymentMethod): string {
+  return refundRouteOf(method) === 'card'
+    ? 'a la tarjeta del cliente (Openpay)'
+    : 'por transferencia SPEI a la cuenta CLABE del cliente (queda pendiente hasta que se pague)';
+}
+
+/** How staff read a refund's route. */
+export const REFUND_ROUTE_LABELS: Record<RefundRouteName, string> = {
+  card: 'Tarjeta (Openpay)',
+  payout: 'Pago Openpay a CLABE',
+  transfer: 'Transferencia bancaria',
+};

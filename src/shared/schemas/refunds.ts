@@ -54,6 +54,7 @@ export const partialRefundSchema = z.object({
     .max(300, 'El motivo admite hasta 300 caracteres'),
 });
 export type PartialRefundInput = z.input<typeof partialRefundSchema>;
+export type PartialRefund = z.output<typeof partialRefundSchema>;
 
 /** POST /api/admin/refunds/:id/transfer: a transfer made from the shop's bank, with its reference. */
 export const refundTransferSchema = z.object({
@@ -63,6 +64,7 @@ export const refundTransferSchema = z.object({
     .min(4, 'Escriba la referencia o clave de rastreo de la transferencia')
     .max(60, 'La referencia admite hasta 60 caracteres'),
 });
+export type RefundTransferInput = z.input<typeof refundTransferSchema>;
 
 export const refundIdParamsSchema = z.object({
   id: z.coerce
@@ -91,3 +93,4 @@ export const refundAccountSchema = z.object({
     .max(120, 'El nombre del titular admite hasta 120 caracteres'),
 });
 export type RefundAccountInput = z.input<typeof refundAccountSchema>;
+export type RefundAccount = z.output<typeof refundAccountSchema>;
