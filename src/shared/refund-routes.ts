@@ -53,11 +53,19 @@ export function cancellationRefundSentence(method: PaymentMethod, amountCents: n
   return refundSentence({ route: 'payout', state: 'owed', amountCents, clabeLast4: null });
 }
 
-/** The same for staff, about the customer's money: where a cancellation or a partial refund sends it. */
-export function staffRefundRouteText(method: PaymentMethod): string {
+/** The same for staff, before they cancel an order: where the money left on it goes. */
+export function staffCancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+  const amount = formatMoney(amountCents);
   return refundRouteOf(method) === 'card'
-    ? 'a la tarjeta del cliente (Openpay)'
-    : 'por transferencia SPEI a la cuenta CLABE del cliente (queda pendiente hasta que se pague)';
+    ? `Se reembolsarán ${amount} a la tarjeta del cliente por Openpay.`
+    : `Quedarán ${amount} por reembolsar al cliente por transferencia SPEI a su cuenta CLABE («Reembolsos pendientes»).`;
+}
+
+/** How a staff partial refund of an order paid by `method` leaves. */
+export function staffPartialRefundRouteText(method: PaymentMethod): string {
+  return refundRouteOf(method) === 'card'
+    ? 'Se reembolsa en el momento a la tarjeta del cliente por Openpay.'
+    : 'Queda pendiente y se paga por transferencia SPEI a la cuenta CLABE del cliente.';
 }
 
 /** How staff read a refund's route. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePriceToCents } from '../money.ts';
 import { clabeSchema } from './clabe.ts';
 
 /**
@@ -55,6 +56,29 @@ export const partialRefundSchema = z.object({
 });
 export type PartialRefundInput = z.input<typeof partialRefundSchema>;
 export type PartialRefund = z.output<typeof partialRefundSchema>;
+
+/**
+ * The partial refund as staff type it: the amount in pesos ('577', '1,234.50'), turned into exact centavos by the
+ * shared price parser (no floating point), then held to the same rules as the API's body.
+ */
+export const partialRefundFormSchema = z
+  .object({
+    amount: z
+      .string({ error: 'Escriba el importe a reembolsar' })
+      .transform((text, ctx) => {
+        const cents = parsePriceToCents(text);
+        if (cents === null) {
+          ctx.addIssue({ code: 'custom', message: 'Escriba el importe en pesos, por ejemplo 250.00' });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .pipe(partialRefundSchema.shape.amountCents),
+    reason: partialRefundSchema.shape.reason,
+  })
+  // The API's body: the same field names the server's schema parses again.
+  .transform(({ amount, reason }): PartialRefund => ({ amountCents: amount, reason }));
+export type PartialRefundFormInput = z.input<typeof partialRefundFormSchema>;
 
 /** POST /api/admin/refunds/:id/transfer: a transfer made from the shop's bank, with its reference. */
 export const refundTransferSchema = z.object({
