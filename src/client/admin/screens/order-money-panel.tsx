@@ -98,24 +98,28 @@ function Field({
 }
 
 function Balances({ balances }: { balances: AdminOrderDetail['balances'] }) {
-  const tiles: { label: string; cents: number; tone?: string }[] = [
-    { label: 'Pagado', cents: balances.paidCents },
-    { label: 'Reembolsado', cents: balances.refundedCents },
+  const tiles: { key: string; label: string; cents: number; tone?: string }[] = [
+    { key: 'paid', label: 'Pagado', cents: balances.paidCents },
+    { key: 'refunded', label: 'Reembolsado', cents: balances.refundedCents },
     {
+      key: 'due',
       label: 'Por reembolsar',
       cents: balances.refundDueCents,
       tone: balances.refundDueCents > 0 ? 'text-amber-800' : undefined,
     },
-    { label: 'Queda', cents: balances.keptCents },
-    { label: 'Facturado', cents: balances.invoicedCents },
-    { label: 'Notas de crédito', cents: balances.creditedCents },
+    { key: 'kept', label: 'Queda', cents: balances.keptCents },
+    { key: 'invoiced', label: 'Facturado', cents: balances.invoicedCents },
+    { key: 'credited', label: 'Notas de crédito', cents: balances.creditedCents },
   ];
   return (
-    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3" data-testid="order-balances">
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
       {tiles.map((t) => (
-        <div key={t.label} className="rounded-lg border border-slate-100 bg-slate-50 px-3 py-2">
+        <div key={t.key} className="rounded-lg border border-slate-100 bg-slate-50 px-3 py-2">
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{t.label}</dt>
-          <dd className={`mt-0.5 font-semibold tabular-nums ${t.tone ?? 'text-slate-900'}`}>
+          <dd
+            className={`mt-0.5 font-semibold tabular-nums ${t.tone ?? 'text-slate-900'}`}
+            data-testid={`balance-${t.key}`}
+          >
             {formatMoney(t.cents)}
           </dd>
         </div>
@@ -392,28 +396,30 @@ export function OrderMoneyPanel({ order }: { order: AdminOrderDetail }) {
   // What is left to give back is the server's figure; the server refuses more anyway.
   const canRefund = order.balances.keptCents > 0 && order.paidAt !== null;
   return (
-    <Panel
-      title="Dinero del pedido"
-      actions={
-        canRefund && !partial ? (
-          <button type="button" className={buttonClass.secondary} onClick={() => setPartial(true)}>
-            Reembolso parcial
-          </button>
-        ) : null
-      }
-    >
-      <Balances balances={order.balances} />
-      {partial ? <PartialRefundForm order={order} onDone={() => setPartial(false)} /> : null}
-      <h3 className="mt-5 text-sm font-semibold text-slate-900">Reembolsos</h3>
-      {order.refunds.length === 0 ? (
-        <p className="mt-1 text-sm text-slate-500">Sin reembolsos.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {order.refunds.map((r) => (
-            <RefundItem key={r.id} order={order} refund={r} />
-          ))}
-        </ul>
-      )}
-    </Panel>
+    <div data-testid="order-money">
+      <Panel
+        title="Dinero del pedido"
+        actions={
+          canRefund && !partial ? (
+            <button type="button" className={buttonClass.secondary} onClick={() => setPartial(true)}>
+              Reembolso parcial
+            </button>
+          ) : null
+        }
+      >
+        <Balances balances={order.balances} />
+        {partial ? <PartialRefundForm order={order} onDone={() => setPartial(false)} /> : null}
+        <h3 className="mt-5 text-sm font-semibold text-slate-900">Reembolsos</h3>
+        {order.refunds.length === 0 ? (
+          <p className="mt-1 text-sm text-slate-500">Sin reembolsos.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {order.refunds.map((r) => (
+              <RefundItem key={r.id} order={order} refund={r} />
+            ))}
+          </ul>
+        )}
+      </Panel>
+    </div>
   );
 }
