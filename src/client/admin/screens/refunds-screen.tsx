@@ -33,8 +33,7 @@ export function RefundsScreen() {
               <th className={th}>Pedido</th>
               <th className={th}>Cliente</th>
               <th className={`${th} text-right`}>Importe</th>
-              <th className={th}>Vía</th>
-              <th className={th}>Estado</th>
+              <th className={th}>Estado y vía</th>
               <th className={th}>Antigüedad</th>
               <th className={th}>Cuenta</th>
             </tr>
@@ -50,13 +49,17 @@ export function RefundsScreen() {
                   #{r.orderNumber}
                 </Link>
               </td>
-              <td className={td}>{r.buyerEmail}</td>
+              <td className={td}>
+                <span className="block max-w-64 truncate" title={r.buyerEmail}>
+                  {r.buyerEmail}
+                </span>
+              </td>
               <td className={`${td} text-right font-medium tabular-nums text-slate-900`}>
                 {formatMoney(r.amountCents)}
               </td>
-              <td className={td}>{refundRouteLabel(r)}</td>
               <td className={td}>
                 <RefundStateBadge state={r.state} />
+                <span className="mt-1 block text-xs text-slate-500">{refundRouteLabel(r)}</span>
                 {r.errorMessage ? (
                   <span className="mt-1 block max-w-56 whitespace-normal text-xs text-red-700">
                     {r.errorMessage}
