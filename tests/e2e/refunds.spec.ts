@@ -266,3 +266,92 @@ test('SPEI order cancelled: the buyer gives a CLABE, staff pay it by Openpay pay
   // Plain-text mail may wrap long lines.
   expect(refundMails.map((m) => m.text.replace(/\s+/g, ' ')).join('\n')).toContain(doneSentence);
 });
+
+test('card order: staff refund part of it in pesos, the buyer reads it went to the card and the cancel names the card', async ({
+  page,
+  browser,
+}) => {
+  const { items } = (await (await page.request.get('/api/products?pageSize=60')).json()) as {
+    items: { code: string; stock: number }[];
+  };
+  const product = items.find((p) => p.stock >= 3);
+  if (!product) throw new Error('the demo catalogue has no product in stock');
+  const reg = await registerThroughApi(page.request, {
+    username: `parcial.${Date.now()}@example.mx`,
+    nombre: 'Jorge',
+    apellidoPat: 'Ramírez',
+    apellidoMat: 'Luna',
+    telefono: '3319876543',
+    password: 'Probeta.Graduada2024!',
+  });
+  expect(reg.status()).toBeLessThan(300);
+  const address = await page.request.put('/api/account/shipping-address', {
+    data: {
+      nombreEnvio: 'Jorge Ramírez Luna',
+      telefonoEnvio: '3319876543',
+      cpEnvio: '45040',
+      calleEnvio: 'Av. Guadalupe',
+      numExtEnvio: '6400',
+      numIntEnvio: '',
+      coloniaEnvio: 'Chapalita Inn',
+      municipioEnvio: 'Zapopan',
+      ciudadEnvio: 'Zapopan',
+      estadoEnvio: 'Jalisco',
+    },
+  });
+  expect(address.status()).toBe(200);
+  const token = await page.request.post('/api/payments/sandbox/tokens', {
+    data: {
+      holder_name: 'Jorge Ramírez',
+      card_number: '4111111111111111',
+      expiration_month: '12',
+      expiration_year: String((new Date().getFullYear() + 2) % 100),
+      cvv2: '123',
+    },
+  });
+  expect(token.status()).toBe(201);
+  const placed = await page.request.post('/api/orders', {
+    headers: { 'Idempotency-Key': randomUUID() },
+    data: {
+      items: [{ code: product.code, quantity: 1 }],
+      cardToken: ((await token.json()) as { id: string }).id,
+      deviceSessionId: 'refunds-journey',
+    },
+  });
+  expect(placed.status()).toBe(201);
+  const number = ((await placed.json()) as { number: number }).number;
+  const { totalCents } = (await (await page.request.get(`/api/orders/${number}`)).json()) as {
+    totalCents: number;
+  };
+
+  // Staff type pesos; the form sends exact centavos (250.50 → 25050) and the server answers the route.
+  const { context, staff } = await signInStaff(browser);
+  await staff.goto(`/admin/pedidos/${number}`);
+  const money = staff.getByTestId('order-money');
+  await money.getByRole('button', { name: 'Reembolso parcial' }).click();
+  const form = money.getByRole('form', { name: 'Reembolso parcial' });
+  await expect(form).toContainText('Se reembolsa en el momento a la tarjeta del cliente por Openpay.');
+  await form.getByLabel('Importe (pesos, IVA incluido)').fill('250,5x');
+  await form.getByLabel('Motivo del reembolso').fill('Un matraz llegó despostillado');
+  await form.getByRole('button', { name: 'Reembolsar' }).click();
+  await expect(form.getByText('Escriba el importe en pesos, por ejemplo 250.00')).toBeVisible();
+  await form.getByLabel('Importe (pesos, IVA incluido)').fill('250.50');
+  await shots(staff, 'admin-reembolso-parcial');
+  await form.getByRole('button', { name: 'Reembolsar' }).click();
+  await expect(staff.getByText('Se reembolsaron $250.50 a la tarjeta del cliente.')).toBeVisible();
+  await expect(money.getByTestId('balance-refunded')).toHaveText('$250.50');
+  await expect(money.getByTestId('balance-kept')).toHaveText(formatMoney(totalCents - 25_050));
+  await expect(money.getByTestId('admin-refund').getByTestId('refund-state')).toHaveText('Reembolsado');
+  await context.close();
+
+  // The buyer reads where it went, and a cancellation now offers what is left, to the card.
+  await page.goto('/historial');
+  const card = page.getByTestId('order-card').filter({ hasText: `Pedido #${number}` });
+  await expect(card.getByTestId('refund-sentence')).toHaveText(
+    'Reembolsamos $250.50 a la tarjeta con la que pagó.',
+  );
+  await card.getByRole('button', { name: 'Cancelar pedido' }).click();
+  await expect(
+    page.getByRole('dialog', { name: `Pedido #${number}` }).getByTestId('cancel-refund-route'),
+  ).toHaveText(`Reembolsaremos ${formatMoney(totalCents - 25_050)} a la tarjeta con la que pagó.`);
+});
