@@ -1,4 +1,5 @@
 import { formatMoney } from './money.ts';
+import type { PaymentMethod } from './payment-methods.ts';
 
 /**
  * How money goes back to a buyer, in the words every screen and mail uses (decision 045). Openpay refunds only
@@ -37,3 +38,39 @@ export function refundSentence(refund: {
     return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(null)} en «Mis pedidos».`;
   return `Le devolveremos ${amount} por transferencia SPEI ${clabeAccount(refund.clabeLast4)}.`;
 }
+
+/** The route money paid by `method` goes back by: cards through Openpay's refund, SPEI and cash to a CLABE. */
+export const refundRouteOf = (method: PaymentMethod): RefundRouteName =>
+  method === 'card' ? 'card' : 'payout';
+
+/**
+ * What a cancellation will do with the buyer's money, told before they confirm it: the card's refund, or the
+ * owed transfer in the same words the receipt and the mail use once it is owed.
+ */
+export function cancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+  if (refundRouteOf(method) === 'card')
+    return `Reembolsaremos ${formatMoney(amountCents)} a la tarjeta con la que pagó.`;
+  return refundSentence({ route: 'payout', state: 'owed', amountCents, clabeLast4: null });
+}
+
+/** The same for staff, before they cancel an order: where the money left on it goes. */
+export function staffCancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+  const amount = formatMoney(amountCents);
+  return refundRouteOf(method) === 'card'
+    ? `Se reembolsarán ${amount} a la tarjeta del cliente por Openpay.`
+    : `Quedarán ${amount} por reembolsar al cliente por transferencia SPEI a su cuenta CLABE («Reembolsos pendientes»).`;
+}
+
+/** How a staff partial refund of an order paid by `method` leaves. */
+export function staffPartialRefundRouteText(method: PaymentMethod): string {
+  return refundRouteOf(method) === 'card'
+    ? 'Se reembolsa en el momento a la tarjeta del cliente por Openpay.'
+    : 'Queda pendiente y se paga por transferencia SPEI a la cuenta CLABE del cliente.';
+}
+
+/** How staff read a refund's route. */
+export const REFUND_ROUTE_LABELS: Record<RefundRouteName, string> = {
+  card: 'Tarjeta (Openpay)',
+  payout: 'Pago Openpay a CLABE',
+  transfer: 'Transferencia bancaria',
+};

@@ -161,6 +161,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     shippingCents: o.shippingCents,
     ivaCents: o.ivaCents,
     refundedCents: (await balancesOf(db, number)).refundedCents,
+    paymentMethod: o.paymentMethod,
     payments: paymentRows.map((p) => ({
       gateway: p.gateway,
       chargeId: p.chargeId,

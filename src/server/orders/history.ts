@@ -10,7 +10,7 @@ import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
 import type { Order } from './lock.ts';
 import { latestPayment } from './payment-records.ts';
-import { refundsOf } from './refunds.ts';
+import { refundableOf, refundsOf, refundsOfOrders } from './refunds.ts';
 import { guideOf, invoiceBlock, ORDER_NOT_FOUND, orderStatusLabel, shopperMayCancel } from './rules.ts';
 
 /** The shopper's history and receipt (spec §3–4): only their own orders. */
@@ -59,8 +59,14 @@ export async function listOrders(
     db,
     list.map((o) => o.number),
   );
-  return {
-    orders: list.map((o) => ({
+  const refunds = await refundsOfOrders(
+    db,
+    list.map((o) => o.number),
+  );
+  const summaries: OrderSummary[] = [];
+  for (const o of list) {
+    const orderActions = actions(o, invoices.get(o.number) ?? 'none');
+    summaries.push({
       number: o.number,
       date: o.createdAt.toISOString(),
       status: o.status,
@@ -68,10 +74,14 @@ export async function listOrders(
       trackingGuide: guideOf(o.trackingGuide),
       totalCents: o.totalCents,
       paymentDeadline: awaitingDeadline(o),
-      ...actions(o, invoices.get(o.number) ?? 'none'),
-    })),
-    message: list.length === 0 ? NO_ORDERS : null,
-  };
+      paymentMethod: o.paymentMethod,
+      // Only for the orders the shopper may cancel (paid, not shipped: a few), so the ledger is read for few.
+      refundableCents: orderActions.canCancel ? await refundableOf(db, o.number) : null,
+      refunds: refunds.get(o.number) ?? [],
+      ...orderActions,
+    });
+  }
+  return { orders: summaries, message: list.length === 0 ? NO_ORDERS : null };
 }
 
 /** The deadline of a SPEI or store payment still awaited, else null. */

@@ -628,6 +628,23 @@ export async function refundsOf(db: Db, number: number): Promise<RefundView[]> {
   return rows.map(refundView);
 }
 
+/** The refunds of several orders at once (the shopper's history), each order's in the order they were opened. */
+export async function refundsOfOrders(db: Db, numbers: number[]): Promise<Map<number, RefundView[]>> {
+  const byOrder = new Map<number, RefundView[]>();
+  if (numbers.length === 0) return byOrder;
+  const rows = await db
+    .select()
+    .from(orderRefunds)
+    .where(inArray(orderRefunds.orderNumber, numbers))
+    .orderBy(asc(orderRefunds.id));
+  for (const row of rows) {
+    const list = byOrder.get(row.orderNumber) ?? [];
+    list.push(refundView(row));
+    byOrder.set(row.orderNumber, list);
+  }
+  return byOrder;
+}
+
 /** Staff's queue: refunds not yet paid, oldest first, with the buyer and the age. */
 export async function openRefunds(db: Db) {
   const rows = await db

@@ -183,6 +183,12 @@ export const orderSummarySchema = z.object({
   totalCents: z.number().int(),
   /** ISO date-time: the deadline of a SPEI or store payment still awaited (issue 21), else absent. */
   paymentDeadline: z.string().nullable().optional(),
+  /** How it was paid: the way a cancellation gives the money back follows it (decision 045). */
+  paymentMethod: paymentMethodSchema,
+  /** What a cancellation would give back now (paid − refunded − owed); null when it cannot be cancelled. */
+  refundableCents: z.number().int().nullable(),
+  /** Every refund of the order with its real route and state (decision 045), as on the receipt. */
+  refunds: z.array(refundViewSchema),
   ...actionsShape,
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePriceToCents } from '../money.ts';
 import { clabeSchema } from './clabe.ts';
 
 /**
@@ -54,6 +55,30 @@ export const partialRefundSchema = z.object({
     .max(300, 'El motivo admite hasta 300 caracteres'),
 });
 export type PartialRefundInput = z.input<typeof partialRefundSchema>;
+export type PartialRefund = z.output<typeof partialRefundSchema>;
+
+/**
+ * The partial refund as staff type it: the amount in pesos ('577', '1,234.50'), turned into exact centavos by the
+ * shared price parser (no floating point), then held to the same rules as the API's body.
+ */
+export const partialRefundFormSchema = z
+  .object({
+    amount: z
+      .string({ error: 'Escriba el importe a reembolsar' })
+      .transform((text, ctx) => {
+        const cents = parsePriceToCents(text);
+        if (cents === null) {
+          ctx.addIssue({ code: 'custom', message: 'Escriba el importe en pesos, por ejemplo 250.00' });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .pipe(partialRefundSchema.shape.amountCents),
+    reason: partialRefundSchema.shape.reason,
+  })
+  // The API's body: the same field names the server's schema parses again.
+  .transform(({ amount, reason }): PartialRefund => ({ amountCents: amount, reason }));
+export type PartialRefundFormInput = z.input<typeof partialRefundFormSchema>;
 
 /** POST /api/admin/refunds/:id/transfer: a transfer made from the shop's bank, with its reference. */
 export const refundTransferSchema = z.object({
@@ -63,6 +88,7 @@ export const refundTransferSchema = z.object({
     .min(4, 'Escriba la referencia o clave de rastreo de la transferencia')
     .max(60, 'La referencia admite hasta 60 caracteres'),
 });
+export type RefundTransferInput = z.input<typeof refundTransferSchema>;
 
 export const refundIdParamsSchema = z.object({
   id: z.coerce
@@ -91,3 +117,4 @@ export const refundAccountSchema = z.object({
     .max(120, 'El nombre del titular admite hasta 120 caracteres'),
 });
 export type RefundAccountInput = z.input<typeof refundAccountSchema>;
+export type RefundAccount = z.output<typeof refundAccountSchema>;

@@ -170,3 +170,16 @@ export const serverFields = (error: unknown): Record<string, string> =>
 export function FieldMessage({ message }: { message: string | undefined }) {
   return message ? <span className="mt-1 block text-xs text-red-600">{message}</span> : null;
 }
+
+/** How long something has waited, as staff scan a queue: 'menos de 1 h', '5 h', '3 d 4 h'. */
+export function formatAgeHours(hours: number): string {
+  if (hours < 1) return 'menos de 1 h';
+  if (hours < 48) return `${hours} h`;
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return rest === 0 ? `${days} d` : `${days} d ${rest} h`;
+}
+
+/** Whole hours since an ISO date-time (a refund's age on the order screen; the queue gets it from the server). */
+export const hoursSince = (iso: string) =>
+  Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 3_600_000));

@@ -22,6 +22,7 @@ import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
 import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
+import { RefundsScreen } from '../screens/refunds-screen.tsx';
 import { SearchScreen } from '../screens/search-screen.tsx';
 
 const NAV = [
@@ -29,6 +30,7 @@ const NAV = [
   { to: 'productos', label: 'Productos' },
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'pagos-diferidos', label: 'Pagos diferidos' },
+  { to: 'reembolsos', label: 'Reembolsos pendientes' },
   { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
@@ -175,6 +177,7 @@ function Shell({ email }: { email: string }) {
             <Route path="productos/:code" element={<ProductEditScreen />} />
             <Route path="importar" element={<ImportScreen />} />
             <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
+            <Route path="reembolsos" element={<RefundsScreen />} />
             <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />

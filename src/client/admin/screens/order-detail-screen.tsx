@@ -8,6 +8,7 @@ import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { orderLineSplitText, shipNowText } from '@/shared/backorder.ts';
 import { formatMoney } from '@/shared/money.ts';
+import { staffCancellationRefundSentence } from '@/shared/refund-routes.ts';
 import {
   type AdminCancelOrderInput,
   type AdminOrderDetail,
@@ -30,6 +31,7 @@ import {
 } from '../components/admin-ui.tsx';
 import { AuditList } from './audit-screen.tsx';
 import { InvoicePanel } from './order-invoice-panel.tsx';
+import { OrderMoneyPanel } from './order-money-panel.tsx';
 
 const PAYMENT_LABELS: Record<string, string> = {
   completed: 'Cobrado',
@@ -149,8 +151,8 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
       onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'cancel', body })))}
     >
       <p className="text-sm text-red-800">
-        Se reembolsarán {formatMoney(order.totalCents)} a la tarjeta del cliente, la existencia vuelve al
-        almacén y el cliente recibe un correo. No se puede deshacer.
+        {staffCancellationRefundSentence(order.paymentMethod, order.balances.keptCents)} La existencia vuelve
+        al almacén y el cliente recibe un correo. No se puede deshacer.
       </p>
       <label className="text-sm font-medium text-slate-700">
         Motivo de la cancelación
@@ -310,6 +312,7 @@ export function OrderDetailScreen() {
               ) : null}
             </dl>
           </Panel>
+          <OrderMoneyPanel order={order} />
           <div className="grid grid-cols-[minmax(0,1fr)] gap-5 md:grid-cols-2">
             <Panel title="Cliente">
               <dl>

@@ -23,7 +23,9 @@ export const OUTCOME_HEADINGS: Record<Outcome, string> = {
 };
 
 /** The line under the heading on /resumen. */
-export function outcomeText(order: Pick<OrderDetail, 'status' | 'refundedCents' | 'payment'>): string {
+export function outcomeText(
+  order: Pick<OrderDetail, 'status' | 'refundedCents' | 'refunds' | 'payment'>,
+): string {
   if (order.status === 'pending_payment' && order.payment?.instructions) {
     return 'Sus productos están apartados. Realice el pago con las instrucciones de abajo antes de la fecha límite.';
   }
@@ -31,9 +33,14 @@ export function outcomeText(order: Pick<OrderDetail, 'status' | 'refundedCents' 
     case 'bought':
       return 'Le enviamos la confirmación a su correo electrónico.';
     case 'cancelled':
-      return order.refundedCents > 0
-        ? `Reembolsamos ${formatMoney(order.refundedCents)} a su tarjeta.`
-        : 'El pedido no se enviará.';
+      // The server's sentence of the latest refund names its real route (card, or transfer to a CLABE).
+      // Refunds recorded before refunds had their own rows (decision 045's migration) have only the amount.
+      return (
+        order.refunds.at(-1)?.sentence ??
+        (order.refundedCents > 0
+          ? `Reembolsamos ${formatMoney(order.refundedCents)}.`
+          : 'El pedido no se enviará.')
+      );
     case 'failed':
       return 'El banco no aprobó el pago y no se hizo ningún cargo. Puede intentarlo de nuevo desde su carrito.';
     case 'pending':

@@ -8,6 +8,7 @@ import { useOrder } from '../api/get-order.ts';
 import { BuyAgainButton } from './buy-again.tsx';
 import { Modal } from './modal.tsx';
 import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
+import { OrderRefunds } from './order-refunds.tsx';
 
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(
@@ -125,6 +126,7 @@ function Receipt({ order }: { order: OrderDetail }) {
           </div>
         )}
       </dl>
+      <OrderRefunds number={order.number} refunds={order.refunds} />
       <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
         <BuyAgainButton
           number={order.number}

@@ -9,11 +9,13 @@ import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import { formatDeadline } from '@/shared/payment-methods.ts';
+import { cancellationRefundSentence } from '@/shared/refund-routes.ts';
 import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useOrders } from '../api/get-orders.ts';
 import { BuyAgainButton } from '../components/buy-again.tsx';
 import { Modal } from '../components/modal.tsx';
+import { OrderRefunds } from '../components/order-refunds.tsx';
 import { formatDate, ReceiptDialog } from '../components/receipt-dialog.tsx';
 
 const badge: Record<OrderStatus, string> = {
@@ -47,8 +49,8 @@ function CancelDialog({ order, onClose }: { order: OrderSummary; onClose: () => 
   return (
     <Modal title={`Pedido #${order.number}`} onClose={onClose} size="sm">
       <p className="text-slate-700">¿Está seguro que desea solicitar la cancelación del pedido?</p>
-      <p className="mt-2 text-sm text-slate-500">
-        Reembolsaremos {formatMoney(order.totalCents)} a la tarjeta con la que pagó.
+      <p className="mt-2 text-sm text-slate-500" data-testid="cancel-refund-route">
+        {cancellationRefundSentence(order.paymentMethod, order.refundableCents ?? order.totalCents)}
       </p>
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <button
@@ -114,6 +116,7 @@ function OrderCard({
           </div>
         )}
       </dl>
+      <OrderRefunds number={order.number} refunds={order.refunds} />
       {order.paymentDeadline && (
         <Link
           to={`/resumen/${order.number}`}

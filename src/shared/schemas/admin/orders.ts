@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressSchema } from '../common.ts';
-import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
+import { backorderShape, invoiceStateSchema, orderStatusSchema, paymentMethodSchema } from '../orders.ts';
 import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
 import { isoDay, page, pageInfoSchema, REQUIRED } from './common.ts';
 
@@ -80,6 +80,8 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
   shippingCents: z.number().int(),
   ivaCents: z.number().int(),
   refundedCents: z.number().int(),
+  /** How the buyer paid: a cancellation or a partial refund gives the money back the same way (decision 045). */
+  paymentMethod: paymentMethodSchema,
   payments: z.array(
     z.object({
       gateway: z.string(),
