@@ -234,7 +234,7 @@ describe('the SAT’s 72 hours (RMF 2.7.1.21)', () => {
   it('past them staff must confirm a late global, and the confirmation is audited', async () => {
     const p = (() => {
       let q = previousMexicoMonth(new Date());
-      for (let i = 0; i < 5; i++) q = previousMexicoMonth(mexicoMonth(q.year, q.month).start);
+      for (let i = 0; i < 8; i++) q = previousMexicoMonth(mexicoMonth(q.year, q.month).start);
       return q;
     })();
     await createTestOrder(t.db, shopper.id, {

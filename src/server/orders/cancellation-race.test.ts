@@ -14,7 +14,8 @@ import { orders } from '../db/schema.ts';
 import { lockOrder } from './lock.ts';
 
 /**
- * The race the claim must win: an invoice is committed while a cancellation of the same order is deciding.
+ * The race the claim must win: an invoice is claimed (being stamped) while a cancellation of the same order is
+ * deciding. (A valid invoice no longer stops a cancellation — issue 33: its CFDI follows the refund.)
  * Whoever issues an invoice holds the order's row lock (lockOrder) while it writes it; a cancellation decides
  * only under that lock, so it sees the invoice and refuses, on the shopper's path and on the staff's alike.
  * PostgreSQL: the lock is held from a second connection while the request waits on it.
@@ -41,20 +42,16 @@ async function someoneWaitsOnALock() {
   throw new Error('nadie esperó el bloqueo del pedido');
 }
 
-describe('an invoice committed while a cancellation waits for the order', () => {
+describe('an invoice claimed while a cancellation waits for the order', () => {
   it.each([
-    ['shopper', 'invoiced', 'Cancele primero la factura del pedido'],
-    [
-      'staff',
-      'not_cancellable',
-      'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
-    ],
+    ['shopper', 'invoiced', 'La factura del pedido se está generando; intente cancelar en un momento'],
+    ['staff', 'not_cancellable', 'La factura del pedido se está generando; intente cancelar en un momento'],
   ] as const)('%s: refused with 409, nothing refunded', async (who, code, message) => {
     const { shopper, product, number } = await paidOrderOfNew(t, who === 'shopper' ? 0 : 1);
     let cancel!: Promise<LightMyRequestResponse>;
     await t.db.transaction(async (tx) => {
       await lockOrder(tx, number);
-      await insertInvoiceRow(tx, { orderNumber: number, userId: shopper.id, status: 'issued' });
+      await insertInvoiceRow(tx, { orderNumber: number, userId: shopper.id, status: 'pending' });
       cancel = t.app.inject({
         method: 'POST',
         url: who === 'shopper' ? `/api/orders/${number}/cancel` : `/api/admin/orders/${number}/cancel`,

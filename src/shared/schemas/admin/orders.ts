@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { paymentMethodSchema } from '../cart.ts';
 import { addressSchema } from '../common.ts';
-import { backorderShape, invoiceStateSchema, orderStatusSchema, paymentMethodSchema } from '../orders.ts';
+import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
 import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
 import { isoDay, page, pageInfoSchema, REQUIRED } from './common.ts';
 
