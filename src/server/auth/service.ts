@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   loginSchema,
@@ -28,7 +28,7 @@ import {
   RECOVERY_TTL_MS,
 } from './recovery-code.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
+import { assertNotThrottled, clearFailures, countRequest, recordFailure } from './throttle.ts';
 
 /** Registration, sign-in and recovery: the rules; routes only parse and reply. */
 
@@ -80,14 +80,13 @@ export async function register(
   meta: Meta,
   publicUrl: string,
 ): Promise<{ message: string }> {
-  await assertNotThrottled(db, 'register', { ip: meta.ip });
+  await countRequest(db, 'register', { email: input.username, ip: meta.ip });
   const passwordHash = await hashPassword(input.password);
   const code = generateVerificationCode();
   const codeHash = await hashPassword(code);
   await db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, input.username);
     if (existing) {
-      await recordFailure(tx, 'register', { ip: meta.ip });
       const hour = Math.floor(Date.now() / 3_600_000);
       await enqueueMail(tx, {
         ...existingAccountMail(existing, publicUrl),
@@ -142,29 +141,31 @@ export async function verifyRegistration(
 ): Promise<Signed> {
   const who = { email: input.username, ip: meta.ip };
   await assertNotThrottled(db, 'recovery', who);
-  const [pending] = await db
-    .select()
+  // The try is counted before the slow comparison, in one statement: requests racing in parallel each take one of
+  // the code's tries or none, so no more than CODE_MAX_ATTEMPTS codes are ever compared (issue 37).
+  const newest = db
+    .select({ id: pendingRegistrations.id })
     .from(pendingRegistrations)
     .where(
       and(
         sql`lower(${pendingRegistrations.email}) = ${input.username.toLowerCase()}`,
         isNull(pendingRegistrations.usedAt),
         gt(pendingRegistrations.expiresAt, new Date()),
-        lt(pendingRegistrations.attempts, CODE_MAX_ATTEMPTS),
       ),
     )
     .orderBy(desc(pendingRegistrations.createdAt), desc(pendingRegistrations.id))
     .limit(1);
+  const [pending] = await db
+    .update(pendingRegistrations)
+    .set({ attempts: sql`${pendingRegistrations.attempts} + 1` })
+    .where(
+      and(inArray(pendingRegistrations.id, newest), lt(pendingRegistrations.attempts, CODE_MAX_ATTEMPTS)),
+    )
+    .returning();
   const ok = pending
     ? await verifyPassword(pending.codeHash, input.code)
     : await verifyAgainstDummy(input.code);
   if (!pending || !ok) {
-    if (pending) {
-      await db
-        .update(pendingRegistrations)
-        .set({ attempts: sql`${pendingRegistrations.attempts} + 1` })
-        .where(eq(pendingRegistrations.id, pending.id));
-    }
     await recordFailure(db, 'recovery', who);
     throw invalidVerification();
   }
@@ -230,8 +231,7 @@ export async function requestRecovery(
   publicUrl: string,
 ) {
   const keys = { email: input.username, ip };
-  await assertNotThrottled(db, 'recovery-request', keys);
-  await recordFailure(db, 'recovery-request', keys);
+  await countRequest(db, 'recovery-request', keys);
   const user = await findUserByEmail(db, input.username);
   const code = generateRecoveryCode();
   const codeHash = await hashPassword(code);
@@ -271,31 +271,38 @@ export async function resetWithCode(
   const keys = { email: input.username, ip };
   await assertNotThrottled(db, 'recovery', keys);
   const user = await findUserByEmail(db, input.username);
+  // Counted before the slow comparison, atomically (as in verifyRegistration): at most RECOVERY_MAX_ATTEMPTS
+  // codes are compared however many requests race.
   const [code] = user
     ? await db
-        .select()
-        .from(recoveryCodes)
+        .update(recoveryCodes)
+        .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
         .where(
           and(
-            eq(recoveryCodes.userId, user.id),
-            isNull(recoveryCodes.usedAt),
-            gt(recoveryCodes.expiresAt, new Date()),
+            inArray(
+              recoveryCodes.id,
+              db
+                .select({ id: recoveryCodes.id })
+                .from(recoveryCodes)
+                .where(
+                  and(
+                    eq(recoveryCodes.userId, user.id),
+                    isNull(recoveryCodes.usedAt),
+                    gt(recoveryCodes.expiresAt, new Date()),
+                  ),
+                )
+                .orderBy(desc(recoveryCodes.createdAt), desc(recoveryCodes.id))
+                .limit(1),
+            ),
             lt(recoveryCodes.attempts, RECOVERY_MAX_ATTEMPTS),
           ),
         )
-        .orderBy(desc(recoveryCodes.createdAt), desc(recoveryCodes.id))
-        .limit(1)
+        .returning()
     : [];
   const ok = code
     ? await verifyPassword(code.codeHash, input.recCode)
     : await verifyAgainstDummy(input.recCode);
   if (!user || !code || !ok) {
-    if (code) {
-      await db
-        .update(recoveryCodes)
-        .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
-        .where(eq(recoveryCodes.id, code.id));
-    }
     await recordFailure(db, 'recovery', keys);
     throw invalidCode();
   }

@@ -42,7 +42,12 @@ export const POLICIES: Record<ThrottleKind, Policy> = {
     account: { free: 3, baseMs: 30_000, capMs: WINDOW_MS },
     ipCeiling: 100,
   },
-  register: { ipCeiling: 100 },
+  // Every registration request mails a code (or a notice to the account's owner): the same brake per e-mail
+  // address as recovery-code requests, so nobody can flood a stranger's mailbox (issue 37).
+  register: {
+    account: { free: 3, baseMs: 30_000, capMs: WINDOW_MS },
+    ipCeiling: 100,
+  },
 };
 
 /** At most this many failures fit in one window under a delay rule (each waits its delay first). */
@@ -126,6 +131,22 @@ export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: Thrott
 export async function recordFailure(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
   const keys = Object.values(keysOf(POLICIES[kind], who));
   await db.insert(authAttempts).values(keys.map((key) => ({ kind, key })));
+}
+
+/**
+ * For the kinds where every request counts (each sends a mail): the check and the count in one step, serialized
+ * per key by a transaction-scoped advisory lock, so requests racing in parallel cannot all pass a check made
+ * before any of them was counted (15 registrations in one second to one mailbox, issue 37). A refused request
+ * is not counted.
+ */
+export async function countRequest(db: Db, kind: 'recovery-request' | 'register', who: ThrottleSubject) {
+  const keys = Object.values(keysOf(POLICIES[kind], who)).sort();
+  await db.transaction(async (tx) => {
+    for (const key of keys)
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}|${key}`}))`);
+    await assertNotThrottled(tx, kind, who);
+    await recordFailure(tx, kind, who);
+  });
 }
 
 /** A success clears the account's counters (from every address); the address's own stays. */
