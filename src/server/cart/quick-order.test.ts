@@ -285,7 +285,7 @@ describe('Excel workbooks (.xlsx): the first sheet, read with zlib only', () => 
     const at = liar.lastIndexOf(Buffer.from('xl/worksheets/sheet1.xml')) - 46;
     liar.writeUInt32LE(100, at + 24);
     const cases: [Buffer, string, RegExp][] = [
-      [Buffer.from('PK\x03\x04' + 'x'.repeat(200), 'latin1'), 'junk.xlsx', /dañado/],
+      [Buffer.from(`PK\x03\x04${'x'.repeat(200)}`, 'latin1'), 'junk.xlsx', /dañado/],
       [good.subarray(0, good.length - 40), 'cortado.xlsx', /dañado/],
       [zip([{ name: 'word/document.xml', data: '<w:document/>' }]), 'carta.xlsx', /no es un libro de Excel/],
       [

@@ -90,6 +90,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'order.ship': 'Pedido enviado',
   'order.deliver': 'Pedido entregado',
   'order.cancel': 'Pedido cancelado con reembolso',
+  'order.release': 'Pedido sin pagar liberado',
   'product.create': 'Producto creado',
   'product.update': 'Producto modificado',
   'product.activate': 'Producto activado',
