@@ -28,7 +28,14 @@ import {
   RECOVERY_TTL_MS,
 } from './recovery-code.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
-import { assertNotThrottled, clearFailures, countRequest, recordFailure } from './throttle.ts';
+import {
+  assertNotThrottled,
+  checkAddress,
+  clearFailures,
+  countRequest,
+  recordFailure,
+  type ThrottleSubject,
+} from './throttle.ts';
 
 /** Registration, sign-in and recovery: the rules; routes only parse and reply. */
 
@@ -46,7 +53,9 @@ export const MESSAGES = {
   recoveryDone: 'Contraseña actualizada. Ingrese con su nueva contraseña.',
 } as const;
 
-type Meta = SessionMeta & { ip: string };
+/** The client: its address, and the proof of work its browser solved when the address had to give one. */
+type Client = { ip: string; proof?: string | undefined };
+type Meta = SessionMeta & Client;
 type Signed = { user: SessionUser; session: { token: string; expiresAt: Date } };
 
 const toSessionUser = (row: typeof users.$inferSelect): SessionUser => ({
@@ -80,7 +89,7 @@ export async function register(
   meta: Meta,
   publicUrl: string,
 ): Promise<{ message: string }> {
-  await countRequest(db, 'register', { email: input.username, ip: meta.ip });
+  await countRequest(db, 'register', { email: input.username, ip: meta.ip, proof: meta.proof });
   const passwordHash = await hashPassword(input.password);
   const code = generateVerificationCode();
   const codeHash = await hashPassword(code);
@@ -139,8 +148,9 @@ export async function verifyRegistration(
   meta: Meta,
   publicUrl: string,
 ): Promise<Signed> {
-  const who = { email: input.username, ip: meta.ip };
+  const who: ThrottleSubject = { email: input.username, ip: meta.ip, proof: meta.proof };
   await assertNotThrottled(db, 'recovery', who);
+  await checkAddress(db, 'recovery', who);
   // The try is counted before the slow comparison, in one statement: requests racing in parallel each take one of
   // the code's tries or none, so no more than CODE_MAX_ATTEMPTS codes are ever compared (issue 37).
   const newest = db
@@ -205,8 +215,9 @@ export async function verifyRegistration(
  * unknown e-mail costs the same argon2 verification and gets the same answer as a wrong password.
  */
 export async function login(db: Db, input: z.output<typeof loginSchema>, meta: Meta): Promise<Signed> {
-  const keys = { email: input.username, ip: meta.ip };
+  const keys: ThrottleSubject = { email: input.username, ip: meta.ip, proof: meta.proof };
   await assertNotThrottled(db, 'login', keys);
+  await checkAddress(db, 'login', keys);
   const row = await findUserByEmail(db, input.username);
   const ok = row
     ? await verifyPassword(row.passwordHash, input.password)
@@ -227,10 +238,10 @@ export async function login(db: Db, input: z.output<typeof loginSchema>, meta: M
 export async function requestRecovery(
   db: Db,
   input: z.output<typeof recoveryRequestSchema>,
-  ip: string,
+  client: Client,
   publicUrl: string,
 ) {
-  const keys = { email: input.username, ip };
+  const keys: ThrottleSubject = { email: input.username, ...client };
   await countRequest(db, 'recovery-request', keys);
   const user = await findUserByEmail(db, input.username);
   const code = generateRecoveryCode();
@@ -265,11 +276,12 @@ const invalidCode = () =>
 export async function resetWithCode(
   db: Db,
   input: z.output<typeof recoveryResetSchema>,
-  ip: string,
+  client: Client,
   publicUrl: string,
 ) {
-  const keys = { email: input.username, ip };
+  const keys: ThrottleSubject = { email: input.username, ...client };
   await assertNotThrottled(db, 'recovery', keys);
+  await checkAddress(db, 'recovery', keys);
   const user = await findUserByEmail(db, input.username);
   // Counted before the slow comparison, atomically (as in verifyRegistration): at most RECOVERY_MAX_ATTEMPTS
   // codes are compared however many requests race.
