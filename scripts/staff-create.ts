@@ -6,24 +6,38 @@ import { createOrPromoteStaff, staffAccountSchema } from '../src/server/admin/st
 import { loadConfig } from '../src/server/config.ts';
 import { exitWithConfigError, openCommandDatabase } from './cli.ts';
 
-const { values } = parseArgs({
-  options: {
-    email: { type: 'string' },
-    nombre: { type: 'string' },
-    apellido: { type: 'string' },
-    telefono: { type: 'string' },
-  },
-});
+const USAGE = [
+  'Uso: npm run staff:create -- --email persona@empresa.mx [--nombre Nombre] [--apellido Apellido] [--telefono 3312345678]',
+  'Crea una cuenta de personal (o promueve una existente). La contraseña se pide sin mostrarla,',
+  'o se lee de la entrada estándar: echo "$CLAVE" | npm run staff:create -- --email persona@empresa.mx',
+].join('\n');
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-if (!values.email)
-  fail(
-    'Uso: npm run staff:create -- --email persona@empresa.mx [--nombre Nombre] [--apellido Apellido] [--telefono 3312345678]',
-  );
+// parseArgs throws on an option it does not know ('--help' too): the person gets the usage, not a stack trace.
+let values: { email?: string; nombre?: string; apellido?: string; telefono?: string; help?: boolean };
+try {
+  values = parseArgs({
+    options: {
+      email: { type: 'string' },
+      nombre: { type: 'string' },
+      apellido: { type: 'string' },
+      telefono: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (error) {
+  fail(`${error instanceof Error ? `Opción no válida: ${error.message}\n` : ''}${USAGE}`);
+}
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!values.email) fail(USAGE);
 
 /** A line from the terminal with nothing echoed. */
 function askHidden(prompt: string): Promise<string> {

@@ -80,6 +80,13 @@ export const envSchema = z.object({
     .int('debe ser un número entero mayor que 0')
     .min(1, 'debe ser un número entero mayor que 0')
     .default(500),
+  /** Per unpaid SPEI/store order: the most of a product's stock it may hold (issue 37: a stranger held it all). */
+  CHECKOUT_MAX_UNPAID_SHARE_PERCENT: z.coerce
+    .number({ error: 'debe ser un porcentaje entero (1 a 100)' })
+    .int('debe ser un porcentaje entero (1 a 100)')
+    .min(1, 'debe ser un porcentaje entero (1 a 100)')
+    .max(100, 'debe ser un porcentaje entero (1 a 100)')
+    .default(50),
   OPENPAY_MERCHANT_ID: z
     .string()
     .regex(/^[a-z0-9]+$/i, 'debe ser el ID de comercio de Openpay (letras y dígitos)')
@@ -149,6 +156,8 @@ export type HoldConfig = {
   threeDsMinutes: number;
   maxPendingOrders: number;
   maxReservedUnits: number;
+  /** Of a product's stock, the most one unpaid SPEI/store order may hold, in percent. */
+  maxUnpaidSharePercent: number;
 };
 
 // ConfigError has its own module (config-error.ts); importers of config.ts keep finding it here.
@@ -227,6 +236,7 @@ function paymentsConfig(env: Env): PaymentsConfig {
       threeDsMinutes: Math.min(env.CHECKOUT_3DS_HOLD_MINUTES, env.CHECKOUT_HOLD_MINUTES),
       maxPendingOrders: env.CHECKOUT_MAX_PENDING_ORDERS,
       maxReservedUnits: env.CHECKOUT_MAX_RESERVED_UNITS,
+      maxUnpaidSharePercent: env.CHECKOUT_MAX_UNPAID_SHARE_PERCENT,
     },
     ...(openpay ? { openpay } : {}),
     ...(env.OPENPAY_WEBHOOK_USER && env.OPENPAY_WEBHOOK_PASSWORD

@@ -36,4 +36,29 @@ describe('apiFetch', () => {
       message: 'Producto no encontrado',
     });
   });
+
+  it('solves the proof of work a busy network is asked for and repeats the sign-in once, unseen', async () => {
+    const sent: (string | null)[] = [];
+    vi.stubGlobal('fetch', async (_path: string, init: RequestInit) => {
+      const proof = new Headers(init.headers).get('x-prueba-de-trabajo');
+      sent.push(proof);
+      if (!proof) {
+        return Response.json(
+          { error: { code: 'challenge_required', message: 'Hubo muchos intentos fallidos desde su red.' } },
+          { status: 429, headers: { 'x-prueba-de-trabajo': `${'a'.repeat(32)}.8;8` } },
+        );
+      }
+      return Response.json({ message: 'Sesión iniciada' });
+    });
+    await expect(apiFetch('/api/auth/login', { method: 'POST', body: {} })).resolves.toEqual({
+      message: 'Sesión iniciada',
+    });
+    expect(sent).toHaveLength(2);
+    const [token, nonce] = sent[1]!.split(';');
+    expect(token).toBe(`${'a'.repeat(32)}.8`);
+    const digest = new Uint8Array(
+      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${token}:${nonce}`)),
+    );
+    expect(digest[0]).toBe(0);
+  });
 });

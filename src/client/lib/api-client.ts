@@ -1,3 +1,4 @@
+import { CHALLENGE_REQUIRED, PROOF_HEADER, solveChallenge } from '@/shared/proof-of-work.ts';
 import type { ErrorEnvelope } from '@/shared/schemas/errors.ts';
 
 /** An API failure with the server's Spanish message (or 'Error de conexión' when the network failed). */
@@ -56,6 +57,19 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
     data = text ? JSON.parse(text) : null;
   } catch {
     data = null;
+  }
+  // Many failed sign-ins from this network (decision 050): the server asks for a proof of work instead of refusing.
+  // Solved here once and the request repeated, so the person never sees it; a second ask is shown as an error.
+  const challenge = response.headers.get(PROOF_HEADER);
+  if (
+    response.status === 429 &&
+    data?.error?.code === CHALLENGE_REQUIRED &&
+    challenge &&
+    !headers[PROOF_HEADER]
+  ) {
+    const [token = '', bits = '0'] = challenge.split(';');
+    const nonce = await solveChallenge(token, Number(bits));
+    return apiFetch<T>(path, { ...options, headers: { ...headers, [PROOF_HEADER]: `${token};${nonce}` } });
   }
   if (!response.ok) {
     throw new ApiError(

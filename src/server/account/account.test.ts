@@ -99,6 +99,27 @@ describe('profile', () => {
     expect((await whoAmI(t.app, cookie))?.email).toBe(email);
   });
 
+  it('a buyer with one surname saves the profile without an apellido materno, as at registration', async () => {
+    const { cookie } = await signUp(t.app, { apellidoMat: '' });
+    const res = await call('PUT', '/api/account/profile', cookie, {
+      nombre: 'Itzel',
+      apellidoPat: 'Tzab',
+      apellidoMat: '',
+      telefono: '9991234567',
+      password: PASSWORD,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ apellidoPat: 'Tzab', apellidoMat: '' });
+    const omitted = await call('PUT', '/api/account/profile', cookie, {
+      nombre: 'Itzel',
+      apellidoPat: 'Tzab',
+      telefono: '9991234567',
+      password: PASSWORD,
+    });
+    expect(omitted.statusCode, omitted.body).toBe(200);
+    expect((await call('GET', '/api/account/profile', cookie)).json().apellidoMat).toBe('');
+  });
+
   it('refuses a wrong current password and changes nothing; wrong guesses count toward the limit', async () => {
     const { cookie } = await signUp(t.app);
     const body = {

@@ -7,9 +7,12 @@ import {
   adminOrderDetailSchema,
   adminOrderListSchema,
   adminOrdersQuerySchema,
+  releaseUnpaidOrderSchema,
   shipOrderSchema,
 } from '../../shared/schemas/admin.ts';
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
+import { unpaidHoldsSchema } from '../../shared/schemas/orders.ts';
+import { listUnpaidHolds, releaseUnpaidOrder } from '../orders/abandon.ts';
 import { cancelOrder } from '../orders/cancellation.ts';
 import { orderContext } from '../orders/context.ts';
 import { advanceOrder } from '../orders/fulfilment.ts';
@@ -139,6 +142,43 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           owedCents > 0
             ? `Pedido #${number} cancelado. Se deben ${formatMoney(owedCents)} al cliente: se pagan por transferencia a su CLABE (Reembolsos pendientes).`
             : `Pedido #${number} cancelado. Se reembolsaron ${formatMoney(refundedCents)} a la tarjeta del cliente.`,
+        order: await getAdminOrder(app.db, number),
+      };
+    },
+  );
+
+  app.get(
+    '/api/admin/unpaid-holds',
+    {
+      schema: {
+        tags,
+        summary: 'Existencias apartadas por pedidos SPEI y en tienda sin pagar, por producto',
+        response: { 200: unpaidHoldsSchema },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return listUnpaidHolds(app.db);
+    },
+  );
+
+  app.post(
+    '/api/admin/orders/:number/release',
+    {
+      schema: {
+        tags,
+        summary: 'Libera las existencias de un pedido SPEI o en tienda sin pagar (lo cancela, con motivo)',
+        params: orderNumberParamsSchema,
+        body: releaseUnpaidOrderSchema,
+        response: { 200: adminOrderActionResponseSchema },
+      },
+    },
+    async (request) => {
+      const { number } = request.params;
+      const who = { ...(await staffRequest(request)), reason: request.body.reason };
+      await releaseUnpaidOrder(orderContext(app, request), number, who);
+      return {
+        message: `Pedido #${number} cancelado y sus existencias liberadas`,
         order: await getAdminOrder(app.db, number),
       };
     },

@@ -101,4 +101,22 @@ describe('npm run staff:create', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it('--help prints the usage, and an unknown option says so with the usage, never a stack trace', () => {
+    const run = (...flags: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--import', './scripts/quick-start.mjs', 'scripts/staff-create.ts', ...flags],
+        { input: '', env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8' },
+      );
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Uso: npm run staff:create -- --email/);
+    expect(help.stderr).not.toMatch(/\bat \S+:\d+/);
+    const unknown = run('--correo', 'x@y.mx');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/Opción no válida/);
+    expect(unknown.stderr).toMatch(/Uso: npm run staff:create/);
+    expect(unknown.stderr).not.toMatch(/\bat \S+:\d+/);
+  }, 60_000);
 });

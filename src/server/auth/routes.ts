@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PROOF_HEADER } from '../../shared/proof-of-work.ts';
 import {
   loginSchema,
   recoveryRequestSchema,
@@ -20,7 +21,13 @@ import {
   setSessionCookie,
 } from './session.ts';
 
-const meta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+/** The browser's solved proof of work, when its address had to give one (throttle.ts checkAddress). */
+const proofOf = (request: FastifyRequest) => {
+  const value = request.headers[PROOF_HEADER];
+  return typeof value === 'string' ? value.slice(0, 80) : undefined;
+};
+const client = (request: FastifyRequest) => ({ ip: request.ip, proof: proofOf(request) });
+const meta = (request: FastifyRequest) => ({ ...client(request), userAgent: request.headers['user-agent'] });
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['cuentas'];
@@ -122,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: messageSchema },
       },
     },
-    async (request) => requestRecovery(app.db, request.body, request.ip, app.config.publicUrl),
+    async (request) => requestRecovery(app.db, request.body, client(request), app.config.publicUrl),
   );
 
   app.post(
@@ -136,7 +143,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await resetWithCode(app.db, request.body, request.ip, app.config.publicUrl);
+      const result = await resetWithCode(app.db, request.body, client(request), app.config.publicUrl);
       clearSessionCookie(reply, app.config);
       return result;
     },

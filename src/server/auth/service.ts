@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   loginSchema,
@@ -28,7 +28,14 @@ import {
   RECOVERY_TTL_MS,
 } from './recovery-code.ts';
 import { createSession, deleteUserSessions, type SessionMeta, type SessionUser } from './session.ts';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.ts';
+import {
+  assertNotThrottled,
+  checkAddress,
+  clearFailures,
+  countRequest,
+  recordFailure,
+  type ThrottleSubject,
+} from './throttle.ts';
 
 /** Registration, sign-in and recovery: the rules; routes only parse and reply. */
 
@@ -46,7 +53,9 @@ export const MESSAGES = {
   recoveryDone: 'Contraseña actualizada. Ingrese con su nueva contraseña.',
 } as const;
 
-type Meta = SessionMeta & { ip: string };
+/** The client: its address, and the proof of work its browser solved when the address had to give one. */
+type Client = { ip: string; proof?: string | undefined };
+type Meta = SessionMeta & Client;
 type Signed = { user: SessionUser; session: { token: string; expiresAt: Date } };
 
 const toSessionUser = (row: typeof users.$inferSelect): SessionUser => ({
@@ -80,14 +89,13 @@ export async function register(
   meta: Meta,
   publicUrl: string,
 ): Promise<{ message: string }> {
-  await assertNotThrottled(db, 'register', { ip: meta.ip });
+  await countRequest(db, 'register', { email: input.username, ip: meta.ip, proof: meta.proof });
   const passwordHash = await hashPassword(input.password);
   const code = generateVerificationCode();
   const codeHash = await hashPassword(code);
   await db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, input.username);
     if (existing) {
-      await recordFailure(tx, 'register', { ip: meta.ip });
       const hour = Math.floor(Date.now() / 3_600_000);
       await enqueueMail(tx, {
         ...existingAccountMail(existing, publicUrl),
@@ -140,31 +148,34 @@ export async function verifyRegistration(
   meta: Meta,
   publicUrl: string,
 ): Promise<Signed> {
-  const who = { email: input.username, ip: meta.ip };
+  const who: ThrottleSubject = { email: input.username, ip: meta.ip, proof: meta.proof };
   await assertNotThrottled(db, 'recovery', who);
-  const [pending] = await db
-    .select()
+  await checkAddress(db, 'recovery', who);
+  // The try is counted before the slow comparison, in one statement: requests racing in parallel each take one of
+  // the code's tries or none, so no more than CODE_MAX_ATTEMPTS codes are ever compared (issue 37).
+  const newest = db
+    .select({ id: pendingRegistrations.id })
     .from(pendingRegistrations)
     .where(
       and(
         sql`lower(${pendingRegistrations.email}) = ${input.username.toLowerCase()}`,
         isNull(pendingRegistrations.usedAt),
         gt(pendingRegistrations.expiresAt, new Date()),
-        lt(pendingRegistrations.attempts, CODE_MAX_ATTEMPTS),
       ),
     )
     .orderBy(desc(pendingRegistrations.createdAt), desc(pendingRegistrations.id))
     .limit(1);
+  const [pending] = await db
+    .update(pendingRegistrations)
+    .set({ attempts: sql`${pendingRegistrations.attempts} + 1` })
+    .where(
+      and(inArray(pendingRegistrations.id, newest), lt(pendingRegistrations.attempts, CODE_MAX_ATTEMPTS)),
+    )
+    .returning();
   const ok = pending
     ? await verifyPassword(pending.codeHash, input.code)
     : await verifyAgainstDummy(input.code);
   if (!pending || !ok) {
-    if (pending) {
-      await db
-        .update(pendingRegistrations)
-        .set({ attempts: sql`${pendingRegistrations.attempts} + 1` })
-        .where(eq(pendingRegistrations.id, pending.id));
-    }
     await recordFailure(db, 'recovery', who);
     throw invalidVerification();
   }
@@ -204,8 +215,9 @@ export async function verifyRegistration(
  * unknown e-mail costs the same argon2 verification and gets the same answer as a wrong password.
  */
 export async function login(db: Db, input: z.output<typeof loginSchema>, meta: Meta): Promise<Signed> {
-  const keys = { email: input.username, ip: meta.ip };
+  const keys: ThrottleSubject = { email: input.username, ip: meta.ip, proof: meta.proof };
   await assertNotThrottled(db, 'login', keys);
+  await checkAddress(db, 'login', keys);
   const row = await findUserByEmail(db, input.username);
   const ok = row
     ? await verifyPassword(row.passwordHash, input.password)
@@ -226,12 +238,11 @@ export async function login(db: Db, input: z.output<typeof loginSchema>, meta: M
 export async function requestRecovery(
   db: Db,
   input: z.output<typeof recoveryRequestSchema>,
-  ip: string,
+  client: Client,
   publicUrl: string,
 ) {
-  const keys = { email: input.username, ip };
-  await assertNotThrottled(db, 'recovery-request', keys);
-  await recordFailure(db, 'recovery-request', keys);
+  const keys: ThrottleSubject = { email: input.username, ...client };
+  await countRequest(db, 'recovery-request', keys);
   const user = await findUserByEmail(db, input.username);
   const code = generateRecoveryCode();
   const codeHash = await hashPassword(code);
@@ -265,37 +276,45 @@ const invalidCode = () =>
 export async function resetWithCode(
   db: Db,
   input: z.output<typeof recoveryResetSchema>,
-  ip: string,
+  client: Client,
   publicUrl: string,
 ) {
-  const keys = { email: input.username, ip };
+  const keys: ThrottleSubject = { email: input.username, ...client };
   await assertNotThrottled(db, 'recovery', keys);
+  await checkAddress(db, 'recovery', keys);
   const user = await findUserByEmail(db, input.username);
+  // Counted before the slow comparison, atomically (as in verifyRegistration): at most RECOVERY_MAX_ATTEMPTS
+  // codes are compared however many requests race.
   const [code] = user
     ? await db
-        .select()
-        .from(recoveryCodes)
+        .update(recoveryCodes)
+        .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
         .where(
           and(
-            eq(recoveryCodes.userId, user.id),
-            isNull(recoveryCodes.usedAt),
-            gt(recoveryCodes.expiresAt, new Date()),
+            inArray(
+              recoveryCodes.id,
+              db
+                .select({ id: recoveryCodes.id })
+                .from(recoveryCodes)
+                .where(
+                  and(
+                    eq(recoveryCodes.userId, user.id),
+                    isNull(recoveryCodes.usedAt),
+                    gt(recoveryCodes.expiresAt, new Date()),
+                  ),
+                )
+                .orderBy(desc(recoveryCodes.createdAt), desc(recoveryCodes.id))
+                .limit(1),
+            ),
             lt(recoveryCodes.attempts, RECOVERY_MAX_ATTEMPTS),
           ),
         )
-        .orderBy(desc(recoveryCodes.createdAt), desc(recoveryCodes.id))
-        .limit(1)
+        .returning()
     : [];
   const ok = code
     ? await verifyPassword(code.codeHash, input.recCode)
     : await verifyAgainstDummy(input.recCode);
   if (!user || !code || !ok) {
-    if (code) {
-      await db
-        .update(recoveryCodes)
-        .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
-        .where(eq(recoveryCodes.id, code.id));
-    }
     await recordFailure(db, 'recovery', keys);
     throw invalidCode();
   }

@@ -1,4 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { CHALLENGE_REQUIRED, leadingZeroBits, PROOF_HEADER } from '../../shared/proof-of-work.ts';
 import type { Db } from '../db/client.ts';
 import { authAttempts } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -11,8 +13,10 @@ import { AppError } from '../http/errors.ts';
  *  - the account from anywhere: a later and gentler delay (after 10 failures, 1 s … at most 1 min) —
  *    guessing from many addresses is slowed, yet a stranger's wrong passwords never lock the owner
  *    out: the owner waits at most a minute, never a fixed 15-minute lock the attacker controls;
- *  - the address alone: a much higher ceiling (100 failures in 15 min) — a university or company
- *    network behind one address keeps signing in while a few of its people mistype.
+ *  - the address alone: past a much higher threshold (100 failures in 15 min) nobody is refused: each request
+ *    from that address must first solve a proof of work that grows with the failures (checkAddress, decision
+ *    050). A refusal by address let strangers lock a whole campus out — the owner's correct password got 429
+ *    after 105 made-up sign-ins from the same network (issue 37) — so the address only ever slows its requests.
  * Only failures count (a successful sign-in clears its account's counters), and a try refused while
  * waiting is not counted either. Recovery-code requests count every request (each sends a mail).
  * The answer is 429 in Spanish with the wait and a Retry-After header.
@@ -23,26 +27,32 @@ export const WINDOW_MS = 15 * 60 * 1000;
 export type ThrottleKind = 'login' | 'recovery' | 'recovery-request' | 'register';
 
 type Delay = { free: number; baseMs: number; capMs: number };
-type Policy = { pair?: Delay; account?: Delay; ipCeiling: number };
+/** `addressFree`: failures from one address before its requests must carry a proof of work. */
+type Policy = { pair?: Delay; account?: Delay; addressFree: number };
 
 export const POLICIES: Record<ThrottleKind, Policy> = {
   login: {
     pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
     account: { free: 10, baseMs: 1_000, capMs: 60_000 },
-    ipCeiling: 100,
+    addressFree: 100,
   },
   // Wrong recovery codes: stricter per account (the owner rarely needs more than a couple of tries, and
   // each code dies after 5 wrong ones anyway).
   recovery: {
     pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
     account: { free: 5, baseMs: 2_000, capMs: 5 * 60_000 },
-    ipCeiling: 100,
+    addressFree: 100,
   },
   'recovery-request': {
     account: { free: 3, baseMs: 30_000, capMs: WINDOW_MS },
-    ipCeiling: 100,
+    addressFree: 100,
   },
-  register: { ipCeiling: 100 },
+  // Every registration request mails a code (or a notice to the account's owner): the same brake per e-mail
+  // address as recovery-code requests, so nobody can flood a stranger's mailbox (issue 37).
+  register: {
+    account: { free: 3, baseMs: 30_000, capMs: WINDOW_MS },
+    addressFree: 100,
+  },
 };
 
 /** At most this many failures fit in one window under a delay rule (each waits its delay first). */
@@ -62,7 +72,8 @@ export const accountKey = (email: string) => `acct:${email.toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
 export const pairKey = (email: string, ip: string) => `pair:${email.toLowerCase()}|${ip}`;
 
-export type ThrottleSubject = { email?: string | undefined; ip: string };
+/** `proof`: the retry's `challenge;nonce` header, when the browser solved a proof of work. */
+export type ThrottleSubject = { email?: string | undefined; ip: string; proof?: string | undefined };
 
 const keysOf = (policy: Policy, who: ThrottleSubject) => ({
   ip: ipKey(who.ip),
@@ -86,7 +97,7 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
     { 'Retry-After': String(retryAfterSeconds) },
   );
 
-/** Throws 429 (with the wait) when any key must still wait; otherwise returns. */
+/** Throws 429 (with the wait) when the account, or the account from this address, must still wait. */
 export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
   const policy = POLICIES[kind];
   const keys = keysOf(policy, who);
@@ -95,7 +106,6 @@ export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: Thrott
     .select({
       key: authAttempts.key,
       n: sql<number>`count(*)::int`,
-      first: sql<string>`min(${authAttempts.createdAt})`,
       last: sql<string>`max(${authAttempts.createdAt})`,
     })
     .from(authAttempts)
@@ -109,9 +119,7 @@ export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: Thrott
     .groupBy(authAttempts.key);
   let waitMs = 0;
   for (const row of rows) {
-    const first = new Date(row.first).getTime();
     const last = new Date(row.last).getTime();
-    if (row.key === keys.ip && row.n >= policy.ipCeiling) waitMs = Math.max(waitMs, first + WINDOW_MS - now);
     if (row.key === keys.pair && policy.pair) {
       waitMs = Math.max(waitMs, last + delayAfter(policy.pair, row.n) - now);
     }
@@ -126,6 +134,81 @@ export async function assertNotThrottled(db: Db, kind: ThrottleKind, who: Thrott
 export async function recordFailure(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
   const keys = Object.values(keysOf(POLICIES[kind], who));
   await db.insert(authAttempts).values(keys.map((key) => ({ kind, key })));
+}
+
+/** Zero bits asked of a proof after `failures` from one address: none below the threshold, then growing. */
+export function challengeBits(policy: Policy, failures: number): number {
+  if (failures < policy.addressFree) return 0;
+  return Math.min(MAX_CHALLENGE_BITS, 12 + 2 * Math.floor(Math.log2(failures / policy.addressFree)));
+}
+/** ≈ 2^18 hashes: a couple of seconds in a phone's browser, the most an honest person is asked to wait. */
+const MAX_CHALLENGE_BITS = 18;
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+const challengeKey = (ip: string, challenge: string) => `challenge:${ip}|${challenge}`;
+
+/**
+ * The address's brake: below its threshold, nothing. Past it, the request passes only with a solved proof of a
+ * challenge this address was given (single use: claimed by one DELETE, so racing retries cannot share one);
+ * otherwise a new challenge is issued in a 429 `challenge_required` whose header the browser solves and retries
+ * with. Never a wait: a correct password from that address always gets in, at the price of the proof.
+ */
+export async function checkAddress(db: Db, kind: ThrottleKind, who: ThrottleSubject) {
+  const policy = POLICIES[kind];
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(authAttempts)
+    .where(
+      and(
+        eq(authAttempts.kind, kind),
+        eq(authAttempts.key, ipKey(who.ip)),
+        gt(authAttempts.createdAt, new Date(Date.now() - WINDOW_MS)),
+      ),
+    );
+  const bits = challengeBits(policy, Number(row?.n ?? 0));
+  if (bits === 0) return;
+  const [challenge, nonce] = (who.proof ?? '').split(';');
+  if (challenge && nonce !== undefined && /^[0-9a-f]{32}\.\d{1,2}$/.test(challenge)) {
+    const claimed = await db
+      .delete(authAttempts)
+      .where(
+        and(
+          eq(authAttempts.kind, 'challenge'),
+          eq(authAttempts.key, challengeKey(who.ip, challenge)),
+          gt(authAttempts.createdAt, new Date(Date.now() - CHALLENGE_TTL_MS)),
+        ),
+      )
+      .returning({ id: authAttempts.id });
+    const issuedBits = Number(challenge.split('.')[1]);
+    const digest = createHash('sha256').update(`${challenge}:${nonce}`).digest();
+    if (claimed.length > 0 && leadingZeroBits(digest) >= issuedBits) return;
+  }
+  const fresh = `${randomBytes(16).toString('hex')}.${bits}`;
+  await db.insert(authAttempts).values({ kind: 'challenge', key: challengeKey(who.ip, fresh) });
+  throw new AppError(
+    429,
+    CHALLENGE_REQUIRED,
+    'Hubo muchos intentos fallidos desde su red. Estamos verificando su navegador; vuelva a intentarlo.',
+    undefined,
+    { [PROOF_HEADER]: `${fresh};${bits}` },
+  );
+}
+
+/**
+ * For the kinds where every request counts (each sends a mail): the check and the count in one step, serialized
+ * per key by a transaction-scoped advisory lock, so requests racing in parallel cannot all pass a check made
+ * before any of them was counted (15 registrations in one second to one mailbox, issue 37). A refused request
+ * is not counted.
+ */
+export async function countRequest(db: Db, kind: 'recovery-request' | 'register', who: ThrottleSubject) {
+  // The address's proof is claimed outside the transaction: a challenge issued inside it would roll back with the 429.
+  await checkAddress(db, kind, who);
+  const keys = Object.values(keysOf(POLICIES[kind], who)).sort();
+  await db.transaction(async (tx) => {
+    for (const key of keys)
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}|${key}`}))`);
+    await assertNotThrottled(tx, kind, who);
+    await recordFailure(tx, kind, who);
+  });
 }
 
 /** A success clears the account's counters (from every address); the address's own stays. */

@@ -46,13 +46,29 @@ describe('parseQuickOrder (how a pasted line is read)', () => {
     ['=cmd|" /C calc"!A0;2', /fórmula/],
     ['LBN-10001;=1+1', /fórmula/],
     ['@SUM(A1);1', /fórmula/],
-    ['LBN-10001 2.5', /número entero/],
+    ['LBN-10001 2.5', /Cantidad no válida: «2\.5»/],
+    ['LBN-10001,abc', /Cantidad no válida: «abc»/],
+    ['LBN-10001;Matraz Erlenmeyer de 50 ml;abc', /Cantidad no válida: «abc»/],
     ['LBN-10001 0', /mayor que 0/],
     ['LBN-10001 99999999', /no puede ser mayor/],
     [`${'X'.repeat(70)} 1`, /demasiado largo/],
   ])('%j is refused with a Spanish reason', (line, reason) => {
     const [parsed] = parseQuickOrder(line).lines;
     expect(parsed && 'error' in parsed ? parsed.error : '').toMatch(reason);
+  });
+
+  it.each([
+    ['ANX-10015\t2,030', 2030],
+    ['ANX-10015 1,500', 1500],
+    ['ANX-10015 2 030', 2030],
+    ['ANX-10015\t2\u00a0030', 2030],
+    ['ANX-10015;1,500', 1500],
+    ['"ANX-10015","1,500"', 1500],
+    ['ANX-10015,12', 12],
+  ])('%j reads the thousands separator: %i units, not what follows the comma', (line, quantity) => {
+    const [parsed] = parseQuickOrder(line).lines;
+    expect(parsed).toMatchObject({ code: 'ANX-10015', quantity });
+    expect(parsed && 'note' in parsed ? parsed.note : undefined).toBeUndefined();
   });
 
   it('skips blank lines, comments and a header, keeping the line numbers a person sees', () => {
@@ -87,6 +103,45 @@ describe('POST /api/quick-order/preview', () => {
     expect(by(5).suggestions.every((s) => s.code.startsWith('LBN-1001'))).toBe(true);
     expect(by(6)).toMatchObject({ status: 'not_found', suggestions: [] });
     expect(by(7)).toMatchObject({ status: 'invalid', message: expect.stringMatching(/fórmula/) });
+  });
+
+  it('a known code with a word for a quantity says the quantity is not valid, never that the code is unknown or 1', async () => {
+    const r = await ok({ text: 'TRM-10002 x\nTRM-10002,abc\nlbn 10001 zz' });
+    expect(r.lines[0]).toMatchObject({
+      status: 'invalid',
+      code: 'TRM-10002',
+      message: 'Cantidad no válida: «x»',
+    });
+    expect(r.lines[1]).toMatchObject({ status: 'invalid', message: 'Cantidad no válida: «abc»' });
+    // A code written with a space is found before its last word is taken for the quantity.
+    expect(r.lines[2]).toMatchObject({
+      status: 'invalid',
+      code: 'LBN-10001',
+      message: 'Cantidad no válida: «zz»',
+    });
+  });
+
+  it('shows the unit price the cart will charge once the quantity reaches a volume price', async () => {
+    const db = t.database.db;
+    const [row] = (await db.execute(sql`select price_cents from products where code = 'TRM-10002'`)).rows as {
+      price_cents: number;
+    }[];
+    const list = Number(row!.price_cents);
+    const volume = Math.floor(list * 0.9);
+    await db.execute(
+      sql`insert into price_breaks (product_code, min_quantity, price_cents) values ('TRM-10002', 10, ${volume})`,
+    );
+    try {
+      const r = await ok({ text: 'TRM-10002\t12\nTRM-10002 2', cart: [] });
+      expect(r.lines[0]?.product).toMatchObject({ priceCents: list, unitPriceCents: volume });
+      const below = await ok({ text: 'TRM-10002 2' });
+      expect(below.lines[0]?.product).toMatchObject({ priceCents: list, unitPriceCents: list });
+      // 6 in the cart and 4 more reach the break: the cart charges the volume price on all 10.
+      const topUp = await ok({ text: 'TRM-10002 4', cart: [{ code: 'TRM-10002', quantity: 6 }] });
+      expect(topUp.lines[0]?.product?.unitPriceCents).toBe(volume);
+    } finally {
+      await db.execute(sql`delete from price_breaks where product_code = 'TRM-10002'`);
+    }
   });
 
   it('finds a code written with spaces and says how it was written', async () => {
@@ -230,7 +285,7 @@ describe('Excel workbooks (.xlsx): the first sheet, read with zlib only', () => 
     const at = liar.lastIndexOf(Buffer.from('xl/worksheets/sheet1.xml')) - 46;
     liar.writeUInt32LE(100, at + 24);
     const cases: [Buffer, string, RegExp][] = [
-      [Buffer.from('PK\x03\x04' + 'x'.repeat(200), 'latin1'), 'junk.xlsx', /dañado/],
+      [Buffer.from(`PK\x03\x04${'x'.repeat(200)}`, 'latin1'), 'junk.xlsx', /dañado/],
       [good.subarray(0, good.length - 40), 'cortado.xlsx', /dañado/],
       [zip([{ name: 'word/document.xml', data: '<w:document/>' }]), 'carta.xlsx', /no es un libro de Excel/],
       [

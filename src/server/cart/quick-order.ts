@@ -8,9 +8,10 @@ import {
   type QuickOrderRequest,
   type QuickOrderResponse,
 } from '../../shared/schemas/quick-order.ts';
+import { type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
 import { listProducts } from '../catalog/listing.ts';
 import type { Db } from '../db/client.ts';
-import { products } from '../db/schema.ts';
+import { priceBreaks, products } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import { productImageUrl } from './quote.ts';
 import { xlsxToText } from './xlsx.ts';
@@ -23,7 +24,15 @@ import { xlsxToText } from './xlsx.ts';
 
 /** A line as read: a code and a quantity, or why it cannot be read. */
 export type ParsedLine =
-  | { line: number; source: string; code: string; quantity: number; note?: string }
+  | {
+      line: number;
+      source: string;
+      code: string;
+      quantity: number;
+      note?: string;
+      /** When `code` is not in the catalogue: the words before the last, and the last word as a mistyped quantity. */
+      orCode?: { code: string; quantityText: string } | undefined;
+    }
   | { line: number; source: string; error: string };
 
 const SOURCE_MAX = 80;
@@ -33,10 +42,69 @@ const show = (s: string) => (s.length > SOURCE_MAX ? `${s.slice(0, SOURCE_MAX)}�
 const FORMULA = /^[=+@]|^-[^\d]/;
 const HEADER = /^(c[oó]digo|clave|code|sku|art[ií]culo|producto|n[uú]mero de parte)$/i;
 
+/** Spaces a spreadsheet or a Mexican document puts between thousands: plain, no-break, narrow no-break. */
+const GROUP_SPACE = '[ \u00a0\u202f]';
+/** A whole number, bare or grouped by thousands the Mexican way: '2030', '2,030', '2 030', '1,250,000'. */
+const QUANTITY = new RegExp(`^(?:\\d+|\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?:${GROUP_SPACE}\\d{3})+)$`);
+/** Looks like someone meant a number (digits with separators or a decimal part): read or refused, never a code. */
+const NUMBERISH = /^[\d.,]+$/;
+
+/** 'CÓDIGO 1,500' and 'CÓDIGO 2 030': a code and a quantity grouped by thousands, not comma-separated cells. */
+const CODE_THEN_GROUPED = new RegExp(
+  `^([^\\t,;]*?\\S)\\s+(\\d{1,3}(?:,\\d{3})+)$|^(\\S+)\\s+(\\d{1,3}(?:${GROUP_SPACE}\\d{3})+)$`,
+);
+
+/** Splits one cell-separated line, honouring double quotes ('"LBN-1";"2,030"' keeps the comma in its cell). */
+function splitCells(line: string, separator: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"') {
+      if (quoted && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = !quoted;
+    } else if (c === separator && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
+
 /**
- * Splits the text into lines and each line into a code and a quantity. Cells are separated by tabs, commas or
- * semicolons (spreadsheets, CSV); a line without them by spaces, the last word being the quantity. Quotes
- * around cells are dropped. A first line that reads like a header is skipped. A missing quantity means 1.
+ * The cells of a line. One separator per line, the strongest present: a tab (pasted from a spreadsheet) or a
+ * semicolon (Excel's CSV in Spanish) leaves commas alone, so a quantity written '2,030' stays 2030; a comma
+ * separates cells only when the line is not a code followed by a thousands-grouped quantity.
+ */
+function cellsOf(source: string): { cells: string[]; separated: boolean } {
+  const grouped = CODE_THEN_GROUPED.exec(source);
+  if (!/[\t;]/.test(source) && grouped) {
+    const code = grouped[1] ?? grouped[3]!;
+    return { cells: [...code.split(/\s+/), grouped[2] ?? grouped[4]!], separated: false };
+  }
+  const separator = ['\t', ';', ','].find((s) => source.includes(s));
+  if (separator) return { cells: splitCells(source, separator), separated: true };
+  return { cells: source.split(/\s+/), separated: false };
+}
+
+/** A quantity cell read as a whole number (thousands separators dropped), or null when it is not one. */
+export function readQuantity(text: string): number | null {
+  return QUANTITY.test(text) ? Number(text.replace(/[^\d]/g, '')) : null;
+}
+
+const badQuantity = (text: string) => `Cantidad no válida: «${show(text)}»`;
+
+/**
+ * Splits the text into lines and each line into a code and a quantity. Cells are separated by tabs, semicolons
+ * or commas (spreadsheets, CSV); a line without them by spaces, the last word being the quantity. Quotes around
+ * cells are dropped. A first line that reads like a header is skipped. A line that is only a code means 1; a
+ * quantity that cannot be read is refused with the text as written, never taken as 1. A space-separated line
+ * whose last word is not a number may be a code with a space in it ('LBN 10001') or a code and a mistyped
+ * quantity ('LBN-10001 x'): the catalogue decides (`orCode`, resolveQuickOrder).
  */
 export function parseQuickOrder(text: string): { lines: ParsedLine[]; total: number } {
   const raw = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
@@ -55,15 +123,8 @@ export function parseQuickOrder(text: string): { lines: ParsedLine[]; total: num
       });
       return;
     }
-    let cells = /[\t,;]/.test(source) ? source.split(/[\t,;]/) : source.split(/\s+/);
-    cells = cells
-      .map((c) =>
-        c
-          .trim()
-          .replace(/^"(.*)"$/, '$1')
-          .trim(),
-      )
-      .filter((c) => c !== '');
+    const split = cellsOf(source);
+    const cells = split.cells.map((c) => c.trim()).filter((c) => c !== '');
     if (cells.length === 0) return;
     const formula = cells.find((c) => FORMULA.test(c));
     if (formula) {
@@ -80,36 +141,38 @@ export function parseQuickOrder(text: string): { lines: ParsedLine[]; total: num
     }
     let quantityText: string | undefined;
     let codeCells = cells;
-    if (cells.length > 1 && /^[\d.,]+$/.test(cells[cells.length - 1]!)) {
-      quantityText = cells[cells.length - 1];
+    let orCode: { code: string; quantityText: string } | undefined;
+    const last = cells[cells.length - 1]!;
+    if (cells.length > 1 && (NUMBERISH.test(last) || readQuantity(last) !== null)) {
+      quantityText = last;
       codeCells = cells.slice(0, -1);
-    } else if (cells.length > 2) {
-      // 'CÓDIGO;DESCRIPCIÓN;CANTIDAD' from a system export: the first cell is the code, a later numeric one the quantity.
-      const numeric = cells.slice(1).findLast((c) => /^\d+$/.test(c));
-      if (numeric) {
-        quantityText = numeric;
-        codeCells = [cells[0]!];
-      }
+    } else if (split.separated && cells.length > 2) {
+      // 'CÓDIGO;DESCRIPCIÓN;CANTIDAD' from a system export: the first cell is the code, a later numeric one the
+      // quantity; without one, the last cell is the quantity as written (refused below, never read as 1).
+      const numeric = cells.slice(1).findLast((c) => readQuantity(c) !== null);
+      quantityText = numeric ?? last;
+      codeCells = [cells[0]!];
+    } else if (split.separated && cells.length === 2) {
+      quantityText = last;
+      codeCells = [cells[0]!];
+    } else if (cells.length > 1) {
+      orCode = { code: cells.slice(0, -1).join(' '), quantityText: last };
     }
-    // Tab/comma/semicolon-separated: the code is the first cell; space-separated: the words before the quantity.
-    const code = (/[\t,;]/.test(source) ? codeCells[0]! : codeCells.join(' ')).trim();
+    // Cell-separated: the code is the first cell; space-separated: the words before the quantity.
+    const code = (split.separated ? codeCells[0]! : codeCells.join(' ')).trim();
     if (code.length > 64) {
       lines.push({ line, source: show(source), error: 'El código es demasiado largo (hasta 64 caracteres)' });
       return;
     }
     if (quantityText === undefined) {
-      lines.push({ line, source: show(source), code, quantity: 1, note: 'Sin cantidad: se toma 1' });
+      lines.push({ line, source: show(source), code, quantity: 1, note: 'Sin cantidad: se toma 1', orCode });
       return;
     }
-    if (!/^\d+$/.test(quantityText)) {
-      lines.push({
-        line,
-        source: show(source),
-        error: `La cantidad «${show(quantityText)}» debe ser un número entero`,
-      });
+    const quantity = readQuantity(quantityText);
+    if (quantity === null) {
+      lines.push({ line, source: show(source), error: badQuantity(quantityText) });
       return;
     }
-    const quantity = Number(quantityText);
     if (quantity === 0) {
       lines.push({ line, source: show(source), error: 'La cantidad debe ser mayor que 0' });
       return;
@@ -198,7 +261,9 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
       `Su lista tiene ${parsed.total.toLocaleString('en-US')} líneas; el pedido rápido admite hasta ${QUICK_ORDER_MAX_LINES} (los productos distintos que caben en un carrito). Divídala en varias partes.`,
     );
   }
-  const candidates = parsed.lines.flatMap((l) => ('code' in l ? spellings(l.code) : []));
+  const candidates = parsed.lines.flatMap((l) =>
+    'code' in l ? [...spellings(l.code), ...(l.orCode ? spellings(l.orCode.code) : [])] : [],
+  );
   const rows =
     candidates.length === 0
       ? []
@@ -217,7 +282,36 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
           .from(products)
           .where(inArray(products.code, [...new Set(candidates)]));
   const byCode = new Map(rows.map((r) => [r.code, r]));
+  const lookUp = (code: string) =>
+    spellings(code)
+      .map((c) => byCode.get(c))
+      .find((r) => r !== undefined);
+  const breakRows =
+    rows.length === 0
+      ? []
+      : await db
+          .select({
+            code: priceBreaks.productCode,
+            minQuantity: priceBreaks.minQuantity,
+            priceCents: priceBreaks.priceCents,
+          })
+          .from(priceBreaks)
+          .where(
+            inArray(
+              priceBreaks.productCode,
+              rows.map((r) => r.code),
+            ),
+          );
+  const breaksOf = new Map<string, PriceBreak[]>();
+  for (const b of breakRows) breaksOf.set(b.code, [...(breaksOf.get(b.code) ?? []), b]);
   const inCart = new Map(request.cart.map((c) => [c.code, c.quantity]));
+  // The cart prices a product by all its units (volume prices): what it will hold once every line is added.
+  const willHold = new Map(inCart);
+  for (const l of parsed.lines) {
+    if (!('code' in l)) continue;
+    const found = lookUp(l.code);
+    if (found) willHold.set(found.code, (willHold.get(found.code) ?? 0) + l.quantity);
+  }
   // The same product on several lines: the quantities add up, as they would in the cart.
   const asked = new Map<string, number>();
   const lines: QuickOrderLine[] = [];
@@ -235,9 +329,22 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
       });
       continue;
     }
-    const found = spellings(l.code)
-      .map((c) => byCode.get(c))
-      .find((r) => r !== undefined);
+    const found = lookUp(l.code);
+    const codeBeforeLastWord = !found && l.orCode ? lookUp(l.orCode.code) : undefined;
+    if (codeBeforeLastWord && l.orCode) {
+      // 'ANX-10015 x': the code is known, so the last word was meant as the quantity.
+      lines.push({
+        line: l.line,
+        source: l.source,
+        status: 'invalid',
+        code: codeBeforeLastWord.code,
+        quantity: null,
+        message: badQuantity(l.orCode.quantityText),
+        product: null,
+        suggestions: [],
+      });
+      continue;
+    }
     if (!found) {
       lines.push({
         line: l.line,
@@ -257,6 +364,11 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
     const product = {
       name: found.name,
       priceCents: found.priceCents,
+      unitPriceCents: unitPriceFor(
+        found.priceCents,
+        breaksOf.get(found.code) ?? [],
+        willHold.get(found.code) ?? l.quantity,
+      ),
       stock: found.stock,
       imageUrl: productImageUrl(found.code, found.imageHash),
       inCart: cart,

@@ -33,6 +33,8 @@ beforeAll(async () => {
       OPENPAY_WEBHOOK_USER: 'openpay',
       OPENPAY_WEBHOOK_PASSWORD: 'secreto-del-webhook',
       CHECKOUT_MAX_PENDING_ORDERS: '50',
+      // These tests hold most of a product's stock on purpose; the share cap has its own test (abandon.test.ts).
+      CHECKOUT_MAX_UNPAID_SHARE_PERCENT: '100',
     },
   });
 });

@@ -32,6 +32,8 @@ beforeAll(async () => {
       OPENPAY_WEBHOOK_PASSWORD: 'secreto-del-webhook',
       CHECKOUT_MAX_PENDING_ORDERS: '200',
       CHECKOUT_MAX_RESERVED_UNITS: '5000',
+      // These tests hold most of a product's stock on purpose; the share cap has its own test (abandon.test.ts).
+      CHECKOUT_MAX_UNPAID_SHARE_PERCENT: '100',
     },
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type DelayedMethod, delayedHoldHours, isDelayed, msiOptions } from '../../shared/payment-methods.ts';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
@@ -7,7 +7,7 @@ import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
-import { orderLines, orders, payments, purchaseInvoiceRequests, users } from '../db/schema.ts';
+import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
@@ -61,6 +61,17 @@ export const MSI_UNAVAILABLE =
   'Los meses sin intereses no están disponibles para este importe o plazo. Elija otro plazo o pague en una sola exhibición.';
 export const DELAYED_CHARGE_ERROR =
   'No pudimos generar la referencia de pago en este momento. Su pedido no se registró y no se hizo ningún cargo; intente de nuevo en unos minutos o pague con tarjeta.';
+/** 'Apartar' names what an unpaid order does: the buyer reads how many they may hold and how to get more. */
+export const aboveUnpaidShare = (name: string, most: number) =>
+  `Con pago por transferencia SPEI o en tienda se pueden apartar hasta ${most} ${most === 1 ? 'pieza' : 'piezas'} de ${name} mientras llega el pago. Pague con tarjeta para llevar más, o contáctenos.`;
+
+/**
+ * The most of a product's stock one unpaid SPEI/store order may hold (decision 049): a share of what is in stock
+ * now, at least one unit so the last piece can still be sold this way.
+ */
+export const unpaidShareOf = (stock: number, percent: number) =>
+  Math.max(1, Math.floor((stock * percent) / 100));
+
 export const tooManyUnits = (max: number) =>
   `Mientras se confirma el pago se pueden apartar hasta ${max} piezas por cliente. Para pedidos mayores, contáctenos.`;
 
@@ -170,6 +181,29 @@ async function placePendingOrder(
     const units = lines.reduce((sum, l) => sum + l.quantity - ('backordered' in l ? l.backordered : 0), 0);
     if (Number(held?.units ?? 0) + units > hold.maxReservedUnits) {
       throw conflict(tooManyUnits(hold.maxReservedUnits), 'too_many_units');
+    }
+    // A SPEI/store order holds its stock for days before any money moves: no one such order may take more than a
+    // share of a product's stock (issue 37: a fresh account held all 212 units for 48 h). Card orders pay at once.
+    if (isDelayed(method)) {
+      const stockOf = new Map(
+        (
+          await tx
+            .select({ code: products.code, stock: products.stock })
+            .from(products)
+            .where(
+              inArray(
+                products.code,
+                lines.map((l) => l.code),
+              ),
+            )
+        ).map((r) => [r.code, r.stock]),
+      );
+      for (const l of lines) {
+        const stock = stockOf.get(l.code) ?? 0;
+        const most = unpaidShareOf(stock, hold.maxUnpaidSharePercent);
+        if (Math.min(l.quantity, stock) > most)
+          throw conflict(aboveUnpaidShare(l.name, most), 'above_unpaid_share');
+      }
     }
     if (body.msiMonths !== undefined && !msiOptions(quote.totalCents).includes(body.msiMonths)) {
       throw conflict(MSI_UNAVAILABLE, 'msi_unavailable');

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * times the figure — these are abuse brakes, not quotas). A general limit on every /api request, and a
  * tight one on the operations an attacker would repeat: placing orders (card testing), card tokens in the
  * sandbox, registration and recovery-code requests (each sends a mail). Sign-in and the recovery reset are
- * not in it: their fair limits live in the database (auth/throttle.ts: growing delays per account, a high
- * per-address ceiling), and 20 a minute per address would lock a whole campus behind one address out. Over the limit: 429 'Demasiados intentos…' with Retry-After, from the error handler.
+ * not in it: their fair limits live in the database (auth/throttle.ts: growing delays per account, a proof of
+ * work per request past a high per-address threshold), and 20 a minute per address would lock a whole campus behind one address out. Over the limit: 429 'Demasiados intentos…' with Retry-After, from the error handler.
  *
  * Requests from this machine (127.0.0.1, ::1) are not limited: health checks, the benchmarks, the tests and
  * a reverse proxy on the same host that is not trusted with TRUST_PROXY (then every shopper would look like

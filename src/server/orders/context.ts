@@ -21,6 +21,7 @@ export const DEFAULT_HOLD: HoldConfig = {
   threeDsMinutes: 10,
   maxPendingOrders: 2,
   maxReservedUnits: 500,
+  maxUnpaidSharePercent: 50,
 };
 
 /** The context of one request (its logger), for routes of any feature that changes orders. */

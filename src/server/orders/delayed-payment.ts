@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import { formatDeadline, isDelayed } from '../../shared/payment-methods.ts';
 import type { PaymentInstructions } from '../../shared/schemas/orders.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { orders, users } from '../db/schema.ts';
 import { renderMail } from '../mail/layout.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -13,7 +13,7 @@ import { lockOrder, type Order } from './lock.ts';
 import { raisePaymentAlert } from './payment-events.ts';
 import { latestPayment, updatePayment } from './payment-records.ts';
 import { openRefund } from './refunds.ts';
-import type { GatewayRequest, SweeperRequest } from './requester.ts';
+import type { GatewayRequest, Requester, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
 import { applyTransition } from './transitions.ts';
 
@@ -84,6 +84,40 @@ export async function markAwaitingPayment(
 }
 
 /**
+ * Why a pending SPEI or store order stops holding its stock: the deadline passed (the sweeper, or Openpay reporting
+ * the charge cancelled), the buyer abandoned it, or staff released it (abandon.ts). One path for all three: the
+ * reference stops counting, and a payment arriving after it is the 'fuera de plazo' case (recordLatePayment).
+ */
+export type ReleaseCause = {
+  /** The transition it is (transitions.ts): the deadline passed, or the buyer or staff gave the order up. */
+  event: 'expire_unpaid' | 'abandon';
+  /** The order's cancel_reason, as staff and the buyer's history read it. */
+  reason: string;
+  /** The payment attempt's note. */
+  attemptNote: string;
+  /** The buyer's mail: its subject and first paragraph. */
+  mail: {
+    kind: string;
+    dedupe: string;
+    title: (number: number) => string;
+    paragraph: (number: number) => string;
+  };
+};
+
+export const EXPIRED_CAUSE: ReleaseCause = {
+  event: 'expire_unpaid',
+  reason: EXPIRED_REASON,
+  attemptNote: 'Venció el plazo para pagar',
+  mail: {
+    kind: 'order-payment-expired',
+    dedupe: 'order-expired',
+    title: (n) => `Pedido #${n} cancelado por falta de pago`,
+    paragraph: (n) =>
+      `No recibimos el pago de su pedido #${n} antes de la fecha límite, así que lo cancelamos y liberamos los productos. No se hizo ningún cargo.`,
+  },
+};
+
+/**
  * pending_payment → cancelled for a SPEI or store order whose deadline passed unpaid (the sweeper, or Openpay
  * reporting the charge cancelled): stock back ('order_release'), the attempt 'expired', the buyer mailed. Once:
  * false when the order is not a pending delayed one (paid meanwhile, or expired already).
@@ -95,24 +129,39 @@ export async function expireAwaitingPayment(
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
-    if (order?.status !== 'pending_payment' || !isDelayed(order.paymentMethod)) return false;
-    await applyTransition(tx, order, 'expire_unpaid', who, {
-      cancelledAt: sql`now()`,
-      cancelReason: EXPIRED_REASON,
-      reservedUntil: null,
-    });
-    await returnStock(tx, number, 'order_release');
-    const payment = await latestPayment(tx, number);
-    if (payment) {
-      await updatePayment(tx, payment.id, {
-        status: 'expired',
-        errorMessage: 'Venció el plazo para pagar',
-      });
-    }
-    await enqueueExpiredMail(tx, order, ctx.publicUrl);
-    ctx.log.info({ order: number, by: who.kind }, 'pedido con pago diferido vencido');
-    return true;
+    if (!order) return false;
+    return releaseAwaitingLocked(tx, ctx, order, who, EXPIRED_CAUSE);
   });
+}
+
+/**
+ * The release itself, for a caller holding the order's lock (`lockOrder` in its transaction): false, and nothing
+ * written, when the order is not a pending SPEI or store one.
+ */
+export async function releaseAwaitingLocked(
+  tx: Tx,
+  ctx: OrderContext,
+  order: Order,
+  who: Requester,
+  cause: ReleaseCause,
+): Promise<boolean> {
+  if (order.status !== 'pending_payment' || !isDelayed(order.paymentMethod)) return false;
+  await applyTransition(tx, order, cause.event, who, {
+    cancelledAt: sql`now()`,
+    cancelReason: cause.reason,
+    reservedUntil: null,
+  });
+  await returnStock(tx, order.number, 'order_release');
+  const payment = await latestPayment(tx, order.number);
+  if (payment) {
+    await updatePayment(tx, payment.id, { status: 'expired', errorMessage: cause.attemptNote });
+  }
+  await enqueueReleasedMail(tx, order, cause, ctx.publicUrl);
+  ctx.log.info(
+    { order: order.number, by: who.kind, reason: cause.reason },
+    'pedido con pago diferido liberado',
+  );
+  return true;
 }
 
 /**
@@ -236,19 +285,16 @@ async function enqueueInstructionsMail(
   });
 }
 
-async function enqueueExpiredMail(tx: Db, order: Order, publicUrl: string) {
+async function enqueueReleasedMail(tx: Db, order: Order, cause: ReleaseCause, publicUrl: string) {
   const to = await recipient(tx, order.userId);
   if (!to) return;
-  const title = `Pedido #${order.number} cancelado por falta de pago`;
+  const title = cause.mail.title(order.number);
   const { html, text } = renderMail(
     {
       title,
       greeting: `Hola, ${to.nombre}:`,
       blocks: [
-        {
-          kind: 'paragraph',
-          text: `No recibimos el pago de su pedido #${order.number} antes de la fecha límite, así que lo cancelamos y liberamos los productos. No se hizo ningún cargo.`,
-        },
+        { kind: 'paragraph', text: cause.mail.paragraph(order.number) },
         {
           kind: 'note',
           text: 'Si ya pagó, no se preocupe: el pago queda registrado y nos comunicaremos con usted. Si aún desea los productos, haga un pedido nuevo.',
@@ -259,11 +305,11 @@ async function enqueueExpiredMail(tx: Db, order: Order, publicUrl: string) {
     publicUrl,
   );
   await enqueueMail(tx, {
-    kind: 'order-payment-expired',
+    kind: cause.mail.kind,
     to: to.email,
     subject: title,
     html,
     text,
-    dedupeKey: `order-expired:${order.number}`,
+    dedupeKey: `${cause.mail.dedupe}:${order.number}`,
   });
 }

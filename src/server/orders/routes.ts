@@ -7,6 +7,7 @@ import {
 } from '../../shared/schemas/orders.ts';
 import { refundAccountSchema } from '../../shared/schemas/refunds.ts';
 import { requireUser } from '../auth/session.ts';
+import { abandonUnpaidOrder } from './abandon.ts';
 import { cancelOrder } from './cancellation.ts';
 import { orderContext } from './context.ts';
 import { getOrder, listOrders } from './history.ts';
@@ -92,6 +93,28 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const order = await getOrder(app.db, user.id, number);
       const refund = order.refunds.at(-1);
       return { message: refund?.sentence ?? 'Cuenta registrada', order };
+    },
+  );
+
+  app.post(
+    '/api/orders/:number/abandon',
+    {
+      schema: {
+        tags: ['pedidos'],
+        summary: 'Abandona un pedido propio pendiente de pago por SPEI o en tienda: libera sus existencias',
+        params: orderNumberParamsSchema,
+        response: { 200: cancelOrderResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('Cache-Control', 'no-store');
+      const { number } = request.params;
+      await abandonUnpaidOrder(orderContext(app, request), number, { kind: 'shopper', userId: user.id });
+      return {
+        message: `Pedido #${number} cancelado. La referencia de pago ya no es válida.`,
+        order: await getOrder(app.db, user.id, number),
+      };
     },
   );
 };

@@ -77,7 +77,7 @@ export const TRANSITIONS: readonly Transition[] = [
     from: ['pending_payment'],
     to: 'cancelled',
     who: ['shopper', 'staff'],
-    by: 'abandonAwaitingPayment',
+    by: 'abandonUnpaidOrder (buyer), releaseUnpaidOrder (staff)',
     writes:
       "SPEI/store order given up before paying: stock back ('order_release'), mail, audit row for staff",
   },

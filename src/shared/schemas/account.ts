@@ -43,7 +43,8 @@ const requiredName = text()
 export const profileUpdateSchema = z.object({
   nombre: requiredName,
   apellidoPat: requiredName,
-  apellidoMat: requiredName,
+  // Optional as at registration (spec note): a buyer with one surname must be able to save the profile.
+  apellidoMat: apellidoMatSchema.optional().default(''),
   telefono: phoneSchema,
   password: currentPasswordSchema,
 });

@@ -262,3 +262,27 @@ export const cancelOrderResponseSchema = z.object({
   order: orderDetailSchema,
 });
 export type CancelOrderResponse = z.infer<typeof cancelOrderResponseSchema>;
+
+/** GET /api/admin/unpaid-holds: per product, the units unpaid SPEI/store orders hold from stock, and by whom. */
+export const unpaidHoldsSchema = z.object({
+  products: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      /** What is left in stock now (the held units are already out of it). */
+      stock: z.number().int(),
+      heldUnits: z.number().int(),
+      orders: z.array(
+        z.object({
+          number: z.number().int(),
+          units: z.number().int(),
+          paymentMethod: z.enum(['spei', 'cash']),
+          paymentDueAt: z.string().nullable(),
+          createdAt: z.string(),
+          email: z.string(),
+        }),
+      ),
+    }),
+  ),
+});
+export type UnpaidHolds = z.infer<typeof unpaidHoldsSchema>;

@@ -67,7 +67,10 @@ export const quickOrderLineSchema = z.object({
   product: z
     .object({
       name: z.string(),
+      /** The presentation's list price. */
       priceCents: z.number().int(),
+      /** What the cart will charge per unit once these lines are in it (volume prices reached included). */
+      unitPriceCents: z.number().int(),
       stock: z.number().int(),
       /** 'Sobre pedido' (decision 029): orderable beyond stock, with this lead time. */
       leadTime: leadTimeSchema.nullable().optional(),

@@ -7,11 +7,14 @@ import { openTestDatabase } from './test-db.ts';
 
 export type TestApp = { app: FastifyInstance; database: Database; close(): Promise<void> };
 
-/** The real app on an isolated database, for app.inject; optionally with the demo catalogue. */
+/**
+ * The real app on an isolated database, for app.inject; optionally with the demo catalogue, and on PostgreSQL
+ * itself (`postgres: true`) for a test of concurrent connections even when the run uses PGlite.
+ */
 export async function createTestApp(
-  options: { seedProducts?: number; config?: Partial<AppConfig> } = {},
+  options: { seedProducts?: number; config?: Partial<AppConfig>; postgres?: boolean } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ postgres: options.postgres ?? false });
   if (options.seedProducts) await seedDemoCatalogue(database.db, { products: options.seedProducts });
   const config: AppConfig = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),

@@ -86,7 +86,11 @@ export function ProfileForm() {
         error={errors.apellidoPat?.message}
         {...register('apellidoPat')}
       />
-      <TextField label="Apellido materno" error={errors.apellidoMat?.message} {...register('apellidoMat')} />
+      <TextField
+        label="Apellido materno (opcional)"
+        error={errors.apellidoMat?.message}
+        {...register('apellidoMat')}
+      />
       <TextField
         label="Teléfono"
         type="tel"

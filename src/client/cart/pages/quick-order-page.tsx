@@ -280,8 +280,14 @@ export function Component() {
                 {l.product && l.quantity ? (
                   <div className="shrink-0 text-right text-sm text-slate-700 sm:w-40">
                     <div>
-                      {l.quantity} × {formatMoney(l.product.priceCents)}
+                      {l.quantity} × {formatMoney(l.product.unitPriceCents)}
                     </div>
+                    {l.product.unitPriceCents < l.product.priceCents ? (
+                      <div className="text-xs text-slate-500">
+                        Precio por volumen · lista{' '}
+                        <span className="line-through">{formatMoney(l.product.priceCents)}</span>
+                      </div>
+                    ) : null}
                     <div className="text-xs text-slate-500">
                       Existencia {l.product.stock}
                       {l.product.inCart > 0 ? ` · en carrito ${l.product.inCart}` : ''}

@@ -94,6 +94,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'refund.account': 'CLABE del reembolso registrada',
   'refund.payout': 'Reembolso pagado por Openpay a CLABE',
   'refund.transfer': 'Transferencia de reembolso registrada',
+  'order.release': 'Pedido sin pagar liberado',
   'product.create': 'Producto creado',
   'product.update': 'Producto modificado',
   'product.activate': 'Producto activado',

@@ -162,3 +162,12 @@ export const adminOrderActionResponseSchema = z.object({
   message: z.string(),
   order: adminOrderDetailSchema,
 });
+
+/** POST /api/admin/orders/:number/release: staff free an unpaid SPEI/store order's stock, saying why. */
+export const releaseUnpaidOrderSchema = z.object({
+  reason: z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(5, 'Escriba el motivo para liberar el pedido (al menos 5 caracteres)')
+    .max(300, 'El motivo admite hasta 300 caracteres'),
+});

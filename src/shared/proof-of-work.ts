@@ -1,0 +1,34 @@
+/**
+ * The proof of work that stands in for a CAPTCHA when one address has failed too many sign-ins (issue 37, item 9;
+ * decision 050). The server hands out a challenge with a difficulty; the browser finds a nonce such that
+ * SHA-256(`${challenge}:${nonce}`) starts with that many zero bits and repeats the request with it. A person pays
+ * a fraction of a second once; a script guessing from that address pays it on every try. One definition of the
+ * puzzle for both sides.
+ */
+
+/** Response header of the 429 (`challenge;bits`) and request header of the retry (`challenge;nonce`). */
+export const PROOF_HEADER = 'x-prueba-de-trabajo';
+export const CHALLENGE_REQUIRED = 'challenge_required';
+
+export function leadingZeroBits(digest: Uint8Array): number {
+  let bits = 0;
+  for (const byte of digest) {
+    if (byte === 0) {
+      bits += 8;
+      continue;
+    }
+    return bits + Math.clz32(byte) - 24;
+  }
+  return bits;
+}
+
+/** Finds the nonce (WebCrypto: the browser, and Node in tests). Tries nonces in batches to keep the page alive. */
+export async function solveChallenge(challenge: string, bits: number): Promise<string> {
+  const encoder = new TextEncoder();
+  for (let nonce = 0; ; nonce++) {
+    const digest = new Uint8Array(
+      await crypto.subtle.digest('SHA-256', encoder.encode(`${challenge}:${nonce}`)),
+    );
+    if (leadingZeroBits(digest) >= bits) return String(nonce);
+  }
+}
