@@ -49,14 +49,23 @@ export function GlobalInvoicePanel() {
     now.getMonth() === 0 ? { y: now.getFullYear() - 1, m: 12 } : { y: now.getFullYear(), m: now.getMonth() };
   const [year, setYear] = useState(last.y);
   const [month, setMonth] = useState(last.m);
+  // Past the SAT's 72 hours the server asks for an explicit, audited confirmation (decision 045).
+  const [late, setLate] = useState<string | null>(null);
   const issue = useMutation({
-    mutationFn: () =>
-      apiFetch<GlobalInvoice>('/api/admin/invoices/global', { method: 'POST', body: { year, month } }),
+    mutationFn: (confirmLate: boolean) =>
+      apiFetch<GlobalInvoice>('/api/admin/invoices/global', {
+        method: 'POST',
+        body: confirmLate ? { year, month, confirmLate } : { year, month },
+      }),
     onSuccess: (g) => {
+      setLate(null);
       toast.success(`Factura global de ${g.period} emitida con ${g.orders.length} pedidos`);
       void client.invalidateQueries({ queryKey: ['admin', 'global-invoices'] });
     },
-    onError: (error) => toast.error(error instanceof ApiError ? error.message : 'Error de red'),
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'global_late') setLate(error.message);
+      else toast.error(error instanceof ApiError ? error.message : 'Error de red');
+    },
   });
   return (
     <section
@@ -75,7 +84,10 @@ export function GlobalInvoicePanel() {
           className={fieldClass}
           aria-label="Mes"
           value={month}
-          onChange={(e) => setMonth(Number(e.target.value))}
+          onChange={(e) => {
+            setLate(null);
+            setMonth(Number(e.target.value));
+          }}
         >
           {MONTHS.map((name, i) => (
             <option key={name} value={i + 1}>
@@ -88,17 +100,36 @@ export function GlobalInvoicePanel() {
           aria-label="Año"
           inputMode="numeric"
           value={year}
-          onChange={(e) => setYear(Number(e.target.value.replace(/\D/g, '').slice(0, 4)))}
+          onChange={(e) => {
+            setLate(null);
+            setYear(Number(e.target.value.replace(/\D/g, '').slice(0, 4)));
+          }}
         />
         <button
           type="button"
           className={buttonClass.primary}
           disabled={issue.isPending}
-          onClick={() => issue.mutate()}
+          onClick={() => issue.mutate(false)}
         >
           {issue.isPending ? 'Emitiendo...' : 'Emitir factura global'}
         </button>
       </div>
+      {late && (
+        <div
+          role="alert"
+          className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          <p>{late}</p>
+          <button
+            type="button"
+            className={`${buttonClass.secondary} mt-2`}
+            disabled={issue.isPending}
+            onClick={() => issue.mutate(true)}
+          >
+            Emitir de todos modos (extemporánea)
+          </button>
+        </div>
+      )}
       {list.data && list.data.items.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-100 text-sm">
           {list.data.items.map((g) => (
