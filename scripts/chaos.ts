@@ -1098,6 +1098,50 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     declinedAsPaid.map((a) => a.number),
   );
 
+  // Every peso has its record (decision 045): what each order's ledger says was paid and given back is what the
+  // gateway (the Openpay simulator's own tables) says — charges captured, card refunds, payouts executed.
+  const money = (
+    await db.execute<{
+      number: number;
+      ledger_paid: number;
+      bank_paid: number;
+      ledger_card: number;
+      bank_card: number;
+      ledger_payout: number;
+      bank_payout: number;
+    }>(sql`
+      with bank as (
+        select p.order_number as number,
+          coalesce(sum(c.amount_cents) filter (where c.status in ('completed', 'refunded')), 0)::bigint as paid,
+          coalesce(sum(c.refunded_cents) filter (where c.status in ('completed', 'refunded')), 0)::bigint as card
+        from payments p join sandbox_charges c on c.order_id = p.order_ref group by 1),
+      payouts as (
+        select r.order_number as number, coalesce(sum(s.amount_cents) filter (where s.status = 'completed'), 0)::bigint as paid
+        from order_refunds r join sandbox_payouts s on s.order_id = r.provider_ref group by 1),
+      ledger as (
+        select order_number as number,
+          coalesce(sum(amount_cents) filter (where kind = 'charge'), 0)::bigint as paid,
+          coalesce(sum(amount_cents) filter (where kind = 'refund' and method = 'card'), 0)::bigint as card,
+          coalesce(sum(amount_cents) filter (where kind = 'refund' and method = 'payout'), 0)::bigint as payout
+        from order_ledger group by 1)
+      select o.number, coalesce(l.paid, 0)::int as ledger_paid, coalesce(b.paid, 0)::int as bank_paid,
+        coalesce(l.card, 0)::int as ledger_card, coalesce(b.card, 0)::int as bank_card,
+        coalesce(l.payout, 0)::int as ledger_payout, coalesce(y.paid, 0)::int as bank_payout
+      from orders o left join ledger l on l.number = o.number left join bank b on b.number = o.number
+      left join payouts y on y.number = o.number`)
+  ).rows;
+  const differences = money.filter(
+    (m) =>
+      m.ledger_paid !== m.bank_paid || m.ledger_card !== m.bank_card || m.ledger_payout !== m.bank_payout,
+  );
+  fail(
+    'pedidos cuyo libro de dinero no coincide con Openpay (cobrado, reembolsado a tarjeta, pagado a CLABE)',
+    differences,
+  );
+  say(
+    `libro del pedido = Openpay: ${money.length} pedidos, ${money.filter((m) => m.bank_paid > 0).length} con cobro, ${differences.length} diferencias`,
+  );
+
   const totals = {
     pedidos: orders.length,
     pagados: orders.filter((o) => o.status === 'paid').length,

@@ -4,6 +4,8 @@ import { isDelayed } from '../../shared/payment-methods.ts';
 import { orders, payments } from '../db/schema.ts';
 import { DEFAULT_HOLD, type OrderContext, orderContext } from '../orders/context.ts';
 import { EXPIRED_REASON, expireAwaitingPayment, recordLatePayment } from '../orders/delayed-payment.ts';
+import { ledgerActor, recordMovement } from '../orders/ledger.ts';
+import { lockOrder } from '../orders/lock.ts';
 import { markPaid, markPaymentError, markPaymentFailed, shortenHold } from '../orders/payment.ts';
 import { raisePaymentAlert, recordChargeChange } from '../orders/payment-events.ts';
 import {
@@ -344,13 +346,37 @@ async function refundReleased(
       return false;
     }
   }
-  if (attempt) {
-    await updatePayment(ctx.db, attempt.id, {
-      status: 'failed',
-      chargeId: charge.id,
-      refundedCents: Math.max(refunded.refundedCents, charge.amountCents),
+  const refundedCents = Math.max(refunded.refundedCents, charge.amountCents);
+  await ctx.db.transaction(async (tx) => {
+    await lockOrder(tx, number);
+    if (attempt)
+      await updatePayment(tx, attempt.id, { status: 'failed', chargeId: charge.id, refundedCents });
+    // The money came in and went straight back: both are the order's ledger (decision 045), once per charge.
+    const actor = ledgerActor({ kind: 'sweeper' });
+    const reason = 'Cargo completado de un pedido ya liberado: se reembolsó';
+    const reference = `released:${charge.id}`;
+    await recordMovement(tx, number, actor, {
+      kind: 'charge',
+      amountCents: charge.amountCents,
+      method: 'card',
+      reference: charge.id,
+      reason,
     });
-  }
+    await recordMovement(tx, number, actor, {
+      kind: 'refund_due',
+      amountCents: charge.amountCents,
+      method: 'card',
+      reference,
+      reason,
+    });
+    await recordMovement(tx, number, actor, {
+      kind: 'refund',
+      amountCents: charge.amountCents,
+      method: 'card',
+      reference,
+      reason,
+    });
+  });
   return true;
 }
 
