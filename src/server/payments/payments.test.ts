@@ -481,6 +481,7 @@ describe('configuration', () => {
       threeDsMinutes: 10,
       maxPendingOrders: 2,
       maxReservedUnits: 500,
+      maxUnpaidSharePercent: 50,
     });
     expect(
       loadConfig({ CHECKOUT_HOLD_MINUTES: '5', CHECKOUT_3DS_HOLD_MINUTES: '15' }).payments.hold,

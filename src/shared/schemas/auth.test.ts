@@ -169,7 +169,7 @@ describe('login and recovery', () => {
 });
 
 describe('profile and password forms', () => {
-  it('profile: names and phone required, passwords equal', () => {
+  it('profile: names and phone required (the second surname optional, as at registration), passwords equal', () => {
     expect(
       messages(profileFormSchema, {
         nombre: '',
@@ -182,7 +182,6 @@ describe('profile and password forms', () => {
     ).toEqual({
       nombre: 'No deje vacío este campo',
       apellidoPat: 'No deje vacío este campo',
-      apellidoMat: 'No deje vacío este campo',
       telefono: 'Escriba un teléfono válido',
       confirmPassword: 'Las contraseñas no coinciden',
     });
