@@ -6,9 +6,9 @@
  * puzzle for both sides.
  */
 
-/** Response header of the 429 (`challenge;bits`) and request header of the retry (`challenge;nonce`). */
-export const PROOF_HEADER = 'x-prueba-de-trabajo';
-export const CHALLENGE_REQUIRED = 'challenge_required';
+import { CHALLENGE_REQUIRED, PROOF_HEADER } from './proof-of-work-protocol.ts';
+
+export { CHALLENGE_REQUIRED, PROOF_HEADER };
 
 export function leadingZeroBits(digest: Uint8Array): number {
   let bits = 0;

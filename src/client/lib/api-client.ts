@@ -1,4 +1,4 @@
-import { CHALLENGE_REQUIRED, PROOF_HEADER, solveChallenge } from '@/shared/proof-of-work.ts';
+import { CHALLENGE_REQUIRED, PROOF_HEADER } from '@/shared/proof-of-work-protocol.ts';
 import type { ErrorEnvelope } from '@/shared/schemas/errors.ts';
 
 /** An API failure with the server's Spanish message (or 'Error de conexión' when the network failed). */
@@ -68,6 +68,7 @@ export async function apiFetch<T>(path: string, options: Options = {}): Promise<
     !headers[PROOF_HEADER]
   ) {
     const [token = '', bits = '0'] = challenge.split(';');
+    const { solveChallenge } = await import('@/shared/proof-of-work.ts');
     const nonce = await solveChallenge(token, Number(bits));
     return apiFetch<T>(path, { ...options, headers: { ...headers, [PROOF_HEADER]: `${token};${nonce}` } });
   }

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
-import { chargeLimitMessage, methodsThatCanPay } from '../../shared/limits.ts';
+import { chargeLimitMessage, methodsThatCanPay } from '../../shared/charge-limits.ts';
 import { saleIva } from '../../shared/money.ts';
 import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';

@@ -11,7 +11,8 @@ import {
   sandboxToken,
 } from '../../../tests/server/support/checkout.ts';
 import { pdfText } from '../../../tests/server/support/pdf-text.ts';
-import { CHARGE_LIMITS, chargeLimitMessage, MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import { CHARGE_LIMITS, chargeLimitMessage } from '../../shared/charge-limits.ts';
+import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { MAX_PRICE_CENTS } from '../../shared/schemas/admin.ts';
 import { shippingCentsForWeight } from '../cart/quote.ts';

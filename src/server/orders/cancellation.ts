@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { writeAudit } from '../audit/log.ts';
 import type { Tx } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
@@ -12,6 +12,7 @@ import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderCancelledMail } from './mail.ts';
 import { completedPayment, updatePayment } from './payment-records.ts';
 import {
+  cardRefundInProgress,
   failRefund,
   openRefund,
   type RefundRow,
@@ -184,18 +185,7 @@ async function finishCancellation(
   await ctx.db.transaction(async (tx) => {
     const before = await lockOrder(tx, number);
     if (!before?.cancelledAt || !CANCELLABLE.includes(before.status)) return;
-    const [refund] = await tx
-      .select()
-      .from(orderRefunds)
-      .where(
-        and(
-          eq(orderRefunds.orderNumber, number),
-          eq(orderRefunds.route, 'card'),
-          eq(orderRefunds.state, 'in_progress'),
-        ),
-      )
-      .orderBy(desc(orderRefunds.id))
-      .limit(1);
+    const refund = await cardRefundInProgress(tx, number);
     if (refund) await settleRefund(tx, refund, { route: 'card', providerId, actor: ledgerActor(who) });
     const [settled] = refund
       ? await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id))
@@ -268,18 +258,7 @@ async function claimedRefund(
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order?.cancelledAt || !CANCELLABLE.includes(order.status)) return null;
-    const [open] = await tx
-      .select()
-      .from(orderRefunds)
-      .where(
-        and(
-          eq(orderRefunds.orderNumber, number),
-          eq(orderRefunds.route, 'card'),
-          eq(orderRefunds.state, 'in_progress'),
-        ),
-      )
-      .orderBy(desc(orderRefunds.id))
-      .limit(1);
+    const open = await cardRefundInProgress(tx, number);
     if (open) return open;
     const amountCents = await refundableOf(tx, number);
     if (amountCents <= 0) return null;

@@ -1,12 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import type { Tx } from '../db/client.ts';
-import { orderRefunds, orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
+import { orders, type PaymentState, paymentAlerts, payments } from '../db/schema.ts';
 import { type Charge, chargeMatches } from '../payments/gateway.ts';
 import type { OrderContext } from './context.ts';
 import { hasActiveInvoice } from './invoice-state.ts';
 import { balancesFrom, ledgerActor, ledgerOf, recordMovement } from './ledger.ts';
 import { lockOrder } from './lock.ts';
+import { cardRefundInProgress } from './refunds.ts';
 import type { GatewayRequest, SweeperRequest } from './requester.ts';
 import { returnStock } from './stock.ts';
 import { applyTransition } from './transitions.ts';
@@ -76,17 +77,7 @@ export async function recordChargeChange(
     // the sweeper does); touching the payment now would make it miss the completed payment it refunds.
     if (order.cancelledAt !== null && order.status !== 'cancelled') return order.paymentState;
     // A partial refund of ours is being asked of Openpay: its holder (or the sweeper) records it from the answer.
-    const [refunding] = await tx
-      .select({ id: orderRefunds.id })
-      .from(orderRefunds)
-      .where(
-        and(
-          eq(orderRefunds.orderNumber, number),
-          eq(orderRefunds.route, 'card'),
-          eq(orderRefunds.state, 'in_progress'),
-        ),
-      )
-      .limit(1);
+    const refunding = await cardRefundInProgress(tx, number);
     if (refunding) return order.paymentState;
     const [payment] = await tx
       .select()

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import { type RefundStateName, refundSentence } from '../../shared/refund-routes.ts';
 import { writeAudit } from '../audit/log.ts';
@@ -28,6 +28,23 @@ import { ORDER_NOT_FOUND } from './rules.ts';
 export type RefundRow = typeof orderRefunds.$inferSelect;
 
 export const REFUND_NOT_FOUND = 'Reembolso no encontrado';
+
+/** The card refund of the order being asked of Openpay now, if any (one at a time per charge). */
+export async function cardRefundInProgress(db: Db, number: number): Promise<RefundRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(orderRefunds)
+    .where(
+      and(
+        eq(orderRefunds.orderNumber, number),
+        eq(orderRefunds.route, 'card'),
+        eq(orderRefunds.state, 'in_progress'),
+      ),
+    )
+    .orderBy(desc(orderRefunds.id))
+    .limit(1);
+  return row;
+}
 
 /** What can still be given back: paid, less refunded, less what is already promised. */
 export async function refundableOf(db: Db, number: number): Promise<number> {
@@ -59,17 +76,7 @@ export async function openRefund(
   if (refund.route === 'card') {
     // Openpay takes no idempotency key on refunds: one card refund at a time per charge, so that a lost answer is
     // settled by the charge's refunded amount against what the ledger held before it (refundOnce).
-    const [busy] = await tx
-      .select({ id: orderRefunds.id })
-      .from(orderRefunds)
-      .where(
-        and(
-          eq(orderRefunds.orderNumber, order.number),
-          eq(orderRefunds.route, 'card'),
-          eq(orderRefunds.state, 'in_progress'),
-        ),
-      )
-      .limit(1);
+    const busy = await cardRefundInProgress(tx, order.number);
     if (busy)
       throw conflict(
         'Hay otro reembolso a tarjeta en proceso para este pedido; espere a que termine',

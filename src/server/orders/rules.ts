@@ -1,5 +1,4 @@
 import { AWAITING_PAYMENT_LABEL, isDelayed } from '../../shared/payment-methods.ts';
-import { CANCEL_MOTIVO_TEXT } from '../../shared/sat-motivos.ts';
 import { NO_GUIDE, ORDER_STATUS_LABELS, type OrderStatus } from '../../shared/schemas/orders.ts';
 import type { CancelRequest } from '../db/schema.ts';
 import { type AppError, conflict } from '../http/errors.ts';

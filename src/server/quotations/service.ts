@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { payableMethodsNote } from '../../shared/limits.ts';
+import { payableMethodsNote } from '../../shared/charge-limits.ts';
 import { saleIva } from '../../shared/money.ts';
 import type {
   CreateQuotation,

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '@/client/lib/api-client.ts';
 import { Alert } from '@/client/ui/alert.tsx';
-import { methodsThatCanPay, payableMethodsNote } from '@/shared/limits.ts';
+import { methodsThatCanPay, payableMethodsNote } from '@/shared/charge-limits.ts';
 import {
   type DelayedMethod,
   delayedHoldHours,
