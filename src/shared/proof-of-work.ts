@@ -22,13 +22,20 @@ export function leadingZeroBits(digest: Uint8Array): number {
   return bits;
 }
 
-/** Finds the nonce (WebCrypto: the browser, and Node in tests). Tries nonces in batches to keep the page alive. */
+/**
+ * Finds the nonce (WebCrypto: the browser, and Node in tests). WebCrypto's digest is asynchronous, so nonces are
+ * tried in parallel batches (a batch's digests run together), and the page stays responsive between batches.
+ */
 export async function solveChallenge(challenge: string, bits: number): Promise<string> {
   const encoder = new TextEncoder();
-  for (let nonce = 0; ; nonce++) {
-    const digest = new Uint8Array(
-      await crypto.subtle.digest('SHA-256', encoder.encode(`${challenge}:${nonce}`)),
+  const BATCH = 256;
+  for (let start = 0; ; start += BATCH) {
+    const digests = await Promise.all(
+      Array.from({ length: BATCH }, (_, i) =>
+        crypto.subtle.digest('SHA-256', encoder.encode(`${challenge}:${start + i}`)),
+      ),
     );
-    if (leadingZeroBits(digest) >= bits) return String(nonce);
+    const found = digests.findIndex((d) => leadingZeroBits(new Uint8Array(d)) >= bits);
+    if (found >= 0) return String(start + found);
   }
 }

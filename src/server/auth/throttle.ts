@@ -141,8 +141,12 @@ export function challengeBits(policy: Policy, failures: number): number {
   if (failures < policy.addressFree) return 0;
   return Math.min(MAX_CHALLENGE_BITS, 12 + 2 * Math.floor(Math.log2(failures / policy.addressFree)));
 }
-/** ≈ 2^18 hashes: a couple of seconds in a phone's browser, the most an honest person is asked to wait. */
-const MAX_CHALLENGE_BITS = 18;
+/**
+ * ≈ 2^16 hashes: well under a second in a desktop browser, a second or two on a mid-range phone — the most an honest
+ * person is asked to wait. (18 bits took minutes for 17 sign-ins in a row on a loaded machine: too much for a
+ * campus whose neighbours mistype.)
+ */
+const MAX_CHALLENGE_BITS = 16;
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const challengeKey = (ip: string, challenge: string) => `challenge:${ip}|${challenge}`;
 
