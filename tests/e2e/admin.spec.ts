@@ -185,7 +185,7 @@ test('staff ship an order with a guide; the shopper sees it in /historial and ca
   await staffContext.close();
 });
 
-test('staff issue a credit note (bounded by what remains) and cancel the invoice with the motivo chosen', async ({
+test('staff issue a bonificación credit note (bounded by what remains); the invoice cannot then be cancelled with 03', async ({
   page,
   browser,
 }) => {
@@ -230,7 +230,7 @@ test('staff issue a credit note (bounded by what remains) and cancel the invoice
 
   await form.getByLabel('Importe con IVA (MXN)').fill('100.00');
   await form.getByRole('button', { name: 'Emitir nota de crédito' }).click();
-  await expect(staff.getByText(/Nota de crédito por 100\.00 MXN emitida/)).toBeVisible();
+  await expect(staff.getByText(/Bonificación por 100\.00 MXN emitida como nota de crédito/)).toBeVisible();
   const notes = panel.getByRole('list', { name: 'Notas de crédito' });
   await expect(notes.getByRole('listitem')).toHaveCount(1);
   await expect(notes.getByText('Descuento por empaque dañado')).toBeVisible();
@@ -275,7 +275,8 @@ test('staff issue a credit note (bounded by what remains) and cancel the invoice
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: '/work/lead/shots/h14-shopper-credit-notes-390.png', fullPage: true });
 
-  // Cancellation with the motivo chosen: 03, the operation did not take place.
+  // Motivo 03 on a sale that was kept, with a credit note alive: the SAT would answer «No cancelable» and the sale
+  // did take place (issue 33) — refused, and the invoice stays valid.
   await panel.getByLabel('Motivo de cancelación').selectOption('03');
   await panel.getByRole('button', { name: 'Cancelar factura' }).click();
   const [cancel] = await Promise.all([
@@ -286,8 +287,8 @@ test('staff issue a credit note (bounded by what remains) and cancel the invoice
   ]);
   expect(cancel.postDataJSON()).toEqual({ motivo: '03' });
   await expect(
-    staff.getByText(`Factura del pedido #${number} cancelada; avisamos al cliente por correo.`),
+    staff.getByText(/el SAT no cancela una factura con documentos relacionados vigentes/),
   ).toBeVisible();
-  await expect(panel.getByText('El pedido no tiene una factura vigente.')).toBeVisible();
+  await expect(panel.getByText(invoiceUuid)).toBeVisible();
   await staffContext.close();
 });

@@ -96,7 +96,10 @@ function CancelInvoice({ orderNumber, uuid }: { orderNumber: number; uuid: strin
   );
 }
 
-/** «Nota de crédito»: amount with IVA and concept, bounded by what remains to credit of the invoice. */
+/**
+ * «Bonificación»: a credit note without money back (the refunds issue theirs by themselves, decision 045): amount
+ * with IVA and concept, bounded by what remains to credit of the invoice.
+ */
 function CreditNoteForm({ orderNumber, remainingCents }: { orderNumber: number; remainingCents: number }) {
   const issue = useIssueCreditNote(orderNumber);
   const [amount, setAmount] = useState('');
@@ -130,11 +133,13 @@ function CreditNoteForm({ orderNumber, remainingCents }: { orderNumber: number; 
       aria-label="Nota de crédito"
       className="mt-4 grid gap-3 border-t border-slate-100 pt-4"
     >
-      <h3 className="text-sm font-semibold text-slate-900">Nueva nota de crédito</h3>
+      <h3 className="text-sm font-semibold text-slate-900">Bonificación (nota de crédito sin reembolso)</h3>
       <p className="text-xs text-slate-500">
-        CFDI de egreso relacionado con la factura (relación 01) por una devolución parcial o un descuento.
-        Queda por acreditar <strong className="text-slate-800">{formatMoney(remainingCents)}</strong>. Se
-        envía al cliente por correo con el XML y el PDF.
+        CFDI de egreso relacionado con la factura (relación 01) por un descuento o una bonificación:{' '}
+        <strong className="text-slate-800">no devuelve dinero</strong>. Un reembolso (en «Dinero del pedido»)
+        emite su propia nota de crédito. Queda por acreditar{' '}
+        <strong className="text-slate-800">{formatMoney(remainingCents)}</strong>. Se envía al cliente por
+        correo con el XML y el PDF.
       </p>
       <label className="block text-sm text-slate-700">
         Importe con IVA (MXN)
