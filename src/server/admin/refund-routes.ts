@@ -10,13 +10,9 @@ import {
   refundTransferSchema,
 } from '../../shared/schemas/refunds.ts';
 import { orderContext } from '../orders/context.ts';
-import {
-  openRefunds,
-  payRefundByPayout,
-  recordRefundTransfer,
-  refundPart,
-  setRefundAccount,
-} from '../orders/refunds.ts';
+import { refundPart } from '../orders/partial-refund.ts';
+import { openRefunds } from '../orders/refunds.ts';
+import { payRefundByPayout, recordRefundTransfer, setRefundAccount } from '../orders/refunds-owed.ts';
 import { staffRequest } from './context.ts';
 import { getAdminOrder } from './orders-service.ts';
 

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { orders } from '../db/schema.ts';
 import { finishInterruptedCancellations } from '../orders/cancellation.ts';
 import type { OrderContext } from '../orders/context.ts';
-import { advanceRefunds } from '../orders/refunds.ts';
+import { advanceRefunds } from '../orders/refunds-owed.ts';
 import { SWEEPER } from '../orders/requester.ts';
 import { GatewayUnavailableError } from '../payments/gateway.ts';
 import { reconcileAwaiting, releaseUnpaid, settleReleasedAttempts } from './settle.ts';

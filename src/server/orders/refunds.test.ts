@@ -17,7 +17,7 @@ import { GatewayError } from '../payments/gateway.ts';
 import type { SandboxGateway } from '../payments/sandbox.ts';
 import type { OrderContext } from './context.ts';
 import { balancesOf } from './ledger.ts';
-import { advanceRefunds } from './refunds.ts';
+import { advanceRefunds } from './refunds-owed.ts';
 import { SWEEPER } from './requester.ts';
 
 /**

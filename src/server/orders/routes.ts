@@ -11,7 +11,7 @@ import { abandonUnpaidOrder } from './abandon.ts';
 import { cancelOrder } from './cancellation.ts';
 import { orderContext } from './context.ts';
 import { getOrder, listOrders } from './history.ts';
-import { setRefundAccount } from './refunds.ts';
+import { setRefundAccount } from './refunds-owed.ts';
 
 /** The shopper's history, receipt and cancellation (their own orders only). */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,0 +1,95 @@
+import { eq } from 'drizzle-orm';
+import { formatMoney } from '../../shared/money.ts';
+import { writeAudit } from '../audit/log.ts';
+import { orderRefunds, orders } from '../db/schema.ts';
+import { badGateway, conflict, notFound } from '../http/errors.ts';
+import type { OrderContext } from './context.ts';
+import { ledgerActor } from './ledger.ts';
+import { lockOrder } from './lock.ts';
+import { completedPayment } from './payment-records.ts';
+import {
+  enqueueRefundMail,
+  finishCardRefund,
+  keepRefund,
+  openRefund,
+  type RefundRow,
+  refundableOf,
+  routeOf,
+} from './refunds.ts';
+import type { StaffRequest } from './requester.ts';
+import { ORDER_NOT_FOUND } from './rules.ts';
+
+// ——— Staff partial refund ———
+
+export type PartialRefundResult = { refund: RefundRow; outcome: 'refunded' | 'owed' };
+
+/**
+ * Staff give back part of a paid order (an amount, or the value of lines they chose, computed by the caller from
+ * the order's own prices): by card through Openpay at once, or as money owed to a SPEI/cash buyer. The order
+ * keeps its state; a credit note for the amount follows when the order is invoiced (the caller, in the same
+ * action). Refused above what is left to refund, on an unpaid order, while a cancellation is in flight.
+ */
+export async function refundPart(
+  ctx: OrderContext,
+  number: number,
+  who: StaffRequest,
+  request: { amountCents: number; reason: string },
+): Promise<PartialRefundResult> {
+  const opened = await ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, number);
+    if (!order) throw notFound(ORDER_NOT_FOUND);
+    if (order.paidAt === null)
+      throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
+    if (order.cancelledAt !== null && order.status !== 'cancelled')
+      throw conflict('La cancelación del pedido está en proceso', 'cancelling');
+    const left = await refundableOf(tx, number);
+    if (request.amountCents > left)
+      throw conflict(
+        `El reembolso (${formatMoney(request.amountCents)}) supera lo que queda por reembolsar del pedido (${formatMoney(left)})`,
+        'refund_too_large',
+      );
+    const payment = await completedPayment(tx, number);
+    const refund = await openRefund(tx, order, {
+      route: routeOf(payment?.method ?? order.paymentMethod),
+      amountCents: request.amountCents,
+      reason: request.reason,
+      actor: ledgerActor(who),
+    });
+    await writeAudit(tx, who.actor, {
+      action: 'refund.partial',
+      entityType: 'order',
+      entityId: number,
+      before: null,
+      after: {
+        refundId: refund.id,
+        route: refund.route,
+        amountCents: refund.amountCents,
+        reason: request.reason,
+      },
+    });
+    if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, ctx.publicUrl);
+    return refund;
+  });
+  if (opened.route !== 'card') {
+    await ctx.taxPapers?.afterMoneyMoved(number);
+    return { refund: opened, outcome: 'owed' };
+  }
+  const stop = keepRefund(ctx.db, opened.id);
+  try {
+    const outcome = await finishCardRefund(ctx, opened, ledgerActor(who));
+    if (outcome.kind === 'unknown')
+      throw badGateway(
+        'refund_pending',
+        'Openpay no respondió; el reembolso sigue en proceso y se confirmará automáticamente',
+      );
+    if (outcome.kind === 'refused')
+      throw badGateway('refund_failed', `Openpay rechazó el reembolso: ${outcome.message}`);
+    const [done] = await ctx.db.select().from(orderRefunds).where(eq(orderRefunds.id, opened.id));
+    const order = await ctx.db.select().from(orders).where(eq(orders.number, number));
+    await enqueueRefundMail(ctx.db, order[0]!, done!, ctx.publicUrl);
+    await ctx.taxPapers?.afterMoneyMoved(number);
+    return { refund: done!, outcome: 'refunded' };
+  } finally {
+    stop();
+  }
+}
