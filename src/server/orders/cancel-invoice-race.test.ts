@@ -11,13 +11,17 @@ import {
   type Shopper,
 } from '../../../tests/server/support/staff.ts';
 import { invoices, orders, payments } from '../db/schema.ts';
+import { createInvoicingContext } from '../invoices/context.ts';
+import { followTheMoneyRound } from '../invoices/follow-money.ts';
 
 /**
  * Issue 23 (High): a cancellation sent at the same moment as 'Solicitar factura' ended refunded AND with a valid
  * CFDI (30 of 30 tries on PostgreSQL). Invoice issuance now takes the order's row lock (lockOrder) and checks the
  * order's state and its cancellation claim inside it, as the cancellation checks the invoices inside the same
  * lock: whatever the interleaving, each order ends either cancelled and refunded without a valid invoice, or paid
- * and invoiced with the cancellation refused in its Spanish 409.
+ * and invoiced with the cancellation refused in its Spanish 409 (the invoice was being stamped when it decided). Since
+ * issue 33 a valid invoice no longer stops a cancellation: its CFDI is cancelled with motivo 03 once the money is
+ * back — at once, or by the invoices' round when that failed (here the round runs once, as it would).
  */
 let t: CheckoutTestApp;
 let staff: Shopper;
@@ -81,6 +85,9 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
       }),
     );
 
+    // What the invoices' 15-minute round does for a paper a failure left behind (the PAC or the pool busy).
+    await followTheMoneyRound(createInvoicingContext(t.app.config, t.db));
+
     let cancelled = 0;
     let invoiced = 0;
     for (const { number, by, cancel, invoice } of pairs) {
@@ -102,23 +109,22 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
         invoice: invoice.statusCode,
         order: order!.status,
       };
+      // Never refunded with a valid invoice (issue 33: a valid invoice no longer stops the cancellation; the CFDI
+      // follows the refund with motivo 03). An invoice being stamped when the cancellation decides still stops it.
       if (cancel.statusCode === 200) {
         cancelled += 1;
-        expect(seen).toMatchObject({ invoice: 409, order: 'cancelled' });
+        expect(seen.order).toBe('cancelled');
+        // The invoice lost the race (refused: 409, or 503 when the pool was busy — nothing written either way), or
+        // won it and was then cancelled with 03 once the money was back.
+        expect([409, 503, 201]).toContain(seen.invoice);
         expect(payment!.status).toBe('refunded');
         expect(charge).toBe('refunded');
         expect(active).toEqual([]);
       } else {
         invoiced += 1;
         expect(seen).toMatchObject({ cancel: 409, invoice: 201, order: 'paid' });
-        expect(cancel.json().error).toEqual(
-          by === 'shopper'
-            ? { code: 'invoiced', message: 'Cancele primero la factura del pedido' }
-            : {
-                code: 'not_cancellable',
-                message:
-                  'El pedido tiene una factura vigente: cancele primero la factura con motivo 03 (no se llevó a cabo la operación)',
-              },
+        expect(cancel.json().error.message).toBe(
+          'La factura del pedido se está generando; intente cancelar en un momento',
         );
         expect(order!.cancelledAt).toBeNull();
         expect(payment!.status).toBe('completed');
