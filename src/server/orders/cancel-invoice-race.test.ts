@@ -110,26 +110,24 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
         order: order!.status,
       };
       // Never refunded with a valid invoice (issue 33: a valid invoice no longer stops the cancellation; the CFDI
-      // follows the refund with motivo 03). An invoice being stamped when the cancellation decides still stops it.
-      if (cancel.statusCode === 200) {
+      // follows the refund with motivo 03). Under load a request may also be turned away with 503 (the pool busy):
+      // nothing is written then, and the invariant is the same.
+      if (order!.status === 'cancelled') {
         cancelled += 1;
-        expect(seen.order).toBe('cancelled');
-        // The invoice lost the race (refused: 409, or 503 when the pool was busy — nothing written either way), or
-        // won it and was then cancelled with 03 once the money was back.
+        expect(seen.cancel).toBe(200);
         expect([409, 503, 201]).toContain(seen.invoice);
         expect(payment!.status).toBe('refunded');
         expect(charge).toBe('refunded');
         expect(active).toEqual([]);
       } else {
         invoiced += 1;
-        expect(seen).toMatchObject({ cancel: 409, invoice: 201, order: 'paid' });
-        expect(cancel.json().error.message).toBe(
-          'La factura del pedido se está generando; intente cancelar en un momento',
-        );
+        expect(seen.order).toBe('paid');
+        // Refused while the invoice was being stamped, or turned away busy.
+        expect([409, 503]).toContain(seen.cancel);
         expect(order!.cancelledAt).toBeNull();
         expect(payment!.status).toBe('completed');
         expect(charge).toBe('completed');
-        expect(active).toEqual([{ status: 'issued' }]);
+        expect(active).toEqual(seen.invoice === 201 ? [{ status: 'issued' }] : []);
       }
     }
     expect(cancelled + invoiced).toBe(PAIRS);
