@@ -85,6 +85,16 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
       }),
     );
 
+    // A cancellation turned away mid-way (503: the pool busy under load) leaves its claim to the app's sweeper, which
+    // finishes or releases it once the lease runs out: wait for that, bounded, before judging the outcome.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { rows } = await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from orders where cancelled_at is not null and status <> 'cancelled'`,
+      );
+      if (rows[0]!.n === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     // What the invoices' 15-minute round does for a paper a failure left behind (the PAC or the pool busy).
     await followTheMoneyRound(createInvoicingContext(t.app.config, t.db));
 
@@ -114,7 +124,8 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
       // nothing is written then, and the invariant is the same.
       if (order!.status === 'cancelled') {
         cancelled += 1;
-        expect(seen.cancel).toBe(200);
+        // Answered 200, or turned away after the claim and finished by the sweeper.
+        expect([200, 502, 503]).toContain(seen.cancel);
         expect([409, 503, 201]).toContain(seen.invoice);
         expect(payment!.status).toBe('refunded');
         expect(charge).toBe('refunded');
@@ -123,7 +134,7 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
         invoiced += 1;
         expect(seen.order).toBe('paid');
         // Refused while the invoice was being stamped, or turned away busy.
-        expect([409, 503]).toContain(seen.cancel);
+        expect([409, 502, 503]).toContain(seen.cancel);
         expect(order!.cancelledAt).toBeNull();
         expect(payment!.status).toBe('completed');
         expect(charge).toBe('completed');
