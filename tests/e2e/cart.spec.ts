@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { AFTER_FIRST_CLICK } from './first-click.ts';
 
 type Card = { code: string; name: string; priceCents: number; stock: number; imageUrl: string | null };
 type Quote = { subtotalCents: number; shippingCents: number; totalCents: number; ivaCents: number };
@@ -47,7 +48,7 @@ test('add from the detail, stock limit, quantities, remove; the totals are the s
   await expect(add).toContainText('Agregar a carrito');
   await expect(page.getByTestId('add-to-cart-count')).toHaveText('0');
   await add.click();
-  await expect(page.getByText('Producto agregado al carrito')).toBeVisible();
+  await expect(page.getByText('Producto agregado al carrito')).toBeVisible(AFTER_FIRST_CLICK);
   await add.click();
   await expect(page.getByTestId('add-to-cart-count')).toHaveText('2');
   await expect(count).toHaveText('2');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { registerThroughApi } from './register-helper.ts';
+import { AFTER_FIRST_CLICK } from './first-click.ts';
 
 type Card = { code: string; name: string; stock: number; imageUrl: string | null };
 const password = 'Matraz#2024x';
@@ -36,7 +37,7 @@ async function register(request: APIRequestContext, email: string) {
 async function addToCart(page: Page, code: string) {
   await page.goto(`/productos/${encodeURIComponent(code)}`);
   await page.getByTestId('add-to-cart').click();
-  await expect(page.getByText('Producto agregado al carrito').first()).toBeVisible();
+  await expect(page.getByText('Producto agregado al carrito').first()).toBeVisible(AFTER_FIRST_CLICK);
 }
 
 async function payWith(page: Page, number: string) {

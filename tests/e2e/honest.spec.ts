@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { registerThroughApi } from './register-helper.ts';
+import { AFTER_FIRST_CLICK } from './first-click.ts';
 
 /**
  * Issue 16, 'Honest screens' and the shopper-facing defects of the audit: each test fails on the code before
@@ -83,7 +84,7 @@ async function order(request: APIRequestContext, card: string, skip = 0) {
 async function addToCart(page: Page, code: string) {
   await page.goto(`/productos/${encodeURIComponent(code)}`);
   await page.getByTestId('add-to-cart').click();
-  await expect(page.getByText('Producto agregado al carrito').first()).toBeVisible();
+  await expect(page.getByText('Producto agregado al carrito').first()).toBeVisible(AFTER_FIRST_CLICK);
 }
 
 test.describe('/resumen tells the order’s real state', () => {

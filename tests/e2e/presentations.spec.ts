@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { AFTER_FIRST_CLICK } from './first-click.ts';
 
 type Card = { code: string; presentationCount: number; fromPriceCents: number | null };
 type Detail = {
@@ -59,7 +60,7 @@ test('pick a presentation, see its price and stock, add it, and see the volume p
   );
 
   await page.getByTestId('add-to-cart').click();
-  await expect(page.getByText('Producto agregado al carrito')).toBeVisible();
+  await expect(page.getByText('Producto agregado al carrito')).toBeVisible(AFTER_FIRST_CLICK);
 
   await page.goto('/carrito');
   // Hydrated (the header's account links come from the session request made after hydration): the quantity
