@@ -20,6 +20,9 @@
  * at once (before and after the crash), refuse 'Solicitar factura' throughout, and end cancelled and refunded by
  * the restarted server's own sweeper within CHAOS_CANCEL_DEADLINE_S (default 30) seconds, with no invoice.
  *
+ * Then a crash between a payout's request and its record (issue 33): Openpay has paid the buyer's CLABE, the shop
+ * has not written it; the restarted server finds the payout by its order_id and records it once.
+ *
  * Bounded: 20 kills, at most CHAOS_TIME_LIMIT_S (default 600; beside the browser journeys in CI a restart waits for the CPU they use) seconds in all; traffic only to 127.0.0.1.
  * PostgreSQL: by default the run makes its own throw-away Debian cluster (`pg_createcluster`, on the next free port,
  * trust authentication on 127.0.0.1, fsync on as any cluster) and drops it at the end, so the outage it causes
@@ -59,6 +62,7 @@ import { type Database, type Db, openDatabase } from '../src/server/db/client.ts
 import { shippingAddresses, users } from '../src/server/db/schema.ts';
 import type { OrderContext } from '../src/server/orders/context.ts';
 import { SandboxGateway } from '../src/server/payments/sandbox.ts';
+import { clabeCheckDigit } from '../src/shared/clabe.ts';
 import { createTestOrder } from '../tests/server/support/invoice-orders.ts';
 import {
   pgctl as controlCluster,
@@ -137,6 +141,39 @@ async function admin(query: string) {
 
 type Shopper = { id: number; email: string; cookie: string };
 
+/** An account with a shipping address and a session: a buyer, or a member of the staff. */
+async function newAccount(db: Db, i: number, role: 'customer' | 'staff' = 'customer'): Promise<Shopper> {
+  const email = `caos.${i}.${randomUUID().slice(0, 6)}@example.com`;
+  const [user] = await db
+    .insert(users)
+    .values({
+      email,
+      passwordHash: 'x',
+      nombre: role === 'staff' ? 'Personal' : 'Comprador',
+      apellidoPat: 'Caos',
+      apellidoMat: String.fromCharCode(65 + (i % 26)),
+      telefono: '3312345678',
+      role,
+    })
+    .returning({ id: users.id });
+  await db.insert(shippingAddresses).values({
+    userId: user!.id,
+    nombreEnvio: 'Comprador de Caos',
+    telefonoEnvio: '3312345678',
+    cpEnvio: '44100',
+    calleEnvio: 'Avenida Vallarta',
+    numExtEnvio: '100',
+    numIntEnvio: '',
+    coloniaEnvio: 'Americana',
+    municipioEnvio: 'Guadalajara',
+    ciudadEnvio: 'Guadalajara',
+    estadoEnvio: 'Jalisco',
+    paisEnvio: 'México',
+  });
+  const session = await createSession(db, user!.id);
+  return { id: user!.id, email, cookie: `sid=${session.token}` };
+}
+
 async function prepare(database: Database) {
   await database.migrate();
   await seedDemoCatalogue(database.db, { products: 40 });
@@ -167,36 +204,7 @@ async function prepare(database: Database) {
   // unpaid orders, and a SPEI order waits for its transfer (some never get one), so SPEI orders sharing accounts
   // would be refused (409 too_many_pending) whenever a payment lags behind a kill — a refusal, not a lost answer.
   const shoppers: Shopper[] = [];
-  for (let i = 0; i < BUYERS * 2 - 2 + SPEI_ORDERS; i++) {
-    const email = `caos.${i}.${randomUUID().slice(0, 6)}@example.com`;
-    const [user] = await db
-      .insert(users)
-      .values({
-        email,
-        passwordHash: 'x',
-        nombre: 'Comprador',
-        apellidoPat: 'Caos',
-        apellidoMat: String.fromCharCode(65 + i),
-        telefono: '3312345678',
-      })
-      .returning({ id: users.id });
-    await db.insert(shippingAddresses).values({
-      userId: user!.id,
-      nombreEnvio: 'Comprador de Caos',
-      telefonoEnvio: '3312345678',
-      cpEnvio: '44100',
-      calleEnvio: 'Avenida Vallarta',
-      numExtEnvio: '100',
-      numIntEnvio: '',
-      coloniaEnvio: 'Americana',
-      municipioEnvio: 'Guadalajara',
-      ciudadEnvio: 'Guadalajara',
-      estadoEnvio: 'Jalisco',
-      paisEnvio: 'México',
-    });
-    const session = await createSession(db, user!.id);
-    shoppers.push({ id: user!.id, email, cookie: `sid=${session.token}` });
-  }
+  for (let i = 0; i < BUYERS * 2 - 2 + SPEI_ORDERS; i++) shoppers.push(await newAccount(db, i));
   return { codes: products.map((p) => p.code), speiCodes: [speiProduct!.code], shoppers };
 }
 
@@ -775,6 +783,119 @@ async function crashMidCancellation(db: Db, shopper: Shopper, code: string): Pro
   return problems;
 }
 
+/**
+ * Issue 33: a crash between the payout request and its record. A SPEI order is paid, cancelled by its buyer (the
+ * money is owed: Openpay refunds cards only) and the buyer gives a CLABE; staff pay it by Openpay payout while the
+ * harness holds the order ledger (a SHARE lock on the table: the record's insert waits, nothing else is stopped), so
+ * the request reaches Openpay — the simulator has the payout — and the server is killed before it writes what
+ * Openpay answered. The restarted server's sweeper must find the payout by its order_id, record it once, and the
+ * refund must end paid with exactly one payout at Openpay and the ledger's refund equal to it.
+ */
+async function crashMidPayout(db: Db, code: string): Promise<string[]> {
+  const buyer = await newAccount(db, 900);
+  const staff = await newAccount(db, 901, 'staff');
+  const placed = await json('/api/orders', {
+    method: 'POST',
+    shopper: buyer,
+    key: `caos-payout-${randomUUID()}`,
+    body: JSON.stringify({ items: [{ code, quantity: 1 }], paymentMethod: 'spei' }),
+  });
+  if (placed.status !== 202) return [`pedido SPEI para el pago interrumpido: ${placed.status}`];
+  const number = (placed.body as { number: number }).number;
+  const charge = await speiCharge(db, number);
+  const paid = await call(`/api/payments/sandbox/charges/${charge}/pay`, { method: 'POST' });
+  if (paid.status >= 300) return [`pago SPEI simulado del pedido ${number}: ${paid.status}`];
+  const cancelled = await json(`/api/orders/${number}/cancel`, { method: 'POST', shopper: buyer });
+  if (cancelled.status !== 200) return [`cancelación del pedido SPEI ${number}: ${cancelled.status}`];
+  const first17 = '01232000000000012';
+  const clabe = `${first17}${clabeCheckDigit(first17)}`;
+  const account = await json(`/api/orders/${number}/refund-account`, {
+    method: 'POST',
+    shopper: buyer,
+    body: JSON.stringify({ clabe, holderName: 'Comprador de Caos' }),
+  });
+  if (account.status !== 200)
+    return [`CLABE del pedido ${number}: ${account.status} ${JSON.stringify(account.body)}`];
+  const [refund] = (
+    await db.execute<{ id: number; amount_cents: number }>(
+      sql`select id, amount_cents::int as amount_cents from order_refunds where order_number = ${number} and state = 'owed'`,
+    )
+  ).rows;
+  if (!refund) return [`el pedido SPEI ${number} cancelado no quedó con un reembolso por pagar`];
+
+  const locks = new pg.Client({ connectionString: dbUrl });
+  await locks.connect();
+  await locks.query('begin');
+  await locks.query('lock table order_ledger in share mode');
+  const request = call(`/api/admin/refunds/${refund.id}/payout`, { method: 'POST', shopper: staff }).catch(
+    () => undefined,
+  );
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const [row] = (
+      await db.execute<{ at_openpay: number; waiting: number }>(sql`select
+        (select count(*)::int from sandbox_payouts s join order_refunds r on r.provider_ref = s.order_id
+           where r.id = ${refund.id}) as at_openpay,
+        (select count(*)::int from pg_stat_activity where datname = current_database()
+           and wait_event_type = 'Lock') as waiting`)
+    ).rows;
+    if (Number(row!.at_openpay) === 1 && Number(row!.waiting) >= 1) break;
+    if (Date.now() > until) {
+      await locks.query('rollback');
+      await locks.end();
+      return [
+        `el pago del reembolso no llegó a Openpay y a detenerse antes de registrarse: ${JSON.stringify(row)}`,
+      ];
+    }
+    await sleep(50);
+  }
+  await killServer();
+  const killedAt = Date.now();
+  await locks.query('rollback');
+  await locks.end();
+  await request;
+  say(`SIGKILL entre el pago del reembolso a la CLABE (Openpay ya lo tiene) y su registro; reinicio`);
+  await startServer();
+
+  const problems: string[] = [];
+  let state = '';
+  while (Date.now() - killedAt < CANCEL_DEADLINE_MS) {
+    const [row] = (
+      await db.execute<{ state: string }>(sql`select state from order_refunds where id = ${refund.id}`)
+    ).rows;
+    state = row!.state;
+    if (state === 'done') break;
+    await sleep(250);
+  }
+  const [money] = (
+    await db.execute<{ payouts: number; paid_out: number; ledger: number; due: number }>(sql`select
+      (select count(*)::int from sandbox_payouts s join order_refunds r on r.provider_ref = s.order_id
+         where r.order_number = ${number}) as payouts,
+      (select coalesce(sum(s.amount_cents), 0)::int from sandbox_payouts s join order_refunds r
+         on r.provider_ref = s.order_id where r.order_number = ${number} and s.status = 'completed') as paid_out,
+      (select coalesce(sum(amount_cents), 0)::int from order_ledger where order_number = ${number}
+         and kind = 'refund' and method = 'payout') as ledger,
+      (select count(*)::int from order_refunds where order_number = ${number} and state <> 'done') as due`)
+  ).rows;
+  const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
+  if (state !== 'done')
+    problems.push(
+      `el reembolso pagado antes del SIGKILL sigue «${state}» ${CANCEL_DEADLINE_MS / 1000} s después: ${JSON.stringify(money)}`,
+    );
+  else if (
+    money!.payouts !== 1 ||
+    money!.paid_out !== refund.amount_cents ||
+    money!.ledger !== refund.amount_cents ||
+    money!.due !== 0
+  )
+    problems.push(`el pago interrumpido no cuadra (un pago, el monto, el libro): ${JSON.stringify(money)}`);
+  else
+    say(
+      `el pago interrumpido quedó registrado ${seconds} s después del SIGKILL: 1 pago en Openpay de ${refund.amount_cents / 100} MXN = libro del pedido`,
+    );
+  return problems;
+}
+
 // ---- The checks ---------------------------------------------------------------------------------
 
 async function settle(db: Db) {
@@ -1205,6 +1326,7 @@ async function main() {
     `carga detenida: ${attempts.length} compras, respuestas ${JSON.stringify(Object.fromEntries(seen))}, ${networkErrors} errores de red`,
   );
   problems.push(...(await crashMidCancellation(database.db, shoppers.at(-1)!, codes[0]!)));
+  problems.push(...(await crashMidPayout(database.db, speiCodes[0]!)));
 
   // One more crash with nothing running, then a clean start: the state at rest is what counts.
   await killServer();

@@ -134,3 +134,35 @@ describe('IVA taken out of IVA-included prices', () => {
     expect(amounts).toMatchObject({ subtotalCents: 200, ivaCents: 32, totalCents: 232 });
   });
 });
+
+describe('an invoice for what was kept: the part given back as Descuento (decision 056)', () => {
+  it('over 2,000 random orders and refunds: Total = what was kept, Descuento = Σ of the concepts’, Base = Importe − Descuento, IVA inside the SAT’s limits', () => {
+    const next = rng(52);
+    for (let n = 0; n < 2_000; n++) {
+      const { sources, orderTotal } = randomOrder(next);
+      const given = 1 + Math.floor(next() * (orderTotal - 1));
+      const a = computeCfdiAmounts(sources, { discountCents: given });
+      const seed = `orden ${n}: total ${orderTotal}, devuelto ${given}`;
+      expect(a.totalCents, seed).toBe(orderTotal - given);
+      expect(a.discountCents, seed).toBe(a.concepts.reduce((s, c) => s + c.discountCents, 0));
+      expect(a.taxBaseCents, seed).toBe(a.subtotalCents - a.discountCents);
+      expect(a.totalCents, seed).toBe(a.subtotalCents - a.discountCents + a.ivaCents);
+      for (const c of a.concepts) {
+        expect(c.discountCents, seed).toBeGreaterThanOrEqual(0);
+        expect(c.taxBaseCents, seed).toBeGreaterThan(0);
+        expect(c.taxBaseCents, seed).toBe(c.baseCents - c.discountCents);
+        // Anexo 20's limits for the Traslado's Importe: Base × 0.16 within half a centavo's rounding each way.
+        const exact = c.taxBaseCents * 0.16;
+        expect(Math.abs(c.ivaCents - exact), seed).toBeLessThanOrEqual(0.5 + 0.16 * 0.5 + 1e-9);
+      }
+    }
+  });
+
+  it('nothing given back: the amounts are those of the whole sale', () => {
+    const { sources, orderTotal } = randomOrder(rng(7));
+    const whole = computeCfdiAmounts(sources);
+    expect(whole.totalCents).toBe(orderTotal);
+    expect(whole.discountCents).toBe(0);
+    expect(computeCfdiAmounts(sources, { discountCents: 0 })).toEqual(whole);
+  });
+});

@@ -25,10 +25,15 @@ export type ConceptSource = {
 };
 
 export type ConceptAmounts = ConceptSource & {
-  /** IVA-included line total in centavos (unit price × quantity). */
+  /** IVA-included line total in centavos (unit price × quantity), before any discount. */
   totalCents: number;
-  /** Importe = Base of the IVA Traslado, in centavos. */
+  /** Importe (before tax, before discount), in centavos. */
   baseCents: number;
+  /** Descuento (before tax): 0 unless part of the sale was given back before it was invoiced. */
+  discountCents: number;
+  /** Base of the IVA Traslado: Importe − Descuento. */
+  taxBaseCents: number;
+  /** IVA of what is charged (the line total less its share of the discount). */
   ivaCents: number;
   /** ValorUnitario with six decimals (text), so that Cantidad × ValorUnitario ≈ Importe. */
   unitValue: string;
@@ -36,8 +41,14 @@ export type ConceptAmounts = ConceptSource & {
 
 export type CfdiAmounts = {
   concepts: ConceptAmounts[];
+  /** SubTotal: Σ Importe. */
   subtotalCents: number;
+  /** Descuento: Σ of the concepts' Descuento (0: the attribute is left out). */
+  discountCents: number;
+  /** Base of the comprobante's IVA Traslado: Σ of the concepts' bases (SubTotal − Descuento). */
+  taxBaseCents: number;
   ivaCents: number;
+  /** Total: SubTotal − Descuento + IVA. */
   totalCents: number;
 };
 
@@ -59,24 +70,76 @@ export function unitValueOf(baseCents: number, quantity: number): string {
   return `${whole}.${frac}`;
 }
 
-export function computeCfdiAmounts(sources: ConceptSource[]): CfdiAmounts {
-  const concepts = sources
-    .filter((s) => s.quantity > 0 && s.unitPriceCents > 0)
-    .map((s): ConceptAmounts => {
-      if (!Number.isSafeInteger(s.quantity) || !Number.isSafeInteger(s.unitPriceCents)) {
-        throw new RangeError('cantidad o precio inválidos');
-      }
-      const totalCents = s.unitPriceCents * s.quantity;
+/**
+ * Shares an IVA-included amount taken off a sale among its lines in proportion to their totals, to the centavo
+ * (largest remainder, ties to the earlier line): what each line gives up of `takenCents`.
+ */
+export function shareOut(totalsCents: readonly number[], takenCents: number): number[] {
+  const whole = totalsCents.reduce((sum, t) => sum + t, 0);
+  if (takenCents <= 0 || whole <= 0) return totalsCents.map(() => 0);
+  if (takenCents >= whole) return [...totalsCents];
+  const exact = totalsCents.map((t) => (BigInt(t) * BigInt(takenCents) * 1_000_000n) / BigInt(whole));
+  const shares = exact.map((e) => Number(e / 1_000_000n));
+  let left = takenCents - shares.reduce((sum, s) => sum + s, 0);
+  const byRemainder = exact
+    .map((e, i) => ({ i, r: e % 1_000_000n }))
+    .sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    if (shares[i]! < totalsCents[i]!) {
+      shares[i]! += 1;
+      left -= 1;
+    }
+  }
+  return shares;
+}
+
+/**
+ * The CFDI's amounts for lines at their IVA-included prices. `discountCents` (IVA included): what was given back of
+ * the sale before it was invoiced (a partial refund, decision 056): shared out among the lines (shareOut) and
+ * stated as each concept's Descuento — Importe stays the line's value, the IVA is that of what was charged, and
+ * the Total is what the shop kept. A line given back whole is left out.
+ */
+export function computeCfdiAmounts(
+  sources: ConceptSource[],
+  options: { discountCents?: number } = {},
+): CfdiAmounts {
+  const lines = sources.filter((s) => s.quantity > 0 && s.unitPriceCents > 0);
+  for (const s of lines) {
+    if (!Number.isSafeInteger(s.quantity) || !Number.isSafeInteger(s.unitPriceCents)) {
+      throw new RangeError('cantidad o precio inválidos');
+    }
+  }
+  const totals = lines.map((s) => s.unitPriceCents * s.quantity);
+  const taken = shareOut(totals, options.discountCents ?? 0);
+  const concepts = lines
+    .map((s, i): ConceptAmounts => {
+      const totalCents = totals[i]!;
+      const chargedCents = totalCents - taken[i]!;
       const baseCents = baseOfIvaIncluded(totalCents);
+      const taxBaseCents = baseOfIvaIncluded(chargedCents);
       return {
         ...s,
         totalCents,
         baseCents,
-        ivaCents: includedIva(totalCents),
+        discountCents: baseCents - taxBaseCents,
+        taxBaseCents,
+        ivaCents: includedIva(chargedCents),
         unitValue: unitValueOf(baseCents, s.quantity),
       };
-    });
+    })
+    .filter((c) => c.taxBaseCents > 0);
   const subtotalCents = concepts.reduce((sum, c) => sum + c.baseCents, 0);
-  const ivaCents = saleIva(concepts.map((c) => c.totalCents));
-  return { concepts, subtotalCents, ivaCents, totalCents: subtotalCents + ivaCents };
+  const discountCents = concepts.reduce((sum, c) => sum + c.discountCents, 0);
+  const taxBaseCents = subtotalCents - discountCents;
+  // What each concept charges is its tax base plus its IVA: the IVA of the sale is taken out of those amounts.
+  const ivaCents = saleIva(concepts.map((c) => c.taxBaseCents + c.ivaCents));
+  return {
+    concepts,
+    subtotalCents,
+    discountCents,
+    taxBaseCents,
+    ivaCents,
+    totalCents: taxBaseCents + ivaCents,
+  };
 }

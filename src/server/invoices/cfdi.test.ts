@@ -142,3 +142,29 @@ describe('sandbox PAC', () => {
     await expect(pac.stamp(stamped.xml)).rejects.toThrow(/ya está timbrado/);
   });
 });
+
+describe('Descuento: a sale partly given back before it was invoiced (decision 056)', () => {
+  it('the cadena matches SAT’s cadenaoriginal_4_0.xslt (xsltproc, committed), the XML is valid and adds up', async () => {
+    const { comprobante, cadena } = sealComprobante(sampleComprobante({ discountCents: 25_050 }), testCsd());
+    expect(cadena).toBe(fixture('sample-descuento-cadena-original.txt'));
+    const xml = comprobanteXml(comprobante);
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    const cents = (v: string | undefined) => Math.round(Number(v) * 100);
+    const subTotal = cents(comprobante.subTotal);
+    const descuento = cents(comprobante.descuento);
+    // The three lines total $2,140.47 with IVA; $250.50 went back: the invoice is for $1,889.97.
+    expect(cents(comprobante.total)).toBe(214_047 - 25_050);
+    expect(cents(comprobante.total)).toBe(
+      subTotal - descuento + cents(comprobante.impuestos.totalTrasladados),
+    );
+    expect(comprobante.conceptos.reduce((s, k) => s + cents(k.descuento), 0)).toBe(descuento);
+    expect(cents(comprobante.impuestos.base)).toBe(subTotal - descuento);
+    for (const k of comprobante.conceptos)
+      expect(cents(k.traslado.base)).toBe(cents(k.importe) - cents(k.descuento));
+  });
+
+  it('without a discount nothing changes: no Descuento attribute anywhere', () => {
+    const xml = comprobanteXml(sampleComprobante());
+    expect(xml).not.toContain('Descuento=');
+  });
+});

@@ -29,6 +29,8 @@ export type Concepto = {
   descripcion: string;
   valorUnitario: string;
   importe: string;
+  /** Only when part of the sale was given back before it was invoiced (amounts.ts). */
+  descuento?: string | undefined;
   objetoImp: '02';
   traslado: { base: string; importe: string };
 };
@@ -53,6 +55,8 @@ export type Comprobante = {
   noCertificado: string;
   certificado: string;
   subTotal: string;
+  /** Σ of the concepts' Descuento; absent when none has one. */
+  descuento?: string | undefined;
   total: string;
   lugarExpedicion: string;
   emisor: Party;
@@ -117,6 +121,7 @@ export function buildComprobante(input: BuildInput): Comprobante {
     noCertificado: input.csd.certificateNumber,
     certificado: input.csd.certificateBase64,
     subTotal: centsToDecimal(amounts.subtotalCents),
+    ...(amounts.discountCents > 0 ? { descuento: centsToDecimal(amounts.discountCents) } : {}),
     total: centsToDecimal(amounts.totalCents),
     lugarExpedicion: input.lugarExpedicion,
     emisor: { ...input.emisor, nombre: cfdiText(input.emisor.nombre, 300) },
@@ -129,12 +134,13 @@ export function buildComprobante(input: BuildInput): Comprobante {
       descripcion: cfdiText(c.description, 1000) || 'Producto',
       valorUnitario: c.unitValue,
       importe: centsToDecimal(c.baseCents),
+      ...(amounts.discountCents > 0 ? { descuento: centsToDecimal(c.discountCents) } : {}),
       objetoImp: '02',
-      traslado: { base: centsToDecimal(c.baseCents), importe: centsToDecimal(c.ivaCents) },
+      traslado: { base: centsToDecimal(c.taxBaseCents), importe: centsToDecimal(c.ivaCents) },
     })),
     impuestos: {
       totalTrasladados: centsToDecimal(amounts.ivaCents),
-      base: centsToDecimal(amounts.subtotalCents),
+      base: centsToDecimal(amounts.taxBaseCents),
       importe: centsToDecimal(amounts.ivaCents),
     },
   };
@@ -154,6 +160,7 @@ export function cadenaOriginal(c: Comprobante): string {
   opt(c.formaPago);
   req(c.noCertificado);
   req(c.subTotal);
+  opt(c.descuento);
   req('MXN');
   req(c.total);
   req(c.tipoDeComprobante ?? 'I');
@@ -186,6 +193,7 @@ export function cadenaOriginal(c: Comprobante): string {
     req(k.descripcion);
     req(k.valorUnitario);
     req(k.importe);
+    opt(k.descuento);
     req(k.objetoImp);
     req(k.traslado.base);
     req('002');
@@ -231,6 +239,7 @@ export function comprobanteXml(c: Comprobante, complemento?: string): string {
           ['Descripcion', k.descripcion],
           ['ValorUnitario', k.valorUnitario],
           ['Importe', k.importe],
+          ['Descuento', k.descuento],
           ['ObjetoImp', k.objetoImp],
         ])}><cfdi:Impuestos><cfdi:Traslados><cfdi:Traslado${attrs([
           ['Base', k.traslado.base],
@@ -254,6 +263,7 @@ export function comprobanteXml(c: Comprobante, complemento?: string): string {
       ['NoCertificado', c.noCertificado],
       ['Certificado', c.certificado],
       ['SubTotal', c.subTotal],
+      ['Descuento', c.descuento],
       ['Moneda', 'MXN'],
       ['Total', c.total],
       ['TipoDeComprobante', c.tipoDeComprobante ?? 'I'],

@@ -121,7 +121,7 @@ async function creditTarget(
     };
   }
   const [member] = await tx
-    .select({ global: globalInvoices, total: orders.totalCents, userId: orders.userId })
+    .select({ global: globalInvoices, stated: globalInvoiceOrders.amountCents, userId: orders.userId })
     .from(globalInvoiceOrders)
     .innerJoin(globalInvoices, eq(globalInvoices.id, globalInvoiceOrders.globalInvoiceId))
     .innerJoin(orders, eq(orders.number, globalInvoiceOrders.orderNumber))
@@ -143,7 +143,8 @@ async function creditTarget(
       usoCfdi: PUBLICO_EN_GENERAL.usoCfdi,
     },
     formaPago: formaPagoFor(await paidWith(tx, number)),
-    remainingCents: member.total - credited,
+    // What the global states of this sale (decision 056), less its egresos.
+    remainingCents: member.stated - credited,
     informacionGlobal: {
       periodicidad: '04',
       meses: String(member.global.month).padStart(2, '0'),
@@ -184,7 +185,7 @@ export async function issueCreditNote(
     if (input.amountCents === 'tax_due') {
       if (rows.some((r) => r.kind === 'E' && r.status === 'pending')) return null;
       const b = balancesFrom(await ledgerOf(tx, number));
-      const due = target === 'global' ? b.paidCents - b.keptCents - b.globalCreditedCents : b.taxDueCents;
+      const due = target === 'global' ? b.globalTaxDueCents : b.taxDueCents;
       amountCents = Math.min(due, doc.remainingCents);
       if (amountCents <= 0) return null;
     } else {

@@ -66,7 +66,7 @@ export async function followTheMoney(ctx: InvoicingContext, number: number): Pro
     }
     return 'nothing';
   }
-  if (b.inGlobal && b.paidCents - b.keptCents > b.globalCreditedCents) {
+  if (b.globalTaxDueCents > 0) {
     const note = await issueCreditNote(ctx, number, {
       amountCents: 'tax_due',
       target: 'global',

@@ -3,13 +3,7 @@ import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
 import type { InvoicingContext } from './context.ts';
-import {
-  type Eligible,
-  globalAmounts,
-  predominantFormaPago,
-  recordMembership,
-  stampGlobal,
-} from './global.ts';
+import { globalAmounts, membersOf, predominantFormaPago, recordMembership, stampGlobal } from './global.ts';
 import { PacError } from './pac/types.ts';
 
 /**
@@ -135,12 +129,8 @@ async function cancelForRelease(ctx: InvoicingContext, g: typeof globalInvoices.
       .set({ status: 'cancelled', cancelledAt: ctx.now(), cancelAcknowledgement: result.acknowledgement })
       .where(eq(globalInvoices.id, g.id));
     if (row.uuid) await recordMembership(tx, g.id, 'global_out', row.uuid);
-    const { rows } = await tx.execute<Eligible>(sql`
-      select o.number, o.total_cents::bigint as total_cents from global_invoice_orders m
-      join orders o on o.number = m.order_number
-      where m.global_invoice_id = ${g.id} and m.order_number <> ${row.releasedOrderNumber}
-      order by o.number`);
-    const rest = rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
+    // The others keep the amount the cancelled global stated for them: their egresos to it still count.
+    const rest = await membersOf(tx, g.id, row.releasedOrderNumber);
     await tx.delete(globalInvoiceOrders).where(eq(globalInvoiceOrders.globalInvoiceId, g.id));
     if (rest.length === 0) return;
     const amounts = globalAmounts(rest);
@@ -158,8 +148,12 @@ async function cancelForRelease(ctx: InvoicingContext, g: typeof globalInvoices.
         relatedUuid: row.uuid,
       })
       .returning({ id: globalInvoices.id });
-    await tx
-      .insert(globalInvoiceOrders)
-      .values(rest.map((o) => ({ globalInvoiceId: replacement!.id, orderNumber: o.number })));
+    await tx.insert(globalInvoiceOrders).values(
+      rest.map((o) => ({
+        globalInvoiceId: replacement!.id,
+        orderNumber: o.number,
+        amountCents: o.amountCents,
+      })),
+    );
   });
 }

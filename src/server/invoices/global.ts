@@ -1,11 +1,11 @@
-import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { mexicoMonth, previousMexicoMonth } from '../../shared/mexico-time.ts';
 import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import { shop } from '../../shared/shop.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
+import { globalInvoiceOrders, globalInvoices, orderLedger } from '../db/schema.ts';
 import { AppError, badRequest, conflict } from '../http/errors.ts';
-import { ledgerActor, recordMovement } from '../orders/ledger.ts';
+import { balancesFrom, ledgerActor, recordMovement } from '../orders/ledger.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { computeCfdiAmounts } from './amounts.ts';
 import type { Relacionados } from './cfdi.ts';
@@ -25,12 +25,17 @@ import { PacError } from './pac/types.ts';
  * individual CFDI (pending or issued), a cancelled, refunded, disputed or unpaid one.
  */
 
-export type Eligible = { number: number; total_cents: number };
+/** An order of a factura global and what of its sale the global states (what the shop kept: decision 056). */
+export type Eligible = { number: number; amountCents: number };
 
-/** The month's orders the global CFDI may cover (locked when `lock`: the caller's transaction holds them). */
+/**
+ * The month's orders the global CFDI may cover (locked when `lock`: the caller's transaction holds them), each for
+ * what the shop kept of it — a sale partly given back before the global goes in for the rest, one wholly given back
+ * not at all.
+ */
 async function eligibleOrders(db: Db | Tx, year: number, month: number, lock: boolean): Promise<Eligible[]> {
   const { start, end } = mexicoMonth(year, month);
-  const { rows } = await db.execute<Eligible>(sql`
+  const { rows } = await db.execute<{ number: number; total_cents: number }>(sql`
     select o.number, o.total_cents::bigint as total_cents from orders o
     where o.paid_at >= ${start.toISOString()} and o.paid_at < ${end.toISOString()}
       and o.status in ('paid', 'preparing', 'shipped', 'delivered')
@@ -41,7 +46,26 @@ async function eligibleOrders(db: Db | Tx, year: number, month: number, lock: bo
       and not exists (select 1 from global_invoice_orders g where g.order_number = o.number)
     order by o.number
     ${lock ? sql`for update of o` : sql``}`);
-  return rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
+  if (rows.length === 0) return [];
+  const numbers = rows.map((r) => Number(r.number));
+  const ledger = await db.select().from(orderLedger).where(inArray(orderLedger.orderNumber, numbers));
+  return rows
+    .map((r) => {
+      const number = Number(r.number);
+      const { givenBackCents } = balancesFrom(ledger.filter((m) => m.orderNumber === number));
+      return { number, amountCents: Number(r.total_cents) - givenBackCents };
+    })
+    .filter((o) => o.amountCents > 0);
+}
+
+/** The orders a global states, with the amount it states for each (kept on its membership rows). */
+export async function membersOf(db: Db | Tx, globalId: number, except?: number | null): Promise<Eligible[]> {
+  const rows = await db
+    .select({ number: globalInvoiceOrders.orderNumber, amountCents: globalInvoiceOrders.amountCents })
+    .from(globalInvoiceOrders)
+    .where(eq(globalInvoiceOrders.globalInvoiceId, globalId))
+    .orderBy(globalInvoiceOrders.orderNumber);
+  return rows.filter((r) => r.number !== except);
 }
 
 export type GlobalInvoiceView = {
@@ -102,7 +126,7 @@ export async function predominantFormaPago(db: Db, list: Eligible[]): Promise<st
   const byForma = new Map<string, number>();
   for (const o of list) {
     const forma = formaPagoFor(await paidWith(db, o.number));
-    byForma.set(forma, (byForma.get(forma) ?? 0) + o.total_cents);
+    byForma.set(forma, (byForma.get(forma) ?? 0) + o.amountCents);
   }
   return [...byForma.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
 }
@@ -116,7 +140,7 @@ export function globalAmounts(list: Eligible[]) {
       code: String(o.number),
       description: 'Venta',
       quantity: 1,
-      unitPriceCents: o.total_cents,
+      unitPriceCents: o.amountCents,
     })),
   );
 }
@@ -199,7 +223,7 @@ export async function issueGlobalInvoice(
     const id = inserted[0]!.id;
     await tx
       .insert(globalInvoiceOrders)
-      .values(list.map((o) => ({ globalInvoiceId: id, orderNumber: o.number })));
+      .values(list.map((o) => ({ globalInvoiceId: id, orderNumber: o.number, amountCents: o.amountCents })));
     return id;
   });
 
@@ -236,10 +260,7 @@ export async function stampGlobal(ctx: InvoicingContext, id: number): Promise<vo
   if (row?.status !== 'pending') return;
   let sealedXml = row.sealed;
   if (!sealedXml) {
-    const members = await ctx.db.execute<Eligible>(sql`
-      select o.number, o.total_cents::bigint as total_cents from global_invoice_orders g
-      join orders o on o.number = g.order_number where g.global_invoice_id = ${id} order by o.number`);
-    const list = members.rows.map((r) => ({ number: Number(r.number), total_cents: Number(r.total_cents) }));
+    const list = await membersOf(ctx.db, id);
     const mm = String(row.month).padStart(2, '0');
     const relation: Relacionados | undefined = row.relatedUuid
       ? { tipoRelacion: '04', uuids: [row.relatedUuid] }
@@ -312,17 +333,12 @@ export async function recordMembership(
   kind: 'global_in' | 'global_out',
   uuid: string,
 ) {
-  const members = await tx
-    .select({ number: globalInvoiceOrders.orderNumber })
-    .from(globalInvoiceOrders)
-    .where(eq(globalInvoiceOrders.globalInvoiceId, globalId))
-    .orderBy(globalInvoiceOrders.orderNumber);
-  for (const { number } of members) {
+  for (const { number, amountCents } of await membersOf(tx, globalId)) {
     const order = await lockOrder(tx, number);
     if (!order) continue;
     await recordMovement(tx, number, ledgerActor({ kind: 'system' }), {
       kind,
-      amountCents: order.totalCents,
+      amountCents,
       reference: uuid,
       detail: { global: uuid },
     });

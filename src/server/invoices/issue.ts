@@ -6,7 +6,9 @@ import type { SessionUser } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orderLines, orders, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { balancesOf } from '../orders/ledger.ts';
 import { lockOrder } from '../orders/lock.ts';
+import { cardRefundInProgress } from '../orders/refunds.ts';
 import { type ConceptSource, computeCfdiAmounts } from './amounts.ts';
 import {
   buildComprobante,
@@ -200,6 +202,10 @@ export async function recoverStaleInvoice(ctx: InvoicingContext, number: number)
   return recoverStale(ctx, { ...owner, email: atPurchase?.email ?? owner.email }, order, stale);
 }
 
+export const REFUND_IN_FLIGHT =
+  'Hay un reembolso a tarjeta en proceso para este pedido; podrá facturarlo en cuanto Openpay lo confirme.';
+export const NOTHING_KEPT = 'El pedido se reembolsó completo: no queda importe que facturar.';
+
 export const RECOVERED =
   'Recuperamos la factura que el PAC ya había timbrado para este pedido; se la enviamos por correo con el XML y el PDF.';
 
@@ -260,10 +266,18 @@ export async function issueNew(
   relation?: Relacionados,
 ): Promise<string> {
   const now = ctx.now();
-  const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order));
-  if (amounts.totalCents !== order.totalCents || amounts.concepts.length === 0) {
+  // The invoice is for what the shop kept (decision 056): what was given back before it was invoiced — a staff
+  // partial refund, money owed to a SPEI/cash buyer — is its Descuento. A card refund still in flight is waited
+  // for: the invoice would otherwise count on an answer Openpay has not given.
+  if (await cardRefundInProgress(ctx.db, order.number))
+    throw conflict(REFUND_IN_FLIGHT, 'refund_in_progress');
+  const { givenBackCents } = await balancesOf(ctx.db, order.number);
+  const keptCents = order.totalCents - givenBackCents;
+  if (keptCents <= 0) throw conflict(NOTHING_KEPT, 'nothing_to_invoice');
+  const amounts = computeCfdiAmounts(await conceptSources(ctx.db, order), { discountCents: givenBackCents });
+  if (amounts.totalCents !== keptCents || amounts.concepts.length === 0) {
     ctx.log?.error(
-      { order: order.number, cfdiTotal: amounts.totalCents, orderTotal: order.totalCents },
+      { order: order.number, cfdiTotal: amounts.totalCents, orderTotal: order.totalCents, keptCents },
       'las partidas del pedido no suman su total',
     );
     throw new AppError(500, 'invoice_inconsistent', GENERATION_FAILED);

@@ -163,32 +163,37 @@ describe('the motivo follows the facts', () => {
   });
 });
 
+/** A store-cash order paid on the 10th of `period` (the global of that month takes it). */
+async function cashOrderPaidIn(period: { year: number; month: number }, index: number, quantity = 2) {
+  const shopper = await createShopper(t);
+  const p = await productWithStock(t, 10, index);
+  const res = await placeOrderRequest(t, shopper, {
+    items: [{ code: p.code, quantity }],
+    paymentMethod: 'cash',
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  const number = (res.json() as { number: number }).number;
+  const [payment] = (
+    await t.db.execute<{ charge_id: string }>(
+      sql`select charge_id from payments where order_number = ${number}`,
+    )
+  ).rows;
+  await (t.app.paymentGateway as SandboxGateway).simulatePayment(payment!.charge_id);
+  await reconcileAwaiting(
+    { db: t.db, gateway: t.app.paymentGateway, publicUrl: 'http://tienda.test', log: t.app.log },
+    { everyMs: 0, batch: 500 },
+  );
+  await t.db.execute(
+    sql`update orders set paid_at = make_timestamptz(${period.year}, ${period.month}, 10, 12, 0, 0, 'America/Mexico_City'),
+        created_at = make_timestamptz(${period.year}, ${period.month}, 10, 11, 0, 0, 'America/Mexico_City') where number = ${number}`,
+  );
+  return number;
+}
+
 describe('a sale in the factura global that is undone', () => {
   it('gets an egreso to the público en general related to the global (TipoRelacion 01), valid and sealed', async () => {
-    const shopper = await createShopper(t);
-    const p = await productWithStock(t, 10, 4);
-    const res = await placeOrderRequest(t, shopper, {
-      items: [{ code: p.code, quantity: 2 }],
-      paymentMethod: 'cash',
-    });
-    expect(res.statusCode, res.body).toBe(202);
-    const number = (res.json() as { number: number }).number;
-    const [payment] = (
-      await t.db.execute<{ charge_id: string }>(
-        sql`select charge_id from payments where order_number = ${number}`,
-      )
-    ).rows;
-    await (t.app.paymentGateway as SandboxGateway).simulatePayment(payment!.charge_id);
-    await reconcileAwaiting(
-      { db: t.db, gateway: t.app.paymentGateway, publicUrl: 'http://tienda.test', log: t.app.log },
-      { everyMs: 0, batch: 500 },
-    );
-    // Paid last month: the monthly global takes it.
     const last = previousMexicoMonth(new Date());
-    await t.db.execute(
-      sql`update orders set paid_at = make_timestamptz(${last.year}, ${last.month}, 10, 12, 0, 0, 'America/Mexico_City'),
-          created_at = make_timestamptz(${last.year}, ${last.month}, 10, 11, 0, 0, 'America/Mexico_City') where number = ${number}`,
-    );
+    const number = await cashOrderPaidIn(last, 4);
     const global = await post(staff, '/api/admin/invoices/global', { ...last, confirmLate: true });
     expect(global.statusCode, global.body).toBe(201);
     const globalUuid = global.json().uuid as string;
@@ -217,5 +222,119 @@ describe('a sale in the factura global that is undone', () => {
       amountCents: 1,
       reason: 'No debe poder',
     }).then((r) => expect(r.statusCode).toBe(409));
+  });
+});
+
+describe('money given back before the paper: the invoice and the global state what was kept (decision 056)', () => {
+  it('a partial refund before invoicing: the invoice states it as a Descuento, totals what was kept, needs no credit note; a later refund gets one', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 10, 4);
+    const q = await productWithStock(t, 10, 5);
+    const number = await paidOrder(t, shopper, [
+      { code: p.code, quantity: 3 },
+      { code: q.code, quantity: 1 },
+    ]);
+    const refund = await post(staff, `/api/admin/orders/${number}/refunds`, {
+      amountCents: 10_001,
+      reason: 'Un frasco llegó roto',
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(await papers(number)).toEqual([]);
+
+    const res = await post(shopper, `/api/orders/${number}/invoice`, form);
+    expect(res.statusCode, res.body).toBe(201);
+    const b = await balancesOf(t.db, number);
+    const [invoice, ...others] = await papers(number);
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({ kind: 'I', status: 'issued', total_cents: b.paidCents - 10_001 });
+    await expectValidPaper(invoice!);
+    const xml = invoice!.xml!;
+    const cents = (v: string | null | undefined) => Math.round(Number(v) * 100);
+    const subTotal = cents(readAttribute(xml, 'cfdi:Comprobante', 'SubTotal'));
+    const descuento = cents(readAttribute(xml, 'cfdi:Comprobante', 'Descuento'));
+    const total = cents(readAttribute(xml, 'cfdi:Comprobante', 'Total'));
+    const iva = cents(readAttribute(xml, 'cfdi:Impuestos ', 'TotalImpuestosTrasladados'));
+    // Anexo 20: Total = SubTotal − Descuento + traslados; Descuento = Σ of the concepts' Descuento.
+    expect(descuento).toBeGreaterThan(0);
+    expect(total).toBe(subTotal - descuento + iva);
+    expect(total).toBe(b.keptCents);
+    const concepts = invoice!.sealed!.comprobante.conceptos;
+    expect(concepts.reduce((s, k) => s + cents(k.descuento), 0)).toBe(descuento);
+    for (const k of concepts) {
+      expect(cents(k.descuento)).toBeLessThan(cents(k.importe));
+      expect(cents(k.traslado.base)).toBe(cents(k.importe) - cents(k.descuento));
+    }
+    expect(b).toMatchObject({ invoicedCents: b.keptCents, taxDueCents: 0 });
+
+    // The papers already agree with the money: the invoices' round has nothing to do.
+    expect((await papers(number)).filter((x) => x.kind === 'E')).toEqual([]);
+    // A later refund of the invoiced order: its credit note, of exactly that amount.
+    const later = await post(staff, `/api/admin/orders/${number}/refunds`, {
+      amountCents: 2_000,
+      reason: 'Segunda pieza dañada',
+    });
+    expect(later.statusCode, later.body).toBe(200);
+    const notes = (await papers(number)).filter((x) => x.kind === 'E');
+    expect(notes).toMatchObject([{ status: 'issued', total_cents: 2_000, related_uuid: invoice!.uuid }]);
+    expect((await balancesOf(t.db, number)).taxDueCents).toBe(0);
+  });
+
+  it('an invoice is refused while a card refund is in flight (it would count on an answer not given yet)', async () => {
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 10, 6);
+    const number = await paidOrder(t, shopper, [{ code: p.code, quantity: 1 }]);
+    await t.db.execute(
+      sql`insert into order_refunds (order_number, route, amount_cents, state, reason, actor)
+          values (${number}, 'card', 100, 'in_progress', 'prueba',
+                  ${JSON.stringify({ by: 'staff', userId: null, label: 'prueba' })}::jsonb)`,
+    );
+    const busy = await post(shopper, `/api/orders/${number}/invoice`, form);
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().error.message).toContain('reembolso a tarjeta en proceso');
+    expect(await papers(number)).toEqual([]);
+  });
+});
+
+describe("a sale partly given back before its month's global", () => {
+  it('goes into the global for what was kept; the ledger says the global owes nothing, and no egreso is issued', async () => {
+    const last = previousMexicoMonth(new Date());
+    // Two months back: the month before is the other global test's.
+    const period =
+      last.month === 1 ? { year: last.year - 1, month: 12 } : { year: last.year, month: last.month - 1 };
+    const number = await cashOrderPaidIn(period, 7, 3);
+    const part = await post(staff, `/api/admin/orders/${number}/refunds`, {
+      amountCents: 7_777,
+      reason: 'Una pieza no se surtió',
+    });
+    expect(part.statusCode, part.body).toBe(200);
+    const global = await post(staff, '/api/admin/invoices/global', { ...period, confirmLate: true });
+    expect(global.statusCode, global.body).toBe(201);
+    const { rows } = await t.db.execute<{ xml: string }>(
+      sql`select xml from global_invoices where uuid = ${global.json().uuid as string}`,
+    );
+    const xml = rows[0]!.xml;
+    expect(await validateCfdiXml(xml)).toEqual({ valid: true, errors: [] });
+    const b = await balancesOf(t.db, number);
+    expect(b.keptCents).toBe(b.paidCents - 7_777);
+    // The order's concept states what was kept (IVA included: Importe + its traslado).
+    const concept = xml.match(
+      new RegExp(`<cfdi:Concepto[^>]*NoIdentificacion="${number}"[^>]*>.*?</cfdi:Concepto>`),
+    )![0];
+    const cents = (v: string | null | undefined) => Math.round(Number(v) * 100);
+    const stated =
+      cents(readAttribute(concept, 'cfdi:Concepto', 'Importe')) +
+      cents(readAttribute(concept, 'cfdi:Traslado ', 'Importe'));
+    expect(stated).toBe(b.keptCents);
+    expect(b).toMatchObject({ inGlobal: true, inGlobalCents: b.keptCents, globalTaxDueCents: 0 });
+    expect((await papers(number)).filter((x) => x.kind === 'E')).toEqual([]);
+
+    // The rest given back later: its egreso to the público en general is for that rest, not the whole sale.
+    const cancel = await post(staff, `/api/admin/orders/${number}/cancel`, {
+      reason: 'Cliente pidió cancelar',
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const egresos = (await papers(number)).filter((x) => x.kind === 'E');
+    expect(egresos).toMatchObject([{ status: 'issued', total_cents: b.keptCents }]);
+    expect((await balancesOf(t.db, number)).globalTaxDueCents).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { type PdfTextItem, pdfText, pdfTextItems } from '../../../tests/server/s
 import type { InvoiceSnapshot } from '../db/schema.ts';
 import { sealComprobante } from './cfdi.ts';
 import { pesos, qrTotal, renderInvoicePdf, unitValueText, verificationUrl } from './pdf.ts';
+import { snapshotOf } from './stamping.ts';
 
 describe('amounts on the printed representation', () => {
   it.each([
@@ -47,36 +48,19 @@ describe('QR: SAT verification URL (Anexo 20)', () => {
   });
 });
 
-function sampleSnapshot(formaPago: string): InvoiceSnapshot {
-  const { comprobante } = sealComprobante(sampleComprobante(), testCsd());
+function sampleSnapshot(formaPago: string, options: { discountCents?: number } = {}): InvoiceSnapshot {
+  const { comprobante } = sealComprobante(sampleComprobante(options), testCsd());
   return {
-    serie: comprobante.serie ?? null,
-    folio: comprobante.folio ?? null,
-    fecha: comprobante.fecha,
-    lugarExpedicion: comprobante.lugarExpedicion,
-    emisor: comprobante.emisor,
-    receptor: comprobante.receptor,
+    ...snapshotOf(comprobante, {
+      uuid: '6A4E6F7E-2B0E-4E0C-9C71-1C3A3E9A2B10',
+      xml: '',
+      test: true,
+      satCertificateNumber: '0'.repeat(20),
+      satSeal: 'x',
+      rfcProvCertif: 'SPR190613I52',
+      stampedAt: '2025-03-14T12:31:00',
+    }),
     formaPago,
-    conceptos: comprobante.conceptos.map((k) => ({
-      claveProdServ: k.claveProdServ,
-      claveUnidad: k.claveUnidad,
-      noIdentificacion: k.noIdentificacion ?? null,
-      descripcion: k.descripcion,
-      cantidad: k.cantidad,
-      valorUnitario: k.valorUnitario,
-      importe: k.importe,
-      iva: k.traslado.importe,
-    })),
-    subTotal: comprobante.subTotal,
-    iva: comprobante.impuestos.totalTrasladados,
-    total: comprobante.total,
-    noCertificado: comprobante.noCertificado,
-    sello: comprobante.sello ?? '',
-    noCertificadoSat: '0'.repeat(20),
-    selloSat: 'x',
-    rfcProvCertif: 'SPR190613I52',
-    fechaTimbrado: '2025-03-14T12:31:00',
-    leyenda: null,
   };
 }
 
@@ -179,5 +163,18 @@ describe('renderInvoicePdf', () => {
     const items = pdfTextItems(await render(snapshot));
     expect(items.map((i) => i.text)).toContain('NOTA DE CRÉDITO · CFDI 4.0');
     expect(overprints(items)).toEqual([]);
+  });
+});
+
+describe('an invoice for what was kept (decision 056)', () => {
+  it('prints each line’s Descuento under its Importe and the Descuento between Subtotal and IVA, nothing printed over anything', async () => {
+    const snapshot = sampleSnapshot('04', { discountCents: 25_050 });
+    const pdf = await render(snapshot);
+    const lines = pdfText(pdf).split('\n');
+    expect(lines).toContain('Descuento (reembolsado antes de facturar)');
+    expect(lines).toContain('-$215.95');
+    expect(lines).toContain('-$57.50');
+    expect(lines).toContain('$1,889.97 MXN');
+    expect(overprints(await pdfTextItems(pdf))).toEqual([]);
   });
 });

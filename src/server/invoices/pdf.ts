@@ -97,7 +97,9 @@ function concepts(w: Writer, input: InvoicePdfInput) {
       w.wrap(c.descripcion, COLUMNS[2]!.width - 8, 7.5),
       [c.cantidad],
       [unitValueText(c.valorUnitario)],
-      [pesos(c.importe)],
+      c.descuento && c.descuento !== '0.00'
+        ? [pesos(c.importe), `-${pesos(c.descuento)}`]
+        : [pesos(c.importe)],
       [pesos(c.iva)],
     ];
     const height = Math.max(...cells.map((lines) => lines.length)) * 9.5 + 6;
@@ -110,7 +112,7 @@ function concepts(w: Writer, input: InvoicePdfInput) {
       const col = COLUMNS[i]!;
       lines.forEach((line, j) => {
         const tx = col.align === 'right' ? x + col.width - 8 - w.width(line, 7.5) : x;
-        w.text(line, tx, w.y - 8 - j * 9.5, 7.5, w.font, i === 0 && j === 1 ? MUTED : INK);
+        w.text(line, tx, w.y - 8 - j * 9.5, 7.5, w.font, (i === 0 || i === 5) && j === 1 ? MUTED : INK);
       });
       x += col.width;
     });
@@ -131,6 +133,16 @@ function totals(w: Writer, input: InvoicePdfInput) {
   const right = width - margin;
   const rows: [string, string, boolean][] = [
     ['Subtotal', pesos(s.subTotal), false],
+    // An invoice issued after part of the sale was given back states it as a Descuento (decision 056).
+    ...(s.descuento
+      ? [
+          ['Descuento (reembolsado antes de facturar)', `-${pesos(s.descuento)}`, false] as [
+            string,
+            string,
+            boolean,
+          ],
+        ]
+      : []),
     ['IVA trasladado 16 % (002, tasa 0.160000)', pesos(s.iva), false],
     ['Total', `${pesos(s.total)} MXN`, true],
   ];

@@ -86,7 +86,9 @@ export async function ledgerOf(db: Db, orderNumber: number): Promise<LedgerRow[]
  * - refundDue: promised and not yet gone (a card refund in flight, money owed to a SPEI/cash buyer);
  * - kept: what the shop keeps once every promise is paid (paid − refunded − refundDue);
  * - invoiced: the live CFDI de ingreso's total; credited: live credit notes (egresos) on it;
- * - inGlobal: the sale counts in a live factura global (and what of it a global egreso took back: globalCredited);
+ * - inGlobal: the sale counts in a live factura global, for inGlobalCents (what was kept when the global was
+ *   claimed: decision 056), and what of it a global egreso took back: globalCredited; globalTaxDue: what the global
+ *   still states beyond what is kept and its egresos (positive: an egreso to the público en general is missing);
  * - taxDue: what the papers still owe the money — the live invoice minus its credit notes, minus what is kept
  *   (positive: a credit note is missing for money that went back).
  */
@@ -95,11 +97,15 @@ export type Balances = {
   refundedCents: number;
   refundedByRoute: Record<RefundRoute, number>;
   refundDueCents: number;
+  /** refunded + refundDue: what went back or was promised back, whatever the route. */
+  givenBackCents: number;
   keptCents: number;
   invoicedCents: number;
   creditedCents: number;
   inGlobal: boolean;
+  inGlobalCents: number;
   globalCreditedCents: number;
+  globalTaxDueCents: number;
   taxDueCents: number;
 };
 
@@ -114,23 +120,29 @@ export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCent
   const paidCents = sum('charge');
   const refundedCents = sum('refund');
   const refundDueCents = Math.max(0, sum('refund_due') - refundedCents - sum('refund_failed'));
-  const keptCents = paidCents - refundedCents - refundDueCents;
+  const givenBackCents = refundedCents + refundDueCents;
+  const keptCents = paidCents - givenBackCents;
   const invoicedCents = sum('invoice') - sum('invoice_cancelled');
   const creditedCents =
     sum('credit_note', (r) => !onGlobal(r)) - sum('credit_note_cancelled', (r) => !onGlobal(r));
-  const inGlobal = sum('global_in') > sum('global_out');
+  const inGlobalCents = sum('global_in') - sum('global_out');
+  const inGlobal = inGlobalCents > 0;
   const globalCreditedCents = sum('credit_note', onGlobal) - sum('credit_note_cancelled', onGlobal);
+  const globalTaxDueCents = inGlobal ? inGlobalCents - globalCreditedCents - Math.max(0, keptCents) : 0;
   const taxDueCents = invoicedCents > 0 ? invoicedCents - creditedCents - keptCents : 0;
   return {
     paidCents,
     refundedCents,
     refundedByRoute,
     refundDueCents,
+    givenBackCents,
     keptCents,
     invoicedCents,
     creditedCents,
     inGlobal,
+    inGlobalCents,
     globalCreditedCents,
+    globalTaxDueCents,
     taxDueCents,
   } satisfies Balances;
 }

@@ -32,9 +32,12 @@ export type InvoiceSnapshot = {
     cantidad: string;
     valorUnitario: string;
     importe: string;
+    /** Descuento: only on an invoice issued after part of the sale was given back (decision 056). */
+    descuento?: string;
     iva: string;
   }[];
   subTotal: string;
+  descuento?: string;
   iva: string;
   total: string;
   noCertificado: string;
@@ -243,6 +246,8 @@ export const globalInvoiceOrders = pgTable(
     orderNumber: integer('order_number')
       .notNull()
       .references(() => orders.number),
+    /** What of the order's sale the global states: what the shop kept when the global was claimed (decision 056). */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   },
   (t) => [uniqueIndex('global_invoice_orders_order_idx').on(t.orderNumber)],
 );
