@@ -803,7 +803,11 @@ async function crashMidPayout(db: Db, code: string): Promise<string[]> {
   if (placed.status !== 202) return [`pedido SPEI para el pago interrumpido: ${placed.status}`];
   const number = (placed.body as { number: number }).number;
   const charge = await speiCharge(db, number);
-  const paid = await call(`/api/payments/sandbox/charges/${charge}/pay`, { method: 'POST' });
+  const paid = await fetch(`${BASE}/api/payments/sandbox/charges/${charge}/pay`, {
+    method: 'POST',
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(20_000),
+  });
   if (paid.status >= 300) return [`pago SPEI simulado del pedido ${number}: ${paid.status}`];
   const cancelled = await json(`/api/orders/${number}/cancel`, { method: 'POST', shopper: buyer });
   if (cancelled.status !== 200) return [`cancelación del pedido SPEI ${number}: ${cancelled.status}`];
@@ -1021,8 +1025,8 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
       where coalesce(m.reserved, 0) <> -l.q
          or (o.status = 'paid' and (m.released <> 0 or m.cancelled <> 0))
          or (o.status = 'payment_failed' and (m.released <> l.q or m.cancelled <> 0))
-         or (o.status = 'cancelled' and o.payment_method = 'card' and (m.cancelled <> l.q or m.released <> 0))
-         or (o.status = 'cancelled' and o.payment_method <> 'card' and (m.released <> l.q or m.cancelled <> 0))`,
+         or (o.status = 'cancelled' and o.paid_at is not null and (m.cancelled <> l.q or m.released <> 0))
+         or (o.status = 'cancelled' and o.paid_at is null and (m.released <> l.q or m.cancelled <> 0))`,
       )
     ).rows,
   );
@@ -1099,8 +1103,12 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     'dinero cobrado (cargo completado) de un pedido que no está pagado',
     (
       await db.execute(
+        // A cancelled order whose money went back (a SPEI/cash payment paid out to the buyer's CLABE) keeps its
+        // completed charge: Openpay refunds cards only.
         sql`select c.id, c.order_id, o.status from sandbox_charges c join orders o on o.number::text = split_part(c.order_id, '-', 1)
-      where c.status = 'completed' and o.status <> 'paid'`,
+      where c.status = 'completed' and o.status <> 'paid'
+        and not (o.status = 'cancelled' and (select coalesce(sum(amount_cents), 0) from order_ledger g
+                 where g.order_number = o.number and g.kind = 'refund') >= c.amount_cents)`,
       )
     ).rows,
   );
@@ -1155,8 +1163,11 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
       completed: number;
       expired: number;
       charge: string | null;
+      refunded: boolean;
     }>(
       sql`select o.number, o.status,
+        (select coalesce(sum(amount_cents), 0) from order_ledger g where g.order_number = o.number and g.kind = 'refund')
+          >= o.total_cents as refunded,
         (select count(*)::int from payments p where p.order_number = o.number and p.status = 'completed') as completed,
         (select count(*)::int from payments p where p.order_number = o.number and p.status = 'expired') as expired,
         (select c.status from sandbox_charges c join payments p on p.charge_id = c.id
@@ -1177,11 +1188,11 @@ async function check(db: Db, shoppers: Shopper[]): Promise<string[]> {
     speiRows.filter((r) => Number(r.completed) > 1).map((r) => r.number),
   );
   fail(
-    'pedidos SPEI cuyo estado no corresponde a la transferencia (pagada ⇔ cargo completado, si no vencido)',
+    'pedidos SPEI cuyo estado no corresponde a la transferencia (pagada ⇔ cargo completado, salvo cancelada y devuelta; si no, vencido)',
     speiRows
       .filter((r) =>
         r.charge === 'completed'
-          ? r.status !== 'paid' || Number(r.completed) !== 1
+          ? !(r.status === 'paid' || (r.status === 'cancelled' && r.refunded)) || Number(r.completed) !== 1
           : r.status !== 'cancelled' || Number(r.expired) !== 1,
       )
       .map((r) => [r.number, r.status, r.charge, r.completed, r.expired]),
