@@ -81,8 +81,11 @@ const GOOD_CLABE = `${account}${clabeCheckDigit(account)}`;
 const BAD_CLABE = `${account}${(clabeCheckDigit(account) + 1) % 10}`;
 const LAST4 = GOOD_CLABE.slice(-4);
 
-/** A buyer with an order paid by SPEI: placed through the API, paid on the sandbox's development page. */
-async function buyerWithSpeiOrder(page: Page) {
+/**
+ * A buyer with SPEI orders (one unless `orders` says more) placed through the API; paid on the sandbox's development
+ * page unless `pay` is false.
+ */
+async function buyerWithSpeiOrder(page: Page, { pay = true, orders = 1 } = {}) {
   const { items } = (await (await page.request.get('/api/products?pageSize=60')).json()) as {
     items: { code: string; stock: number }[];
   };
@@ -113,12 +116,17 @@ async function buyerWithSpeiOrder(page: Page) {
     },
   });
   expect(address.status()).toBe(200);
-  const placed = await page.request.post('/api/orders', {
-    headers: { 'Idempotency-Key': randomUUID() },
-    data: { items: [{ code: product.code, quantity: 1 }], paymentMethod: 'spei' },
-  });
-  expect(placed.status(), await placed.text()).toBe(202);
-  const number = ((await placed.json()) as { number: number }).number;
+  const numbers: number[] = [];
+  for (let i = 0; i < orders; i++) {
+    const placed = await page.request.post('/api/orders', {
+      headers: { 'Idempotency-Key': randomUUID() },
+      data: { items: [{ code: product.code, quantity: 1 }], paymentMethod: 'spei' },
+    });
+    expect(placed.status(), await placed.text()).toBe(202);
+    numbers.push(((await placed.json()) as { number: number }).number);
+  }
+  const number = numbers[0]!;
+  if (!pay) return { email, number, numbers, code: product.code, amount: '' };
 
   await page.goto('/api/payments/sandbox/pagos');
   await page
@@ -129,7 +137,7 @@ async function buyerWithSpeiOrder(page: Page) {
   await expect(page).toHaveURL(new RegExp(`/resumen/${number}$`));
   await expect(page.getByRole('heading', { name: '¡Pedido comprado con éxito!' })).toBeVisible();
   const order = (await (await page.request.get(`/api/orders/${number}`)).json()) as { totalCents: number };
-  return { email, number, amount: formatMoney(order.totalCents) };
+  return { email, number, numbers, code: product.code, amount: formatMoney(order.totalCents) };
 }
 
 async function signInStaff(browser: Browser) {
@@ -354,4 +362,52 @@ test('card order: staff refund part of it in pesos, the buyer reads it went to t
   await expect(
     page.getByRole('dialog', { name: `Pedido #${number}` }).getByTestId('cancel-refund-route'),
   ).toHaveText(`Reembolsaremos ${formatMoney(totalCents - 25_050)} a la tarjeta con la que pagó.`);
+});
+
+test('unpaid SPEI orders: staff see the units they hold per product and release one with a reason; the buyer cancels the other from its summary (issue 37)', async ({
+  page,
+  browser,
+}) => {
+  const { numbers, code } = await buyerWithSpeiOrder(page, { pay: false, orders: 2 });
+  const [released, abandoned] = numbers as [number, number];
+  const stockOf = async () =>
+    ((await (await page.request.get(`/api/products/${code}`)).json()) as { stock: number }).stock;
+  const held = await stockOf();
+
+  const { context, staff } = await signInStaff(browser);
+  await staff.goto('/admin/pagos-diferidos');
+  const row = staff.getByTestId('unpaid-hold-row').filter({ hasText: code });
+  await expect(row).toContainText(`#${released}`);
+  await expect(row).toContainText(`#${abandoned}`);
+  await shots(staff, 'admin-apartados');
+  await row.getByRole('link', { name: `#${released}` }).click();
+  await expect(staff).toHaveURL(new RegExp(`/admin/pedidos/${released}$`));
+  await staff.getByRole('button', { name: 'Liberar existencias…' }).click();
+  const form = staff.getByRole('form', { name: 'Liberar existencias' });
+  await form.getByRole('button', { name: 'Confirmar y liberar existencias' }).click();
+  await expect(
+    form.getByText('Escriba el motivo para liberar el pedido (al menos 5 caracteres)'),
+  ).toBeVisible();
+  await form.getByLabel('Motivo').fill('El cliente avisó que no pagará');
+  await form.getByRole('button', { name: 'Confirmar y liberar existencias' }).click();
+  await expect(staff.getByText(`Pedido #${released} cancelado y sus existencias liberadas`)).toBeVisible();
+  await staff.goto('/admin/pagos-diferidos');
+  await expect(staff.getByTestId('unpaid-hold-row').filter({ hasText: code })).not.toContainText(
+    `#${released}`,
+  );
+  await context.close();
+  expect(await stockOf()).toBe(held + 1);
+
+  // The buyer will not pay the other one: from its summary, asked once, the reference stops counting.
+  await page.goto(`/resumen/${abandoned}`);
+  await expect(page.getByRole('heading', { name: 'Pedido apartado: pendiente de pago' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancelar el pedido' }).click();
+  await shots(page, 'resumen-cancelar-sin-pagar');
+  await page.getByRole('button', { name: 'No, lo voy a pagar' }).click();
+  await expect(page.getByRole('button', { name: 'Sí, cancelar el pedido' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Cancelar el pedido' }).click();
+  await page.getByRole('button', { name: 'Sí, cancelar el pedido' }).click();
+  await expect(page.getByRole('heading', { name: 'Pedido cancelado' })).toBeVisible();
+  await expect(page.getByTestId('payment-instructions')).toHaveCount(0);
+  expect(await stockOf()).toBe(held + 2);
 });

@@ -1,16 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { apiFetch } from '@/client/lib/api-client.ts';
-import type { AdminCancelOrderInput, AdminOrderDetail, ShipOrderInput } from '@/shared/schemas/admin.ts';
+import type {
+  AdminCancelOrderInput,
+  AdminOrderDetail,
+  ReleaseUnpaidOrderInput,
+  ShipOrderInput,
+} from '@/shared/schemas/admin.ts';
 
 type ActionResponse = { message: string; order: AdminOrderDetail };
 
-/** POST /api/admin/orders/:number/{prepare|ship|deliver|cancel} — the four staff actions on an order. */
+/**
+ * POST /api/admin/orders/:number/{prepare|ship|deliver|cancel|release} — the staff actions on an order ('release':
+ * an unpaid SPEI/store order cancelled so its stock is free again, issue 37).
+ */
 export type OrderAction =
   | { kind: 'prepare' }
   | { kind: 'deliver' }
   | { kind: 'ship'; body: ShipOrderInput }
-  | { kind: 'cancel'; body: AdminCancelOrderInput };
+  | { kind: 'cancel'; body: AdminCancelOrderInput }
+  | { kind: 'release'; body: ReleaseUnpaidOrderInput };
 
 export const runOrderAction = (number: number, action: OrderAction) =>
   apiFetch<ActionResponse>(`/api/admin/orders/${number}/${action.kind}`, {
@@ -26,6 +35,8 @@ export function useOrderAction(number: number) {
     onSuccess: (data) => {
       client.setQueryData(['admin', 'order', number], data.order);
       void client.invalidateQueries({ queryKey: ['admin', 'orders'] });
+      void client.invalidateQueries({ queryKey: ['admin', 'delayed-payments'] });
+      void client.invalidateQueries({ queryKey: ['admin', 'unpaid-holds'] });
       toast.success(data.message);
     },
   });

@@ -4,6 +4,7 @@ import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import { useDelayedPayments } from '../api/get-delayed-payments.ts';
+import { useUnpaidHolds } from '../api/get-unpaid-holds.ts';
 import { DataTable, formatDateTime, ScreenTitle, td, th } from '../components/admin-ui.tsx';
 
 /** 'Pagos diferidos': SPEI and store payments awaited (with deadlines) and the late-payment queue (issue 21). */
@@ -97,8 +98,74 @@ export function DelayedPaymentsScreen() {
               ))}
             </DataTable>
           </section>
+          <UnpaidHolds />
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * Per product, the units unpaid SPEI/store orders hold out of stock (issue 37): what a stranger's unpaid order
+ * keeps from other buyers, and the orders to open and release ('Liberar existencias' on the order).
+ */
+function UnpaidHolds() {
+  const { data, isPending, error } = useUnpaidHolds();
+  return (
+    <section aria-labelledby="apartados">
+      <h2 id="apartados" className="mb-2 text-lg font-semibold text-slate-900">
+        Existencias apartadas sin pagar{' '}
+        {data ? (
+          <span className="text-sm font-normal text-slate-500">({data.products.length} {data.products.length === 1 ? 'producto' : 'productos'})</span>
+        ) : null}
+      </h2>
+      <p className="mb-3 text-sm text-slate-600">
+        Piezas que los pedidos por SPEI o en tienda aún sin pagar sacan de la existencia hasta su fecha
+        límite. Abra un pedido para liberar sus existencias.
+      </p>
+      {isPending && <Spinner />}
+      {error && <Alert tone="danger">No se pudieron cargar las existencias apartadas.</Alert>}
+      {data && (
+        <DataTable
+          empty={data.products.length === 0 ? 'Ningún pedido sin pagar aparta existencias.' : null}
+          head={
+            <tr>
+              <th className={th}>Producto</th>
+              <th className={`${th} text-right`}>Apartadas</th>
+              <th className={`${th} text-right`}>Disponibles</th>
+              <th className={th}>Pedidos (piezas, forma de pago, fecha límite)</th>
+            </tr>
+          }
+        >
+          {data.products.map((p) => (
+            <tr key={p.code} data-testid="unpaid-hold-row">
+              <td className={td}>
+                {p.name}
+                <span className="block font-mono text-xs text-slate-500">{p.code}</span>
+              </td>
+              <td className={`${td} text-right font-medium text-amber-800`}>{p.heldUnits}</td>
+              <td className={`${td} text-right`}>{p.stock}</td>
+              <td className={td}>
+                <ul className="space-y-1">
+                  {p.orders.map((o) => (
+                    <li key={o.number}>
+                      <Link
+                        to={`/admin/pedidos/${o.number}`}
+                        className="font-medium text-brand-700 hover:underline"
+                      >
+                        #{o.number}
+                      </Link>{' '}
+                      · {o.units} pzas · {o.paymentMethod === 'spei' ? 'SPEI' : 'Efectivo en tienda'}
+                      {o.paymentDueAt ? ` · vence ${formatDateTime(o.paymentDueAt)}` : ''}
+                      <span className="block text-xs text-slate-500">{o.email}</span>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </section>
   );
 }

@@ -13,6 +13,8 @@ import {
   type AdminCancelOrderInput,
   type AdminOrderDetail,
   adminCancelOrderSchema,
+  type ReleaseUnpaidOrderInput,
+  releaseUnpaidOrderSchema,
   type ShipOrderInput,
   shipOrderSchema,
 } from '@/shared/schemas/admin.ts';
@@ -177,6 +179,69 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
   );
 }
 
+/**
+ * 'Liberar existencias' (issue 37): an unpaid SPEI/store order holds its units until its deadline; staff cancel it
+ * with a reason so others can buy them. Its reference stops counting; a payment that still arrives follows the
+ * 'fuera de plazo' path.
+ */
+function ReleaseForm({ order }: { order: AdminOrderDetail }) {
+  const action = useOrderAction(order.number);
+  const flight = useSingleFlight();
+  const [open, setOpen] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ReleaseUnpaidOrderInput>({
+    resolver: zodResolver(releaseUnpaidOrderSchema, undefined, { raw: true }),
+    defaultValues: { reason: '' },
+  });
+  const fieldError = errors.reason?.message ?? serverFields(action.error).reason;
+  if (!open) {
+    return (
+      <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)}>
+        Liberar existencias…
+      </button>
+    );
+  }
+  return (
+    <form
+      className="grid gap-3 rounded-lg border border-amber-200 bg-amber-50/60 p-3"
+      aria-label="Liberar existencias"
+      noValidate
+      onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'release', body })))}
+    >
+      <p className="text-sm text-amber-900">
+        El pedido se cancela sin cobro: su referencia de pago deja de valer y sus{' '}
+        {order.lines.reduce((sum, l) => sum + l.quantity, 0)} piezas vuelven a estar disponibles. Si el pago
+        llega después, aparece en «Pago recibido fuera de plazo».
+      </p>
+      <label className="text-sm font-medium text-slate-700">
+        Motivo
+        <textarea
+          className={`${fieldClass} mt-1`}
+          rows={2}
+          aria-invalid={Boolean(fieldError)}
+          {...register('reason')}
+        />
+        <FieldMessage message={fieldError} />
+      </label>
+      {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={buttonClass.primary} disabled={flight.busy}>
+          {flight.busy ? 'Liberando…' : 'Confirmar y liberar existencias'}
+        </button>
+        <button type="button" className={buttonClass.secondary} onClick={() => setOpen(false)}>
+          No liberar
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const holdsStock = (order: AdminOrderDetail) =>
+  order.status === 'pending_payment' && (order.paymentMethod === 'spei' || order.paymentMethod === 'cash');
+
 function Actions({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
   const flight = useSingleFlight();
@@ -216,7 +281,7 @@ function Actions({ order }: { order: AdminOrderDetail }) {
                   : 'Sin pasos pendientes.'}
           </p>
         ) : null}
-        <CancelForm order={order} />
+        {holdsStock(order) ? <ReleaseForm order={order} /> : <CancelForm order={order} />}
       </div>
     </Panel>
   );

@@ -6,6 +6,7 @@ import { ApiError } from '@/client/lib/api-client.ts';
 import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { useOrder } from '@/client/orders/api/get-order.ts';
+import { AbandonOrder } from '@/client/orders/components/abandon-order.tsx';
 import {
   OUTCOME_HEADINGS,
   OUTCOME_STYLES,
@@ -57,6 +58,7 @@ function Summary({ order }: { order: OrderDetail }) {
       </div>
 
       {awaiting && order.payment && <PaymentInstructions payment={order.payment} />}
+      {awaiting && <AbandonOrder number={order.number} />}
 
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_320px]">
         <section

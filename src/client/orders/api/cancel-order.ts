@@ -20,3 +20,19 @@ export function useCancelOrder() {
     },
   });
 }
+
+/**
+ * 'Ya no voy a pagar' (issue 37): the buyer abandons an unpaid SPEI/store order — its reference stops counting and
+ * the stock it held is free again. A payment that still arrives follows the 'fuera de plazo' path.
+ */
+export function useAbandonOrder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (number: number) =>
+      apiFetch<CancelOrderResponse>(`/api/orders/${number}/abandon`, { method: 'POST', body: {} }),
+    onSuccess: (data, number) => {
+      client.setQueryData(['orders', number], data.order);
+      void client.invalidateQueries({ queryKey: ['orders'], exact: true });
+    },
+  });
+}

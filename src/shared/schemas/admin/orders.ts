@@ -156,6 +156,7 @@ export const adminCancelOrderSchema = z.object({
     .min(5, 'Escriba el motivo de la cancelación (al menos 5 caracteres)')
     .max(300, 'El motivo admite hasta 300 caracteres'),
 });
+export type ReleaseUnpaidOrderInput = z.input<typeof releaseUnpaidOrderSchema>;
 export type AdminCancelOrderInput = z.input<typeof adminCancelOrderSchema>;
 
 export const adminOrderActionResponseSchema = z.object({
