@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; stock: number; imageUrl: string | null };
 const password = 'Matraz#2024x';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
+import { registerThroughApi } from './register-helper.ts';
 
 /**
  * Issue 16, 'Honest screens' and the shopper-facing defects of the audit: each test fails on the code before

@@ -116,7 +116,9 @@ function UnpaidHolds() {
       <h2 id="apartados" className="mb-2 text-lg font-semibold text-slate-900">
         Existencias apartadas sin pagar{' '}
         {data ? (
-          <span className="text-sm font-normal text-slate-500">({data.products.length} {data.products.length === 1 ? 'producto' : 'productos'})</span>
+          <span className="text-sm font-normal text-slate-500">
+            ({data.products.length} {data.products.length === 1 ? 'producto' : 'productos'})
+          </span>
         ) : null}
       </h2>
       <p className="mb-3 text-sm text-slate-600">
