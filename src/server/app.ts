@@ -27,6 +27,7 @@ import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
@@ -45,6 +46,8 @@ declare module 'fastify' {
     db: Db;
     /** Money movements ask for their CFDI through it (orders → invoices, decision 045). */
     taxPapers: TaxPaperPort;
+    /** The background jobs (jobs.ts): started by main.ts only; tests call `jobs.runOnce(name)`. */
+    jobs: JobRegistry;
   }
 }
 
@@ -180,6 +183,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
   await app.register(adminRoutes);
+  // Made here, started by main.ts (startBackgroundJobs): buildApp alone runs no timer.
+  app.decorate('jobs', createJobRegistry(app));
+  app.addHook('onClose', async () => app.jobs.stop());
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });
