@@ -30,6 +30,7 @@ import { invoiceRoutes } from './invoices/routes.ts';
 import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
+import { metricsPlugin } from './metrics/routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { TaxPaperPort } from './orders/tax-papers.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
@@ -168,6 +169,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
 
+  // First of the routes: its onResponse hook times every request after it (by route pattern).
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
   await app.register(documentRoutes);

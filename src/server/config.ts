@@ -54,6 +54,8 @@ export const envSchema = z.object({
   /** The interactive API documentation at /api/docs (and /api/openapi.json); default on. */
   /** Default: on, except with NODE_ENV=production (see loadConfig). */
   API_DOCS: z.enum(['true', 'false']).optional(),
+  /** Bearer token that opens /metrics to other machines (this machine needs none). */
+  METRICS_TOKEN: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   /** Card payments: the offline simulator (default) or Openpay. */
   PAYMENT_GATEWAY: z.enum(['sandbox', 'openpay'], { error: 'debe ser sandbox u openpay' }).default('sandbox'),
   PAYMENTS_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
@@ -130,6 +132,8 @@ export type AppConfig = {
   seedDemo: boolean;
   /** Serve /api/docs and /api/openapi.json (API_DOCS). */
   apiDocs: boolean;
+  /** METRICS_TOKEN: /metrics answers other machines that send it as a Bearer token. */
+  metricsToken: string | undefined;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
   payments: PaymentsConfig;
@@ -196,6 +200,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: (env.SEED_DEMO ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
     // The API's map is for developers: a production shop publishes it only when asked (decision 054).
     apiDocs: (env.API_DOCS ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
+    metricsToken: env.METRICS_TOKEN,
     clientDir: undefined,
     payments,
     mail: mailConfig(env),
