@@ -195,7 +195,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
+/** PGlite on `dataDir` (its `pglite` subfolder) or in memory, without the lock: callers hold it (openDatabase, db/backup.ts). */
+export async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
   let location = dataDir;
   if (!dataDir.startsWith('memory://')) {
     location = join(resolve(dataDir), 'pglite');
