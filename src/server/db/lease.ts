@@ -56,6 +56,7 @@ const JOB_LOCK_CLASS = 7_310_054;
 export class JobLocks {
   private session: Awaited<ReturnType<NonNullable<Database['session']>>> | null = null;
   private opening: Promise<NonNullable<JobLocks['session']>> | null = null;
+  private readonly tuned = new WeakSet<object>();
 
   constructor(private readonly database: Database) {}
 
@@ -68,9 +69,11 @@ export class JobLocks {
         (s) => {
           this.session = s;
           this.opening = null;
-          // The connection lost: its locks are gone with it; the next take opens another.
+          // The connection lost: its locks are gone with it (destroyed, its pool slot freed); the next take opens
+          // another.
           s.onLost(() => {
             if (this.session === s) this.session = null;
+            s.release();
           });
           return s;
         },
@@ -87,6 +90,15 @@ export class JobLocks {
   async take(name: string): Promise<boolean> {
     if (this.database.kind === 'pglite' || !this.database.session) return true;
     const s = await this.connection();
+    if (!this.tuned.has(s)) {
+      // A host lost without closing its connection (power, network) would hold its jobs until the kernel's
+      // keepalive gave up (2 h by default): PostgreSQL probes this session after 30 s idle, every 10 s, 3 times.
+      await s.query(
+        "select set_config('tcp_keepalives_idle', '30', false), set_config('tcp_keepalives_interval', '10', false), set_config('tcp_keepalives_count', '3', false)",
+        [],
+      );
+      this.tuned.add(s);
+    }
     const { rows } = await s.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [
       JOB_LOCK_CLASS,
       name,
