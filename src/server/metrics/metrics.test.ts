@@ -7,8 +7,10 @@ import {
   productWithStock,
   sandboxToken,
 } from '../../../tests/server/support/checkout.ts';
+import { PacError } from '../invoices/pac/types.ts';
 import { JOBS } from '../jobs.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { instrumented } from './adapters.ts';
 import { METRICS_FORBIDDEN } from './routes.ts';
 
 /** Issue 38: what an operator scrapes — GET /metrics in Prometheus' text format, closed to other machines. */
@@ -120,5 +122,30 @@ describe('/metrics', () => {
         'tienda_external_call_duration_seconds_count{service="payments_sandbox",operation="createCharge",outcome="ok"}',
       ),
     ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts an adapter call that failed by its error class, the adapter itself untouched', async () => {
+    const pac = {
+      name: 'prueba',
+      stamp: async (_xml: string): Promise<string> => {
+        throw new PacError('El PAC no respondió', '503', true);
+      },
+    };
+    const timed = instrumented('pac_prueba', pac);
+    await expect(timed.stamp('<cfdi/>')).rejects.toBeInstanceOf(PacError);
+    expect(timed.name).toBe('prueba');
+    const body = await scrape();
+    expect(
+      value(
+        body,
+        'tienda_external_call_errors_total{service="pac_prueba",operation="stamp",error="PacError"}',
+      ),
+    ).toBe(1);
+    expect(
+      value(
+        body,
+        'tienda_external_call_duration_seconds_count{service="pac_prueba",operation="stamp",outcome="error"}',
+      ),
+    ).toBe(1);
   });
 });
