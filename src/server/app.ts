@@ -27,8 +27,10 @@ import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
 import { devMailRoutes } from './mail/dev-routes.ts';
+import { metricsPlugin } from './metrics/routes.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { TaxPaperPort } from './orders/tax-papers.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
@@ -45,6 +47,8 @@ declare module 'fastify' {
     db: Db;
     /** Money movements ask for their CFDI through it (orders → invoices, decision 045). */
     taxPapers: TaxPaperPort;
+    /** The background jobs (jobs.ts): started by main.ts only; tests call `jobs.runOnce(name)`. */
+    jobs: JobRegistry;
   }
 }
 
@@ -165,6 +169,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
 
+  // First of the routes: its onResponse hook times every request after it (by route pattern).
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(healthRoutes);
   await app.register(catalogRoutes);
   await app.register(documentRoutes);
@@ -180,6 +186,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
   await app.register(adminRoutes);
+  // Made here, started by main.ts (startBackgroundJobs): buildApp alone runs no timer.
+  app.decorate('jobs', createJobRegistry(app));
+  app.addHook('onClose', async () => app.jobs.stop());
 
   if (config.clientDir) {
     await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });

@@ -52,7 +52,10 @@ export const envSchema = z.object({
   /** Fill the demo catalogue on first start when the catalogue is empty. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** The interactive API documentation at /api/docs (and /api/openapi.json); default on. */
-  API_DOCS: z.enum(['true', 'false']).default('true'),
+  /** Default: on, except with NODE_ENV=production (see loadConfig). */
+  API_DOCS: z.enum(['true', 'false']).optional(),
+  /** Bearer token that opens /metrics to other machines (this machine needs none). */
+  METRICS_TOKEN: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   /** Card payments: the offline simulator (default) or Openpay. */
   PAYMENT_GATEWAY: z.enum(['sandbox', 'openpay'], { error: 'debe ser sandbox u openpay' }).default('sandbox'),
   PAYMENTS_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
@@ -129,6 +132,8 @@ export type AppConfig = {
   seedDemo: boolean;
   /** Serve /api/docs and /api/openapi.json (API_DOCS). */
   apiDocs: boolean;
+  /** METRICS_TOKEN: /metrics answers other machines that send it as a Bearer token. */
+  metricsToken: string | undefined;
   /** Directory of the built client (index.html and hashed assets); absent in API-only tests. */
   clientDir: string | undefined;
   payments: PaymentsConfig;
@@ -193,7 +198,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     // Never 600 fictional products in a real shop's database unless asked for.
     seedDemo: (env.SEED_DEMO ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
-    apiDocs: env.API_DOCS === 'true',
+    // The API's map is for developers: a production shop publishes it only when asked (decision 054).
+    apiDocs: (env.API_DOCS ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
+    metricsToken: env.METRICS_TOKEN,
     clientDir: undefined,
     payments,
     mail: mailConfig(env),
@@ -259,9 +266,19 @@ export function assertPaymentsAllowed(config: AppConfig): void {
 }
 
 /**
+ * Switches that exist for tests only (decision 054): set with NODE_ENV=production they would point a real shop's
+ * payments at a replica or kill it on purpose. The one list of them; assertProductionSettings refuses each one set.
+ */
+export const TEST_ONLY_VARIABLES = {
+  OPENPAY_API_URL: 'apunta los pagos a una réplica de Openpay / points payments at an Openpay replica',
+  CFDI_FAILPOINT:
+    'detiene el proceso a propósito (pruebas de caos) / kills the process on purpose (chaos tests)',
+} as const;
+
+/**
  * Settings production must not guess (issue 23): whom to believe for the client's address, where mail
- * goes and the shop's public address. Checked at the server's start (scripts still load the config).
- * One line naming each missing variable.
+ * goes and the shop's public address; and no test-only switch (TEST_ONLY_VARIABLES). Checked at the server's start
+ * (scripts still load the config). One line naming each variable.
  */
 export function assertProductionSettings(config: AppConfig, source: NodeJS.ProcessEnv = process.env): void {
   if (config.env !== 'production') return;
@@ -279,6 +296,13 @@ export function assertProductionSettings(config: AppConfig, source: NodeJS.Proce
     missing.push(
       'PUBLIC_URL: es obligatoria con NODE_ENV=production (la dirección pública de la tienda, p. ej. https://tienda.example.mx)',
     );
+  }
+  for (const [name, what] of Object.entries(TEST_ONLY_VARIABLES)) {
+    if (given(name)) {
+      missing.push(
+        `${name}: solo para pruebas, no se permite con NODE_ENV=production; quítela (${what}) — test-only setting, refused with NODE_ENV=production`,
+      );
+    }
   }
   if (missing.length > 0) throw new ConfigError(`Configuración inválida — ${missing.join('; ')}`);
 }

@@ -14,7 +14,6 @@ import { CREDIT_NOTE_RECOVERED, issueCreditNote, listCreditNotes } from '../invo
 import { getCreditNotePdf, getCreditNoteXml, getInvoicePdf, getInvoiceXml } from '../invoices/downloads.ts';
 import {
   globalDeadline,
-  globalInvoiceJob,
   globalInvoiceXml,
   issueGlobalInvoice,
   listGlobalInvoices,
@@ -66,21 +65,7 @@ const staffCancelSchema = z.strictObject({
 export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = createInvoicingContext(app.config, app.db, { log: app.log });
 
-  // The monthly CFDI global (decision 023): every hour, the previous month's is issued within the 72 hours after
-  // it closes, if it does not exist yet (one per period, whichever instance gets there first).
-  let globalTimer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    globalTimer = setInterval(() => {
-      globalInvoiceJob(ctx)
-        .then((done) => {
-          if (done === 'issued') app.log.info('factura global del mes anterior emitida');
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'factura global mensual'));
-    }, 3_600_000);
-    globalTimer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(globalTimer));
-
+  // The monthly CFDI global's hourly round is a job (jobs.ts).
   const globalSchema = z.object({
     id: z.number().int(),
     year: z.number().int(),

@@ -9,7 +9,6 @@ import {
 import { requireUser } from '../auth/session.ts';
 import { orderContext } from '../orders/context.ts';
 import { type PlaceOrderResult, placeOrder } from './place-order.ts';
-import { startSweeper } from './sweeper.ts';
 
 const error = (code: string, message: string) => ({ error: { code, message } });
 
@@ -52,22 +51,8 @@ function reply(result: PlaceOrderResult) {
   }
 }
 
-/** POST /api/orders, and the sweeper of expired reservations and interrupted cancellations. */
+/** POST /api/orders (the sweeper of expired reservations and interrupted cancellations is a job: jobs.ts). */
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  let stopSweeper: (() => Promise<void>) | undefined;
-  app.addHook('onReady', async () => {
-    stopSweeper = startSweeper({
-      db: app.db,
-      gateway: app.paymentGateway,
-      publicUrl: app.config.publicUrl,
-      log: app.log,
-      hold: app.config.payments.hold,
-    });
-  });
-  app.addHook('onClose', async () => {
-    await stopSweeper?.();
-  });
-
   app.post(
     '/api/orders',
     {

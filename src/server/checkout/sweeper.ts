@@ -54,41 +54,11 @@ export async function sweepOnce(ctx: OrderContext): Promise<{ released: number; 
   return { released, paid };
 }
 
-/** Runs `round` every `everyMs`, one round at a time; answers how to stop it (waiting for the round in flight). */
-function every(ctx: OrderContext, everyMs: number, what: string, round: () => Promise<unknown>) {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = round()
-      .catch((error: unknown) => ctx.log.error({ err: error }, what))
-      .finally(() => {
-        running = null;
-      });
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
-
 /**
- * Runs sweepOnce every `intervalMs` until stopped, and — every `cancellationsMs`, a cheap indexed query — the
- * cancellations whose holder died (their lease ran out), so a crash mid-cancellation is finished within seconds.
+ * The cancellations whose holder died (their lease ran out) and the refunds owed still moving: a cheap indexed query,
+ * run every 2 s by the jobs' registry (jobs.ts) so a crash mid-cancellation is finished within seconds.
  */
-export function startSweeper(
-  ctx: OrderContext,
-  intervalMs = 60_000,
-  cancellationsMs = 2_000,
-): () => Promise<void> {
-  const stops = [
-    every(ctx, intervalMs, 'barrido de reservaciones', () => sweepOnce(ctx)),
-    every(ctx, cancellationsMs, 'barrido de cancelaciones', async () => {
-      await finishInterruptedCancellations(ctx, SWEEPER);
-      await advanceRefunds(ctx, SWEEPER);
-    }),
-  ];
-  return async () => {
-    await Promise.all(stops.map((stop) => stop()));
-  };
+export async function sweepCancellations(ctx: OrderContext): Promise<void> {
+  await finishInterruptedCancellations(ctx, SWEEPER);
+  await advanceRefunds(ctx, SWEEPER);
 }

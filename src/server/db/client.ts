@@ -47,6 +47,15 @@ export type Database = {
   dumpDataDir?(): Promise<Blob>;
   /** PGlite only: the instance (served to commands on the data directory's socket). */
   pglite?: PGlite;
+  /** PostgreSQL only: one connection of the pool kept apart (the background jobs' advisory locks, db/lease.ts). */
+  session?(): Promise<DatabaseSession>;
+};
+
+export type DatabaseSession = {
+  query<R>(text: string, params: unknown[]): Promise<{ rows: R[] }>;
+  /** Called once if the connection is lost (its session's locks are gone with it). */
+  onLost(listener: () => void): void;
+  release(): void;
 };
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -163,11 +172,31 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     ping: async () => {
       await pool.query('select 1');
     },
+    session: async () => {
+      const client = await pool.connect();
+      let released = false;
+      return {
+        query: async <R>(text: string, params: unknown[]) => ({
+          rows: (await client.query(text, params)).rows as R[],
+        }),
+        onLost: (listener) => {
+          client.once('error', listener);
+          client.once('end', listener);
+        },
+        release: () => {
+          if (released) return;
+          released = true;
+          // Destroyed, never back to the pool: its session's advisory locks end with it.
+          client.release(true);
+        },
+      };
+    },
     close: () => pool.end(),
   };
 }
 
-async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
+/** PGlite on `dataDir` (its `pglite` subfolder) or in memory, without the lock: callers hold it (openDatabase, db/backup.ts). */
+export async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
   let location = dataDir;
   if (!dataDir.startsWith('memory://')) {
     location = join(resolve(dataDir), 'pglite');

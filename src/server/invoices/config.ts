@@ -20,7 +20,7 @@ export type InvoicingConfig = {
   postalCodesFile?: string;
   /** CFDI_PENDING_STALE_MS: when an unfinished invoice request counts as dead (default 2 minutes). */
   pendingStaleMs?: number;
-  /** CFDI_FAILPOINT (chaos tests): die right after the PAC stamped. Refused with NODE_ENV=production. */
+  /** CFDI_FAILPOINT (chaos tests): die right after the PAC stamped. Refused with NODE_ENV=production (config.ts). */
   failpoint?: 'after-stamp';
 };
 
@@ -31,8 +31,6 @@ export type InvoicingConfig = {
 export function assertInvoicingAllowed(config: { env: string; invoicing: InvoicingConfig }): void {
   if (config.env !== 'production') return;
   const { pac, csd, sandboxInProduction } = config.invoicing;
-  if (config.invoicing.failpoint)
-    throw fail('CFDI_FAILPOINT: solo para pruebas de caos, nunca en producción');
   if (pac.kind === 'sandbox' && !sandboxInProduction) {
     throw fail(
       'CFDI_PAC: el PAC de prueba (sandbox) no timbra facturas reales con NODE_ENV=production; configure CFDI_PAC=sw o CFDI_SANDBOX_IN_PRODUCTION=true',

@@ -3,6 +3,7 @@ import { shop } from '../../shared/shop.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { type invoices, type orders, sandboxCfdiStamps } from '../db/schema.ts';
+import { instrumented } from '../metrics/adapters.ts';
 import { type Csd, loadCsd, TEST_CSD } from './csd.ts';
 import { SandboxPac, type SandboxStampStore } from './pac/sandbox.ts';
 import { SwSapienPac } from './pac/sw-sapien.ts';
@@ -64,7 +65,7 @@ export function createInvoicingContext(
     );
   }
   const pacConfig = config.invoicing.pac;
-  const pac =
+  const made =
     overrides.pac ??
     (pacConfig.kind === 'sw'
       ? new SwSapienPac({
@@ -76,6 +77,8 @@ export function createInvoicingContext(
           csd,
         })
       : new SandboxPac(csd, undefined, dbStampStore(db)));
+  // Every flow reaches the PAC through its context: timed for /metrics here.
+  const pac = instrumented(`pac_${made.name}`, made);
   const postalCodes = loadPostalCatalogue(config.invoicing.postalCodesFile);
   if (postalCodes.size === 0) {
     overrides.log?.warn?.(

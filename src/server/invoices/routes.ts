@@ -9,25 +9,16 @@ import {
 } from '../../shared/schemas/invoice.ts';
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
-import { issueWaitingAtPurchase } from './at-purchase.ts';
 import { cancelInvoice } from './cancel.ts';
 import { createInvoicingContext, type InvoicingContext } from './context.ts';
 import { getInvoicePdf, getInvoiceXml, getOwnCreditNotePdf, getOwnCreditNoteXml } from './downloads.ts';
-import { followTheMoney, followTheMoneyRound } from './follow-money.ts';
-import { followUpCancellations } from './follow-up.ts';
-import { resumeGlobalInvoices } from './global-release.ts';
+import { followTheMoney } from './follow-money.ts';
 import { issueInvoice } from './issue.ts';
 import { replaceInvoice } from './replace.ts';
 import { getInvoiceState } from './state.ts';
 
 const errorSchema = errorEnvelopeSchema;
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 502: errorSchema };
-
-/** How often paid orders waiting for their 'Facturar esta compra' CFDI are looked at. */
-const AT_PURCHASE_MS = 3000;
-
-/** How often the cancellations 'en proceso' are asked about again. */
-const FOLLOW_UP_MS = 15 * 60 * 1000;
 
 export type InvoiceRoutesOptions = { context?: Partial<Pick<InvoicingContext, 'pac' | 'now'>> };
 
@@ -36,35 +27,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
   const ctx = createInvoicingContext(app.config, app.db, { ...options.context, log: app.log });
   app.taxPapers.impl = (number) => followTheMoney(ctx, number);
 
-  // Cancellations 'en proceso' are followed up until the SAT answers (the receptor has 3 business days).
-  // Money that went back gets its paper (decision 045): motivo 03 for a sale undone, else a credit note; a sale in a
-  // global, an egreso to the público en general. At once through the orders' port, and on this round as a net.
-  // Global CFDIs left half-way (a crash, the PAC down) are finished.
-  const followUp = setInterval(() => {
-    followTheMoneyRound(ctx)
-      .catch((error: unknown) => app.log.error({ err: error }, 'comprobantes del dinero devuelto'))
-      .then(() => followUpCancellations(ctx))
-      .catch((error: unknown) => app.log.error({ err: error }, 'seguimiento de cancelaciones en proceso'))
-      .then(() => resumeGlobalInvoices(ctx))
-      .catch((error: unknown) => app.log.error({ err: error }, 'facturas globales pendientes'));
-  }, FOLLOW_UP_MS);
-  followUp.unref();
-  // 'Facturar esta compra' (issue 20): paid orders waiting for their CFDI, every few seconds.
-  let sweeping = false;
-  const atPurchase = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    issueWaitingAtPurchase(ctx)
-      .catch((error: unknown) => app.log.error({ err: error }, 'facturas solicitadas al comprar'))
-      .finally(() => {
-        sweeping = false;
-      });
-  }, AT_PURCHASE_MS);
-  atPurchase.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(followUp);
-    clearInterval(atPurchase);
-  });
+  // Its rounds (the follow-up of cancellations and money returned, 'Facturar esta compra') are jobs: jobs.ts.
 
   app.get(
     '/api/orders/:number/invoice',

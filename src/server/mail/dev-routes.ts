@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { escapeMarkup } from '../../shared/escape.ts';
 import { mailOutbox } from '../db/schema.ts';
 import { sendNotFound } from '../http/errors.ts';
+import { fromThisMachine } from '../http/loopback.ts';
 
 const listed = {
   id: mailOutbox.id,
@@ -32,9 +33,6 @@ const mailSchema = z.object({
 export const DEV_MAIL_LOOPBACK_ONLY =
   'El buzón de desarrollo solo responde a solicitudes desde esta misma máquina (127.0.0.1 o ::1).';
 
-const isLoopback = (address: string) =>
-  address === '::1' || /^127\./.test(address) || /^::ffff:127\./.test(address);
-
 const statusLabel: Record<string, string> = { pending: 'pendiente', sent: 'enviado', failed: 'fallido' };
 
 /**
@@ -42,13 +40,9 @@ const statusLabel: Record<string, string> = { pending: 'pendiente', sent: 'envia
  * page at /dev/correo and as JSON at /dev/correo.json, so mails can be read without an SMTP server.
  */
 export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
-  // It shows recovery codes: only a browser on this same machine may read it. The socket's own address,
-  // never X-Forwarded-For (a proxy on this machine would make every client look local: use the address
-  // it connects from only when no proxy is believed).
+  // It shows recovery codes: only a browser on this same machine may read it (http/loopback.ts).
   app.addHook('onRequest', async (request, reply) => {
-    const direct = request.socket.remoteAddress ?? '';
-    const client = app.config.trustProxy === 0 ? direct : request.ip;
-    if (!isLoopback(direct) || !isLoopback(client)) {
+    if (!fromThisMachine(app, request)) {
       return reply
         .code(403)
         .header('Cache-Control', 'no-store')

@@ -13,6 +13,7 @@ import {
 import { invoices, orders, payments } from '../db/schema.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
 import { followTheMoneyRound } from '../invoices/follow-money.ts';
+import { JOBS } from '../jobs.ts';
 
 /**
  * Issue 23 (High): a cancellation sent at the same moment as 'Solicitar factura' ended refunded AND with a valid
@@ -85,14 +86,15 @@ describe('cancellation racing the invoice on PostgreSQL', () => {
       }),
     );
 
-    // A cancellation turned away mid-way (503: the pool busy under load) leaves its claim to the app's sweeper, which
-    // finishes or releases it once the lease runs out: wait for that, bounded, before judging the outcome.
+    // A cancellation turned away mid-way (503: the pool busy under load) leaves its claim to the app's cancellations
+    // job, which finishes or releases it once the lease runs out: run its rounds, bounded, before judging the outcome.
     const deadline = Date.now() + 60_000;
     for (;;) {
       const { rows } = await t.db.execute<{ n: number }>(
         sql`select count(*)::int as n from orders where cancelled_at is not null and status <> 'cancelled'`,
       );
       if (rows[0]!.n === 0 || Date.now() > deadline) break;
+      await t.app.jobs.runOnce(JOBS.cancellations);
       await new Promise((r) => setTimeout(r, 250));
     }
     // What the invoices' 15-minute round does for a paper a failure left behind (the PAC or the pool busy).

@@ -40,7 +40,7 @@ import { applyTransition } from './transitions.ts';
  * 3. finish, in one transaction: status, stock back ('order_cancel' ledger rows), payment marked refunded,
  *    the shopper's mail and, for staff, the audit row.
  *
- * A crash anywhere after 1 leaves a claimed order whose lease is no longer renewed: seconds later (LEASE_SECONDS
+ * A crash anywhere after 1 leaves a claimed order whose lease is no longer renewed: seconds later (leaseDurations.seconds,
  * and the sweeper's beat) the sweeper takes the claim over and rolls it forward — refunds once (or confirms the
  * refund) and finishes with the stored reason and actor — or releases it if the gateway refuses the refund.
  */
@@ -270,7 +270,7 @@ async function claimedRefund(
 
 /**
  * The sweeper's part: claimed cancellations whose lease ran out (the holder died or has been stalled for
- * LEASE_SECONDS). The sweeper takes the claim over with a lease of its own (one instance at a time), rolls it
+ * leaseDurations.seconds). The sweeper takes the claim over with a lease of its own (one instance at a time), rolls it
  * forward — refund once or confirm it, then finish with the stored reason and actor — or releases it when the
  * gateway refuses the refund. The gateway down: the claim stays and the next round asks again.
  */

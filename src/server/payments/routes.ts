@@ -12,6 +12,7 @@ import {
 } from '../../shared/schemas/payments.ts';
 import { shop } from '../../shared/shop.ts';
 import { AppError, conflict, notFound, unauthorized } from '../http/errors.ts';
+import { instrumented } from '../metrics/adapters.ts';
 import type { ChargeReports } from './charge-reports.ts';
 import { GatewayError, type PaymentGateway } from './gateway.ts';
 import { SandboxGateway } from './sandbox.ts';
@@ -259,7 +260,9 @@ const webhookBody = z
  */
 export const paymentsPlugin = fp<{ gateway?: PaymentGateway | undefined; reports: ChargeReports }>(
   async (app, opts) => {
-    const gateway = opts.gateway ?? createPaymentGateway(app.config, app.db);
+    const made = opts.gateway ?? createPaymentGateway(app.config, app.db);
+    // Every call the shop makes to the gateway goes through this one object: timed for /metrics here.
+    const gateway = instrumented(`payments_${made.name}`, made);
     app.decorate('paymentGateway', gateway);
 
     await app.register(async (scope) => {

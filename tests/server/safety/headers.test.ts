@@ -187,11 +187,18 @@ describe('headers in production', () => {
     }
   });
 
-  it('development tools are absent in production (/dev/correo)', async () => {
-    for (const url of ['/dev/correo', '/dev/correo.json', '/dev/correo/1']) {
+  it('development tools are absent in production (/dev/correo, and /api/docs unless API_DOCS=true)', async () => {
+    for (const url of [
+      '/dev/correo',
+      '/dev/correo.json',
+      '/dev/correo/1',
+      '/api/docs/',
+      '/api/openapi.json',
+    ]) {
       const res = await production.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
     }
+    expect((await development.app.inject({ url: '/api/openapi.json' })).statusCode).toBe(200);
   });
 });
 

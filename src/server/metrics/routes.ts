@@ -1,0 +1,128 @@
+import { timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import { Gauge, Histogram, Registry } from 'prom-client';
+import { fromThisMachine } from '../http/loopback.ts';
+import { adapterRegistry } from './adapters.ts';
+
+export const METRICS_FORBIDDEN =
+  'Las métricas solo responden a esta misma máquina o con Authorization: Bearer $METRICS_TOKEN.';
+
+const sameToken = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * The queues an operator watches (docs/operations.md), counted in the database at each scrape — the same numbers on
+ * every instance: mails waiting in mail_outbox, CFDIs waiting for the PAC, SPEI/cash orders awaiting payment, refunds
+ * owed or in progress.
+ */
+const QUEUES = sql`
+  select 'mail_outbox_pending' as queue, null as kind, count(*)::int as n from mail_outbox where status = 'pending'
+  union all select 'mail_outbox_failed', null, count(*)::int from mail_outbox where status = 'failed'
+  union all select 'invoices_waiting', 'stamping', count(*)::int from invoices where status = 'pending'
+  union all select 'invoices_waiting', 'at_purchase', count(*)::int from purchase_invoice_requests where status = 'waiting'
+  union all select 'invoices_waiting', 'cancellation', count(*)::int from invoices where cancel_status = 'pending'
+  union all select 'orders_awaiting_payment', payment_method, count(*)::int from orders
+    where status = 'pending_payment' and payment_method in ('spei', 'cash') group by payment_method
+  union all select 'refunds_open', state, count(*)::int from order_refunds
+    where state in ('owed', 'in_progress') group by state`;
+
+/**
+ * GET /metrics in Prometheus' text format (prom-client): request latencies by route pattern, the queues, each
+ * background job's last run and failures (jobs.ts), and the calls to Openpay and the PAC (adapters.ts). Served to
+ * this machine, or to anyone with `Authorization: Bearer $METRICS_TOKEN`; never listed in the API docs.
+ */
+export const metricsPlugin = fp<{ token: string | undefined }>(async (app, { token }) => {
+  const registry = new Registry();
+  const requests = new Histogram({
+    name: 'tienda_http_request_duration_seconds',
+    help: 'Duración de las solicitudes HTTP por método, patrón de ruta y código de estado',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route's pattern (/api/orders/:number), never the raw URL; a 404 has none.
+    const route = request.routeOptions.url ?? 'sin_ruta';
+    if (route === '/metrics') return;
+    requests.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  new Gauge({
+    name: 'tienda_queue_size',
+    help: 'Elementos en espera: correos, CFDI por timbrar o en cancelación, pedidos SPEI/efectivo por pagar, reembolsos abiertos',
+    labelNames: ['queue', 'kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      // Zero for the queues with nothing in them, so an alert on them always has a series to read.
+      for (const queue of ['mail_outbox_pending', 'mail_outbox_failed'] as const)
+        this.set({ queue, kind: '' }, 0);
+      for (const kind of ['stamping', 'at_purchase', 'cancellation'])
+        this.set({ queue: 'invoices_waiting', kind }, 0);
+      for (const kind of ['spei', 'cash']) this.set({ queue: 'orders_awaiting_payment', kind }, 0);
+      for (const kind of ['owed', 'in_progress']) this.set({ queue: 'refunds_open', kind }, 0);
+      const { rows } = await app.db.execute<{ queue: string; kind: string | null; n: number }>(QUEUES);
+      for (const row of rows) this.set({ queue: row.queue, kind: row.kind ?? '' }, Number(row.n));
+    },
+  });
+
+  const jobGauge = (
+    name: string,
+    help: string,
+    value: (s: ReturnType<typeof app.jobs.states>[number]) => number | null,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['job'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const state of app.jobs.states()) {
+          const v = value(state);
+          if (v !== null) this.set({ job: state.name }, v);
+        }
+      },
+    });
+  jobGauge(
+    'tienda_job_last_success_timestamp_seconds',
+    'Último fin sin error de cada trabajo en segundo plano (epoch, s)',
+    (s) => (s.lastSuccessAt === null ? null : s.lastSuccessAt / 1000),
+  );
+  jobGauge(
+    'tienda_job_last_run_timestamp_seconds',
+    'Último fin de cada trabajo, con o sin error (epoch, s)',
+    (s) => (s.lastFinishedAt === null ? null : s.lastFinishedAt / 1000),
+  );
+  jobGauge('tienda_job_last_duration_seconds', 'Duración de la última ronda de cada trabajo (s)', (s) =>
+    s.lastDurationMs === null ? null : s.lastDurationMs / 1000,
+  );
+  jobGauge(
+    'tienda_job_runs_total',
+    'Rondas terminadas sin error desde el arranque del proceso',
+    (s) => s.runs,
+  );
+  jobGauge(
+    'tienda_job_failures_total',
+    'Rondas terminadas con error desde el arranque del proceso',
+    (s) => s.failures,
+  );
+  jobGauge('tienda_job_held_total', 'Rondas omitidas porque otro proceso tenía el trabajo', (s) => s.held);
+  jobGauge('tienda_job_interval_seconds', 'Pausa entre rondas de cada trabajo (s)', (s) => s.everyMs / 1000);
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const allowed = token && bearer ? sameToken(bearer, token) : fromThisMachine(app, request);
+    reply.header('Cache-Control', 'no-store');
+    if (!allowed) return reply.code(403).type('text/plain; charset=utf-8').send(METRICS_FORBIDDEN);
+    const merged = Registry.merge([registry, adapterRegistry]);
+    return reply.type(merged.contentType).send(await merged.metrics());
+  });
+});
