@@ -169,7 +169,7 @@ step "Tienda: node dist/server/main.js (NODE_ENV=production, WEB_CONCURRENCY=2) 
 SHOP_PID=$!
 # The first start fills the demo catalogue (SEED_DEMO=true) before the workers listen.
 wait_for "http://127.0.0.1:$SHOP_PORT/readyz" 300 "$SHOP_PID"
-grep -o '"msg":"tienda lista"[^}]*' "$WORK/shop.log" | head -1 | sed 's/^/  /' || true
+grep '"msg":"tienda lista"' "$WORK/shop.log" | head -n 1 | cut -c 1-240 | sed 's/^/  /' || true
 done_step
 
 step "Caddy: https://localhost:$HTTPS_PORT → 127.0.0.1:$SHOP_PORT (tls internal)"
