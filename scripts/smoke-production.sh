@@ -69,7 +69,13 @@ cleanup() {
     psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 ||
       echo "  no se pudo borrar la base $DB_NAME"
   fi
-  if [ "${SMOKE_KEEP:-0}" = 1 ]; then echo "  carpeta conservada: $WORK"; else rm -rf "$WORK"; fi
+  if [ "${SMOKE_KEEP:-0}" = 1 ]; then
+    echo "  carpeta conservada: $WORK"
+  else
+    local removing=$SECONDS
+    rm -rf "$WORK"
+    echo "⏱ limpieza (procesos, base de datos, $WORK): $(( SECONDS - removing )) s"
+  fi
   local total=$((SECONDS - STARTED))
   if [ $status -eq 0 ]; then
     echo "✓ Prueba de humo de producción en $((total / 60)) min $((total % 60)) s"
@@ -169,7 +175,8 @@ step "Tienda: node dist/server/main.js (NODE_ENV=production, WEB_CONCURRENCY=2) 
 SHOP_PID=$!
 # The first start fills the demo catalogue (SEED_DEMO=true) before the workers listen.
 wait_for "http://127.0.0.1:$SHOP_PORT/readyz" 300 "$SHOP_PID"
-grep '"msg":"tienda lista"' "$WORK/shop.log" | head -n 1 | cut -c 1-240 | sed 's/^/  /' || true
+# The cluster primary's line: the workers, the time to ready.
+grep '"workers":' "$WORK/shop.log" | grep 'tienda lista' | head -n 1 | cut -c 1-240 | sed 's/^/  /' || true
 done_step
 
 step "Caddy: https://localhost:$HTTPS_PORT → 127.0.0.1:$SHOP_PORT (tls internal)"
