@@ -74,7 +74,7 @@ cleanup() {
   else
     local removing=$SECONDS
     rm -rf "$WORK"
-    echo "⏱ limpieza (procesos, base de datos, $WORK): $(( SECONDS - removing )) s"
+    echo "⏱ borrado de $WORK: $(( SECONDS - removing )) s"
   fi
   local total=$((SECONDS - STARTED))
   if [ $status -eq 0 ]; then
