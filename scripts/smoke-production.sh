@@ -175,8 +175,10 @@ step "Tienda: node dist/server/main.js (NODE_ENV=production, WEB_CONCURRENCY=2) 
 SHOP_PID=$!
 # The first start fills the demo catalogue (SEED_DEMO=true) before the workers listen.
 wait_for "http://127.0.0.1:$SHOP_PORT/readyz" 300 "$SHOP_PID"
-# The cluster primary's line: the workers, the time to ready.
-grep '"workers":' "$WORK/shop.log" | grep 'tienda lista' | head -n 1 | cut -c 1-240 | sed 's/^/  /' || true
+# /readyz answers from the first worker; the primary says 'tienda lista' once every worker listens.
+ready() { grep -m 1 '"workers":.*"msg":"tienda lista"' "$WORK/shop.log"; }
+for _ in $(seq 1 60); do ready >/dev/null && break; kill -0 "$SHOP_PID" || exit 1; sleep 1; done
+ready | cut -c 1-240 | sed 's/^/  /' || { echo "  los procesos de trabajo no quedaron listos en 60 s"; exit 1; }
 done_step
 
 step "Caddy: https://localhost:$HTTPS_PORT → 127.0.0.1:$SHOP_PORT (tls internal)"
