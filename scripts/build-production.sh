@@ -9,14 +9,14 @@
 # Usage: scripts/build-production.sh OUT_DIR   (outside this checkout: Node would otherwise find the development
 # packages of its node_modules from OUT_DIR, and a missing production dependency would go unnoticed).
 set -euo pipefail
+# OUT_DIR as the caller names it (relative to their folder), before moving to the repository.
+OUT=$(realpath -m "${1:?Uso: scripts/build-production.sh CARPETA_DE_SALIDA}")
 cd "$(dirname "$0")/.."
 REPO=$(pwd -P)
-OUT=${1:?Uso: scripts/build-production.sh CARPETA_DE_SALIDA}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd -P)
 case "$OUT/" in
   "$REPO"/*) echo "✗ $OUT está dentro de $REPO: use una carpeta fuera del repositorio" >&2; exit 1 ;;
 esac
+mkdir -p "$OUT"
 
 step() { STEP_STARTED=$SECONDS; echo "▶ $1"; }
 done_step() { echo "  ✓ $(( SECONDS - STEP_STARTED )) s"; }
