@@ -1,26 +1,37 @@
-// Runs before `npm start`: builds the client when dist/client is missing or older than its sources.
+// Runs before `npm start`: builds the client (vite) when dist/client is missing or older than its sources, and the
+// server (scripts/build-server.mjs, docs/decisions/055) when dist/server is missing or older than its sources;
+// `npm start` then runs the built server, as production does.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const newest = (dir) => {
+const newest = (path) => {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
+  for (const entry of readdirSync(path)) t = Math.max(t, newest(join(path, entry)));
   return t;
 };
+const older = (output, sources) =>
+  !existsSync(output) || statSync(output).mtimeMs < Math.max(...sources.map(newest));
 
-const index = 'dist/client/index.html';
-const sources = Math.max(
-  newest('src/client'),
-  newest('src/shared'),
-  newest('config'),
-  statSync('vite.config.ts').mtimeMs,
-);
-if (!existsSync(index) || statSync(index).mtimeMs < sources) {
+if (older('dist/client/index.html', ['src/client', 'src/shared', 'config', 'vite.config.ts'])) {
   console.log('Compilando el cliente (vite build)…');
   execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+}
+if (
+  older('dist/server/main.js', [
+    'src',
+    'config',
+    'scripts/build-server.mjs',
+    'scripts/migrate.ts',
+    'scripts/staff-create.ts',
+    'scripts/cli.ts',
+    'tsconfig.json',
+    'package.json',
+  ])
+) {
+  console.log('Compilando el servidor (scripts/build-server.mjs)…');
+  execSync(`"${process.execPath}" scripts/build-server.mjs`, { stdio: 'inherit' });
 }

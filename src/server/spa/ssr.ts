@@ -13,11 +13,12 @@ import { classesIn, type SplitStylesheet, splitStylesheet, utilitiesFor } from '
 import { gzipWriter, type Segment, segment, segmentText } from './gzip-segments.ts';
 import { HtmlCache } from './html-cache.ts';
 import { productPhotoPreload } from './preload-hints.ts';
+import { SERVER_PAGES } from './server-pages.ts';
 
 /**
  * Server rendering of the route table's pages (docs/decisions/012). The client's page modules are imported as
- * source through tsx (the server already runs under it), so the HTML is rendered by the very code the browser
- * hydrates, and no build is needed to render.
+ * source (server-pages.ts) — through tsx in development and tests, bundled with the server in its build
+ * (docs/decisions/055) — so the HTML is rendered by the very code the browser hydrates.
  *
  * One response, in order:
  *  1. the page's own read decides its status and metadata (an unknown product is a 404 before any byte leaves);
@@ -34,13 +35,13 @@ import { productPhotoPreload } from './preload-hints.ts';
  * renders the page itself, as before server rendering existed.
  */
 
-const clientSource = new URL('../../client/', import.meta.url);
 const pageModules = new Map<string, Promise<PageModule>>();
-/** Each page module imported once (a dynamic import() goes through tsx's loader hooks every time it is called). */
+/** Each page module imported once (under tsx a dynamic import() goes through its loader hooks every time it is called). */
 const loadPage: LoadPage = (page) => {
   let module = pageModules.get(page);
   if (!module) {
-    module = import(new URL(page, clientSource).href) as Promise<PageModule>;
+    const load = SERVER_PAGES[page];
+    module = load ? load() : Promise.reject(new Error(`La página ${page} no se renderiza en el servidor`));
     pageModules.set(page, module);
   }
   return module;
