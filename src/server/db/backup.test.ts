@@ -47,11 +47,12 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'tienda-respaldo-'));
   shopDir = join(root, 'data');
   // A shop's data directory (the run's migrated template, on a folder), with a paid card order and its invoice.
-  if (template.kind !== 'pglite') throw new Error('esta prueba usa la base de datos incorporada');
+  // The backup is of the embedded database: with the API tests on PostgreSQL (CI), the shop's folder is migrated here.
   const database = await openDatabase({
     dataDir: shopDir,
-    loadDataDir: new Blob([readFileSync(template.file)]),
+    ...(template.kind === 'pglite' ? { loadDataDir: new Blob([readFileSync(template.file)]) } : {}),
   });
+  if (template.kind !== 'pglite') await database.migrate();
   await seedDemoCatalogue(database.db, { products: 6 });
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://tienda.test' });
   const app = await buildApp(config, { database });
