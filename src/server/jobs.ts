@@ -213,6 +213,8 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
     publicUrl: config.publicUrl,
     log,
     hold: config.payments.hold,
+    // A refund the sweeper finishes is followed by its CFDI at once, as one a request finishes (decision 045).
+    taxPapers: app.taxPapers,
   });
   let invoicing: InvoicingContext | undefined;
   const invoices = () => {
