@@ -127,8 +127,7 @@ export function Invoicing() {
       <p>
         Su factura (PDF y XML) está en el historial, en «Ver factura». Si tiene un error, puede corregirla o
         cancelarla desde el historial con «Corregir o cancelar factura» y solicitarla de nuevo con los datos
-        correctos, dentro del mismo plazo. Una vez facturado, el pedido ya no puede
-        cancelarse en línea.
+        correctos, dentro del mismo plazo. Una vez facturado, el pedido ya no puede cancelarse en línea.
       </p>
       <p>
         ¿Necesita ayuda con su factura? Escríbanos a <Mail /> con su número de pedido.
