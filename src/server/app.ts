@@ -25,7 +25,7 @@ import { healthRoutes } from './health/routes.ts';
 import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFound } from './http/errors.ts';
 import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
-import { registerRateLimits } from './http/rate-limit.ts';
+import { RenderBudget, registerRateLimits } from './http/rate-limit.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
@@ -191,7 +191,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook('onClose', async () => app.jobs.stop());
 
   if (config.clientDir) {
-    await app.register(spaPlugin, { clientDir: config.clientDir, publicUrl: config.publicUrl });
+    await app.register(spaPlugin, {
+      clientDir: config.clientDir,
+      publicUrl: config.publicUrl,
+      renders: new RenderBudget(config.pageRendersPerMinute),
+    });
   } else {
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
   }

@@ -43,6 +43,11 @@ export const envSchema = z.object({
     .int('debe ser un número entero (0 desactiva los límites)')
     .min(0, 'debe ser un número entero (0 desactiva los límites)')
     .default(1200),
+  RATE_LIMIT_PAGE_RENDERS_PER_MINUTE: z.coerce
+    .number({ error: 'debe ser un número entero (0 desactiva el límite)' })
+    .int('debe ser un número entero (0 desactiva el límite)')
+    .min(0, 'debe ser un número entero (0 desactiva el límite)')
+    .default(120),
   RATE_LIMIT_SENSITIVE_PER_MINUTE: z.coerce
     .number({ error: 'debe ser un número entero mayor que 0' })
     .int('debe ser un número entero mayor que 0')
@@ -129,6 +134,8 @@ export type AppConfig = {
   trustProxy: number | string[];
   /** Per-address limits on /api requests per minute (http/rate-limit.ts); perMinute 0 turns them off. */
   rateLimit: { perMinute: number; sensitivePerMinute: number };
+  /** Server renders of pages not already kept, per minute and client address (http/rate-limit.ts RenderBudget); 0: off. */
+  pageRendersPerMinute: number;
   seedDemo: boolean;
   /** Serve /api/docs and /api/openapi.json (API_DOCS). */
   apiDocs: boolean;
@@ -196,6 +203,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       perMinute: env.RATE_LIMIT_PER_MINUTE,
       sensitivePerMinute: env.RATE_LIMIT_SENSITIVE_PER_MINUTE,
     },
+    pageRendersPerMinute: env.RATE_LIMIT_PAGE_RENDERS_PER_MINUTE,
     // Never 600 fictional products in a real shop's database unless asked for.
     seedDemo: (env.SEED_DEMO ?? (env.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
     // The API's map is for developers: a production shop publishes it only when asked (decision 054).

@@ -1,3 +1,5 @@
+import { addBusinessDays } from './business-days.ts';
+import { fromMexicoWallClock, mexicoCityDate } from './mexico-time.ts';
 import { shop } from './shop.ts';
 
 /**
@@ -18,9 +20,23 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
 export const isDelayed = (method: PaymentMethod | string | null | undefined): method is DelayedMethod =>
   method === 'spei' || method === 'cash';
 
-/** How long a delayed payment may take: the order's stock hold and the charge's due_date (config/shop.json). */
+/** The least a delayed payment is given: the hours of config/shop.json (see delayedPaymentDeadline). */
 export function delayedHoldHours(method: DelayedMethod): number {
   return method === 'spei' ? shop.paymentMethods.speiHours : shop.paymentMethods.storeHours;
+}
+
+/**
+ * The one definition of a SPEI/store reference's deadline (decision 053) — the order's payment_due_at, its stock
+ * hold and the Openpay charge's due_date: at least the configured hours after `placedAt`, then on to the close
+ * (23:59:59, Mexico City time) of that day if it is a business day, or of the next business day
+ * (src/shared/business-days.ts: weekends and the LFT's rest days). An order on Saturday at 03:14 with 48 h is
+ * due on Monday at 23:59:59, not at 03:14 — a buyer's accounts department pays on business days.
+ * Whole seconds, as Openpay keeps due_date.
+ */
+export function delayedPaymentDeadline(method: DelayedMethod, placedAt: Date): Date {
+  const earliest = new Date(placedAt.getTime() + delayedHoldHours(method) * 3_600_000);
+  const day = addBusinessDays(mexicoCityDate(earliest), 0);
+  return fromMexicoWallClock(`${day}T23:59:59`);
 }
 
 /** The meses sin intereses plans a card purchase of this total may use (none below the configured amount). */

@@ -130,6 +130,29 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   const pdf = await (await page.request.get(`/api/orders/${order}/invoice.pdf`)).body();
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 
+  // The invoice is found from the history: 'Ver factura (PDF · XML)' on the order's card and its receipt, whose
+  // 'Facturar a' is the CFDI's receptor; /resumen says it was issued (issue 37, item 4).
+  await page.goto('/historial');
+  const orderCard = page.getByTestId('order-card').filter({ hasText: `#${order}` });
+  const links = orderCard.getByTestId('invoice-links');
+  await expect(links).toContainText('Ver factura (PDF · XML)');
+  await expect(links.getByRole('link', { name: 'PDF' })).toHaveAttribute(
+    'href',
+    `/api/orders/${order}/invoice.pdf`,
+  );
+  await expect(links.getByRole('link', { name: 'XML' })).toHaveAttribute(
+    'href',
+    `/api/orders/${order}/invoice.xml`,
+  );
+  await expect(orderCard.getByRole('link', { name: 'Corregir o cancelar factura' })).toBeVisible();
+  await orderCard.getByRole('button', { name: 'Ver recibo' }).click();
+  const receipt = page.getByRole('dialog');
+  await expect(receipt.getByText('EDUARDO GÓMEZ DÍAZ · RFC GODE561231GR8')).toBeVisible();
+  await expect(receipt.getByTestId('invoice-links')).toContainText('Ver factura (PDF · XML)');
+  await page.goto(`/resumen/${order}`);
+  await expect(page.getByTestId('summary-invoice')).toContainText('Factura emitida');
+  await page.goto(`/factura/${order}`);
+
   // Cancel (with confirmation), then the form comes back and a new invoice can be requested.
   await issued.getByRole('button', { name: 'Cancelar factura' }).click();
   await page.getByRole('button', { name: 'Sí, cancelar factura' }).click();
@@ -150,6 +173,39 @@ test('pay → request the invoice → download XML and PDF → cancel → reques
   )?.trim();
   expect(second).toMatch(/^[0-9A-F-]{36}$/);
   expect(second).not.toBe(uuid);
+});
+
+test('the invoice request starts from the default fiscal profile (issue 37, item 4)', async ({ page }) => {
+  await shopperWithCart(page);
+  const second = {
+    rfc: 'GODE561231GR8',
+    nombreFiscal: 'Eduardo Gómez Díaz',
+    regimenFiscal: '612',
+    usoCfdi: 'G03',
+    cp: '06600',
+  };
+  const first = {
+    rfc: 'UGU250908EF7',
+    nombreFiscal: 'Universidad de Guadalajara',
+    regimenFiscal: '603',
+    usoCfdi: 'G03',
+    cp: '44100',
+  };
+  expect((await page.request.post('/api/account/fiscal-profiles', { data: second })).status()).toBe(201);
+  // The later one is made the default.
+  expect(
+    (
+      await page.request.post('/api/account/fiscal-profiles', { data: { ...first, isDefault: true } })
+    ).status(),
+  ).toBe(201);
+  const order = await payCart(page);
+  await page.goto(`/factura/${order}`);
+  const form = page.getByRole('form', { name: 'Datos de facturación' });
+  await expect(form.getByLabel('RFC', { exact: true })).toHaveValue('UGU250908EF7');
+  await expect(form.getByLabel('Nombre fiscal o razón social')).toHaveValue('Universidad de Guadalajara');
+  await expect(form.getByLabel('Usar mis datos fiscales guardados').locator('option:checked')).toHaveText(
+    'UGU250908EF7 · Universidad de Guadalajara',
+  );
 });
 
 test('an order that is not the shopper’s says the order does not exist', async ({ page }) => {

@@ -138,6 +138,15 @@ describe('perfiles fiscales', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const number = res.json<{ number: number }>().number;
+    // The 'Compra realizada' mail says the invoice is on its way, to whom — not 'puede solicitar su factura'.
+    const [paid] = await t.db
+      .select({ text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.kind} = 'order-paid' and ${mailOutbox.dedupeKey} = ${`order-paid:${number}`}`);
+    expect(paid!.text).toContain(
+      'Solicitó su factura CFDI al comprar: la emitimos a nombre de Laboratorios Químicos del Bajío (RFC LQB150101AB3) y se la enviamos a facturas@lqb.example.mx con el XML y el PDF.',
+    );
+    expect(paid!.text).not.toContain('Puede solicitar su factura');
     // The at-purchase job's round (every 3 s in a running shop) issues it.
     expect(await t.app.jobs.runOnce(JOBS.invoiceAtPurchase)).toBe('done');
     const state = (

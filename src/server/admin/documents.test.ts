@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditRows,
@@ -311,6 +311,181 @@ describe('certificates of analysis', () => {
     expect(page.certificates.map((c) => c.lot)).toEqual(
       Array.from({ length: 12 }, (_, i) => `L${String(13 - i).padStart(3, '0')}`),
     );
+  });
+});
+
+describe('uploaded PDFs are read as PDFs; active content is refused; downloads are sandboxed (issue 37, item 13)', () => {
+  /** A real PDF that also carries `harm` (pdf-lib, saved with object streams unless told). */
+  async function pdfWith(harm: (doc: PDFDocument) => void | Promise<void>, useObjectStreams = true) {
+    const doc = await PDFDocument.create();
+    doc.addPage([612, 792]).drawText('HDS', { x: 50, y: 700 });
+    await harm(doc);
+    return Buffer.from(await doc.save({ useObjectStreams }));
+  }
+  const jsAction = (doc: PDFDocument) =>
+    doc.context.register(
+      doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of('app.alert(1)') }),
+    );
+
+  it('refuses an HTML page with «%PDF-» in its first KB, a PDF cut off before its trailer, and names why', async () => {
+    const before = await stored();
+    const real = await pdf('HDS real');
+    // A polyglot: an HTML page whose comment holds a whole PDF (the old check looked for '%PDF-' in the first KB).
+    const html = Buffer.concat([
+      Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script><!--\n'),
+      real,
+      Buffer.from('\n--></body></html>'),
+    ]);
+    const cut = real.subarray(0, real.lastIndexOf('%%EOF'));
+    for (const [bytes, message] of [
+      [html, `${'La hoja de datos de seguridad (HDS)'} no es un PDF`],
+      [cut, 'La hoja de datos de seguridad (HDS) es un PDF dañado o incompleto'],
+    ] as const) {
+      const res = await call('PUT', '/api/admin/products/MET-1L/hds', { contentBase64: b64(bytes) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields.contentBase64).toBe(message);
+    }
+    const datasheet = await call('PUT', '/api/admin/products/MET-1L/datasheet', { contentBase64: b64(html) });
+    expect(datasheet.statusCode).toBe(400);
+    expect(datasheet.json().error.message).toBe('La ficha técnica no es un PDF');
+    expect(await stored()).toBe(before);
+  });
+
+  it('refuses JavaScript (on opening, with escaped names, in an object stream), /Launch, /AA and embedded files', async () => {
+    const before = await stored();
+    const cases: [string, Buffer, string][] = [
+      [
+        '/OpenAction JavaScript',
+        await pdfWith((doc) => doc.catalog.set(PDFName.of('OpenAction'), jsAction(doc)), false),
+        'JavaScript',
+      ],
+      [
+        'JavaScript written with escaped names (/J#53 is /JS), uncompressed',
+        await (async () => {
+          const bytes = await pdfWith(
+            (doc) => doc.catalog.set(PDFName.of('OpenAction'), jsAction(doc)),
+            false,
+          );
+          // Same length in all (the cross-reference offsets stay right): +1 byte, then −1 byte.
+          const text = bytes
+            .toString('latin1')
+            .replace('/S /JavaScript', '/S /Jav#61Script')
+            .replace('/JS (app.alert(1))', '/J#53(app.alert1)')
+            .replace('/Type /Action', '/Type/Action');
+          expect(text).toContain('/J#53');
+          expect(text.length).toBe(bytes.length);
+          return Buffer.from(text, 'latin1');
+        })(),
+        'JavaScript',
+      ],
+      [
+        'JavaScript in the names tree, inside a compressed object stream',
+        await pdfWith((doc) => {
+          const names = doc.context.obj({
+            JavaScript: doc.context.obj({ Names: [PDFString.of('x'), jsAction(doc)] }),
+          });
+          doc.catalog.set(PDFName.of('Names'), doc.context.register(names));
+        }),
+        'JavaScript',
+      ],
+      [
+        'a /Launch action on a page’s link',
+        await pdfWith((doc) => {
+          const page = doc.getPage(0);
+          const link = doc.context.obj({
+            Type: 'Annot',
+            Subtype: 'Link',
+            Rect: [0, 0, 100, 100],
+            A: { S: 'Launch', F: PDFString.of('calc.exe') },
+          });
+          page.node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(link)]));
+        }),
+        'acciones que abren programas (/Launch)',
+      ],
+      [
+        'automatic actions (/AA) on a page',
+        await pdfWith((doc) =>
+          doc.getPage(0).node.set(PDFName.of('AA'), doc.context.obj({ O: jsAction(doc) })),
+        ),
+        'acciones automáticas (/AA)',
+      ],
+      [
+        'an embedded file',
+        await pdfWith((doc) =>
+          doc.attach(Buffer.from('MZ'), 'setup.exe', { mimeType: 'application/octet-stream' }),
+        ),
+        'archivos incrustados',
+      ],
+    ];
+    for (const [label, bytes, what] of cases) {
+      const hds = await call('PUT', '/api/admin/products/MET-1L/hds', { contentBase64: b64(bytes) });
+      expect(hds.statusCode, label).toBe(400);
+      expect(hds.json().error.message, label).toMatch(
+        /^La hoja de datos de seguridad \(HDS\) contiene .*que no aceptamos por seguridad/,
+      );
+      expect(hds.json().error.message, label).toContain(what);
+      const coa = await call('POST', '/api/admin/products/MET-1L/certificates', {
+        lot: 'SEC-1',
+        contentBase64: b64(bytes),
+      });
+      expect(coa.statusCode, label).toBe(400);
+      expect(coa.json().error.fields.contentBase64, label).toContain(what);
+    }
+    expect(await stored()).toBe(before);
+    // A plain link to a web page is not active content.
+    const linked = await pdfWith((doc) => {
+      const link = doc.context.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [0, 0, 100, 100],
+        A: { S: 'URI', URI: PDFString.of('https://example.com/') },
+      });
+      doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(link)]));
+    });
+    expect(
+      (await call('PUT', '/api/admin/products/MET-1L/hds', { contentBase64: b64(linked) })).statusCode,
+    ).toBe(200);
+    expect((await call('DELETE', '/api/admin/products/MET-1L/hds')).statusCode).toBe(200);
+  });
+
+  it('every download is an attachment in a sandbox; a stored datasheet that is not a PDF is never shown inline', async () => {
+    const sheet = await pdf('HDS metanol');
+    expect(
+      (await call('PUT', '/api/admin/products/MET-1L/hds', { contentBase64: b64(sheet) })).statusCode,
+    ).toBe(200);
+    const hds = await t.app.inject('/api/products/MET-1L/hds.pdf');
+    expect(hds.statusCode).toBe(200);
+    expect(hds.headers['content-disposition']).toBe('attachment; filename="HDS-MET-1L.pdf"');
+    expect(String(hds.headers['content-security-policy'])).toMatch(/^sandbox(;|$)/);
+    expect(
+      (
+        await call('POST', '/api/admin/products/MET-1L/certificates', {
+          lot: 'SEC-2',
+          contentBase64: b64(sheet),
+        })
+      ).statusCode,
+    ).toBe(201);
+    const coa = await t.app.inject('/api/products/MET-1L/certificate.pdf?lot=SEC-2');
+    expect(coa.statusCode).toBe(200);
+    expect(coa.headers['content-disposition']).toBe('attachment; filename="CoA-MET-1L-SEC-2.pdf"');
+    expect(String(coa.headers['content-security-policy'])).toMatch(/^sandbox(;|$)/);
+
+    // An HTML file stored as a datasheet before these checks: a sandboxed download, not a page in the shop's origin.
+    await t.db.execute(
+      sql`update products set datasheet = ${Buffer.from('<html><!-- %PDF-1.4 --><script>alert(1)</script></html>')},
+          datasheet_hash = 'legacy' where code = 'MET-1L'`,
+    );
+    const legacy = await t.app.inject('/api/products/MET-1L/datasheet.pdf');
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(String(legacy.headers['content-security-policy'])).toMatch(/^sandbox(;|$)/);
+    // A real one is still shown in the product page's frame.
+    expect(
+      (await call('PUT', '/api/admin/products/MET-1L/datasheet', { contentBase64: b64(sheet) })).statusCode,
+    ).toBe(200);
+    const real = await t.app.inject('/api/products/MET-1L/datasheet.pdf');
+    expect(real.headers['content-disposition']).toBe('inline; filename="MET-1L.pdf"');
+    expect(real.headers['content-security-policy']).toBe("frame-ancestors 'self'");
   });
 });
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -158,8 +159,10 @@ describe('products', () => {
     });
     expect(notPdf.statusCode).toBe(400);
     expect(notPdf.json().error.message).toBe('La ficha técnica no es un PDF');
+    const sheet = await PDFDocument.create();
+    sheet.addPage([612, 792]);
     const pdf = await call('PUT', '/api/admin/products/ADM-100/datasheet', {
-      contentBase64: Buffer.from('%PDF-1.7\n%%EOF').toString('base64'),
+      contentBase64: Buffer.from(await sheet.save()).toString('base64'),
     });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.json().product.datasheetUrl).toMatch(/datasheet\.pdf\?v=/);

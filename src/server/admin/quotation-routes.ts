@@ -4,6 +4,7 @@ import {
   adminQuotationListSchema,
   extendQuotationSchema,
   quotationFolioParamsSchema,
+  revisedQuotationSchema,
   reviseQuotationSchema,
 } from '../../shared/schemas/quotations.ts';
 import { sendAttachment } from '../http/attachment.ts';
@@ -52,12 +53,17 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           'Ajusta precios, descuento y nota: nueva revisión enviada al cliente (la anterior se conserva)',
         params: quotationFolioParamsSchema,
         body: reviseQuotationSchema,
-        response: { 200: adminQuotationDetailSchema },
+        response: { 200: revisedQuotationSchema },
       },
     },
     async (request) => {
-      await reviseQuotation(ctx, await staffActor(request), request.params.folio, request.body);
-      return getAdminQuotation(app.db, request.params.folio);
+      const { changed } = await reviseQuotation(
+        ctx,
+        await staffActor(request),
+        request.params.folio,
+        request.body,
+      );
+      return { ...(await getAdminQuotation(app.db, request.params.folio)), unchanged: !changed };
     },
   );
 

@@ -93,6 +93,9 @@ export async function renderImage(
   }
 }
 
+/** True when the bytes open with a PDF header ('%PDF-1.x' or '%PDF-2.x') at byte 0, as every PDF does. */
+export const hasPdfHeader = (data: Buffer): boolean => /^%PDF-[12]\.\d/.test(data.toString('latin1', 0, 8));
+
 /** The content type of stored logo bytes, from their first bytes (never from a stored label). */
 export function sniffImageType(data: Buffer): string | null {
   if (

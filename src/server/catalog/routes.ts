@@ -12,7 +12,7 @@ import {
 } from '../../shared/schemas/catalog.ts';
 import { cacheHeaders, notModified, sendAttachment } from '../http/attachment.ts';
 import { notFound } from '../http/errors.ts';
-import { negotiateFormat, renderImage, snapWidth, sniffImageType } from './media.ts';
+import { hasPdfHeader, negotiateFormat, renderImage, snapWidth, sniffImageType } from './media.ts';
 import {
   getBrandLogo,
   getDatasheetBytes,
@@ -208,13 +208,17 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         throw notFound('Ficha técnica no encontrada');
       }
       // The shop embeds this PDF in an iframe of its own pages: only here is same-origin framing allowed.
-      reply
-        .header('Content-Security-Policy', "frame-ancestors 'self'")
-        .header('X-Frame-Options', 'SAMEORIGIN');
+      // Uploads are checked as PDFs (decision 053); bytes stored before that which do not even open as one are
+      // handed out as a sandboxed download, never shown inline.
+      const inline = hasPdfHeader(sheet.data);
+      if (inline)
+        reply
+          .header('Content-Security-Policy', "frame-ancestors 'self'")
+          .header('X-Frame-Options', 'SAMEORIGIN');
       return sendAttachment(request, reply, sheet.data, {
         filename: `${code}.pdf`,
         type: 'application/pdf',
-        disposition: 'inline',
+        disposition: inline ? 'inline' : 'attachment',
         cache: { hash: sheet.hash, immutable: request.query.v === sheet.hash && sheet.hash !== '' },
       });
     },

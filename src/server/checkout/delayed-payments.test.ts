@@ -11,7 +11,10 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
+import { isBusinessDay } from '../../shared/business-days.ts';
 import { clabeCheckDigit } from '../../shared/clabe.ts';
+import { mexicoCityDate, mexicoWallClock } from '../../shared/mexico-time.ts';
+import { delayedPaymentDeadline } from '../../shared/payment-methods.ts';
 import { shop } from '../../shared/shop.ts';
 import type { OrderContext } from '../orders/context.ts';
 import type { SandboxGateway } from '../payments/sandbox.ts';
@@ -134,8 +137,12 @@ describe('SPEI and cash at a store: the order holds its stock until the payment 
     expect(row.status).toBe('pending_payment');
     expect(row.payment_method).toBe('spei');
     const due = new Date(row.payment_due_at!).getTime();
-    expect(due - before).toBeGreaterThanOrEqual(shop.paymentMethods.speiHours * 3_600_000 - 60_000);
-    expect(due - before).toBeLessThanOrEqual(shop.paymentMethods.speiHours * 3_600_000 + 60_000);
+    // At least 48 h, ending at the close (23:59:59, Mexico City) of a business day — never at night's 03:14.
+    expect(due - before).toBeGreaterThanOrEqual(shop.paymentMethods.speiHours * 3_600_000);
+    expect(due).toBeGreaterThanOrEqual(delayedPaymentDeadline('spei', new Date(before)).getTime());
+    expect(due).toBeLessThanOrEqual(delayedPaymentDeadline('spei', new Date()).getTime());
+    expect(mexicoWallClock(new Date(due)).slice(11)).toBe('23:59:59');
+    expect(isBusinessDay(mexicoCityDate(new Date(due)))).toBe(true);
     expect(new Date(row.reserved_until!).getTime()).toBe(due);
     // The simulator's charge carries the same due date, as Openpay's due_date.
     const charge = await gateway().getCharge(await chargeOf(number));
@@ -187,6 +194,8 @@ describe('SPEI and cash at a store: the order holds its stock until the payment 
     expect(row.payment_method).toBe('cash');
     const hours = (new Date(row.payment_due_at!).getTime() - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(shop.paymentMethods.storeHours - 0.1);
+    expect(mexicoWallClock(new Date(row.payment_due_at!)).slice(11)).toBe('23:59:59');
+    expect(isBusinessDay(mexicoCityDate(new Date(row.payment_due_at!)))).toBe(true);
     const detail = (
       await t.app.inject({ url: `/api/orders/${number}`, headers: { cookie: shopper.cookie } })
     ).json() as { payment: { instructions: { type: string; reference: string; barcodeUrl: string } } };

@@ -1,5 +1,10 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type DelayedMethod, delayedHoldHours, isDelayed, msiOptions } from '../../shared/payment-methods.ts';
+import {
+  type DelayedMethod,
+  delayedPaymentDeadline,
+  isDelayed,
+  msiOptions,
+} from '../../shared/payment-methods.ts';
 import type { PlaceOrder } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { getShippingAddress } from '../account/addresses.ts';
@@ -217,9 +222,7 @@ async function placePendingOrder(
       requestHash: hash,
       reservationMinutes: hold.minutes,
       paymentMethod: method,
-      ...(isDelayed(method)
-        ? { paymentDueAt: new Date(Date.now() + delayedHoldHours(method) * 3_600_000) }
-        : {}),
+      ...(isDelayed(method) ? { paymentDueAt: delayedPaymentDeadline(method, new Date()) } : {}),
       msiMonths: body.msiMonths ?? null,
       amounts: {
         subtotalCents: quote.subtotalCents,

@@ -44,10 +44,13 @@ export function sendAttachment(
   file: Attachment,
 ): FastifyReply {
   if (file.cache === 'private') reply.header('Cache-Control', 'private, no-store');
-  reply.header(
-    'Content-Disposition',
-    `${file.disposition ?? 'attachment'}; filename="${fileNamePart(file.filename)}"`,
-  );
+  const disposition = file.disposition ?? 'attachment';
+  reply.header('Content-Disposition', `${disposition}; filename="${fileNamePart(file.filename)}"`);
+  // A download is never a page of the shop: should a browser render it after all (a user's setting, an old
+  // upload that is not what it claims), it runs in a sandbox, with no script and no access to the shop's origin
+  // (decision 053). Not for 'inline': Chrome's PDF viewer does not start in a sandboxed document.
+  if (disposition === 'attachment')
+    reply.header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'");
   if (file.cache && file.cache !== 'private') {
     const etag = `"${file.cache.hash}"`;
     cacheHeaders(reply, etag, file.cache.immutable);

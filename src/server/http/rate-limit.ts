@@ -24,6 +24,9 @@ const SENSITIVE = new Set([
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
+/** This machine's own addresses (health checks, benchmarks, tests, an untrusted same-host proxy): never limited. */
+export const isLoopback = (ip: string): boolean => LOOPBACK.test(ip);
+
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig): Promise<void> {
   if (limits.perMinute <= 0) return;
   // Before the plugin: its own onRoute hook reads the per-route setting written here.
@@ -40,8 +43,57 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     global: true,
     max: limits.perMinute,
     timeWindow: 60_000,
-    allowList: (request: FastifyRequest) => LOOPBACK.test(request.ip) || !request.url.startsWith('/api/'),
+    allowList: (request: FastifyRequest) => isLoopback(request.ip) || !request.url.startsWith('/api/'),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Demasiadas solicitudes'), { statusCode: context.statusCode }),
   });
+}
+
+/** Addresses remembered at once; past it, the finished windows are forgotten (and, if all are live, all). */
+const MAX_ADDRESSES = 50_000;
+
+/**
+ * Per-address budget of page renders (decision 053): a page whose body is kept (src/server/spa/html-cache.ts)
+ * costs a read and a copy; one never seen costs a whole server render (≈ 20–25 ms of CPU), so an address that
+ * invents addresses or query strings could keep a core busy. Only those misses count, `perMinute` per address in a
+ * window of a minute from its first miss (per process, in memory, like the limits above); a page served from the
+ * kept bodies is never refused. The client's address is request.ip, as Fastify reads it under TRUST_PROXY; this
+ * machine's own addresses are not limited. perMinute 0: no budget.
+ */
+export class RenderBudget {
+  private readonly windows = new Map<string, { start: number; used: number }>();
+
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whole seconds until `ip` may have another page rendered; 0 when it may now. */
+  retryAfter(ip: string): number {
+    if (this.perMinute <= 0 || isLoopback(ip)) return 0;
+    const window = this.windows.get(ip);
+    if (!window) return 0;
+    const left = window.start + 60_000 - this.now();
+    if (left <= 0) {
+      this.windows.delete(ip);
+      return 0;
+    }
+    return window.used >= this.perMinute ? Math.ceil(left / 1000) : 0;
+  }
+
+  /** One render (a miss of the kept bodies) for `ip`. */
+  spend(ip: string): void {
+    if (this.perMinute <= 0 || isLoopback(ip)) return;
+    const now = this.now();
+    const window = this.windows.get(ip);
+    if (window && window.start + 60_000 > now) {
+      window.used += 1;
+      return;
+    }
+    if (this.windows.size >= MAX_ADDRESSES) {
+      for (const [address, w] of this.windows) if (w.start + 60_000 <= now) this.windows.delete(address);
+      if (this.windows.size >= MAX_ADDRESSES) this.windows.clear();
+    }
+    this.windows.set(ip, { start: now, used: 1 });
+  }
 }

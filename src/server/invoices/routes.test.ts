@@ -119,6 +119,13 @@ describe('POST /api/orders/:number/invoice', () => {
     expect(mail?.attachments.map((a) => a.contentType)).toEqual(['application/xml', 'application/pdf']);
     expect(Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8')).toBe(xml);
     expect(mail?.text).toContain(body.invoice.uuid!);
+
+    // The receipt's 'Facturar a' is the CFDI's receptor, not the account holder (issue 37, item 4).
+    const order = (await t.app.inject({ url: `/api/orders/${number}`, cookies: ana.cookie })).json();
+    expect(order.invoiceState).toBe('issued');
+    expect(`${order.billingName} · ${order.billingNumber}`).toBe(
+      'LABORATORIOS QUÍMICOS DEL BAJÍO · RFC LQB150101AB3',
+    );
   });
 
   it('answers 404 for another shopper’s order and for a missing one; nothing is issued', async () => {

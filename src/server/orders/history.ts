@@ -4,7 +4,7 @@ import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../..
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { orderLines, orders, products, quotations, users } from '../db/schema.ts';
+import { invoices, orderLines, orders, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
@@ -131,6 +131,20 @@ export const quotationFolioOfOrder = sql<
   string | null
 >`(select ${quotations.folio} from ${quotations} where ${quotations.id} = ${orders.quotationId})`;
 
+/** The receptor (name and RFC) of the order's valid invoice, as stamped in the CFDI; null when there is none. */
+async function issuedReceptor(db: Db, number: number): Promise<{ nombre: string; rfc: string } | null> {
+  const [row] = await db
+    .select({ nombreFiscal: invoices.nombreFiscal, rfc: invoices.rfc, snapshot: invoices.snapshot })
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued'), eq(invoices.kind, 'I')))
+    .orderBy(desc(invoices.id))
+    .limit(1);
+  if (!row) return null;
+  return row.snapshot?.receptor
+    ? { nombre: row.snapshot.receptor.nombre, rfc: row.snapshot.receptor.rfc }
+    : { nombre: row.nombreFiscal, rfc: row.rfc };
+}
+
 /** GET /api/orders/:number — only the owner's; anyone else gets the same 404 as a missing order. */
 export async function getOrder(db: Db, userId: number, number: number): Promise<OrderDetail> {
   const [found] = await db
@@ -150,6 +164,8 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
   const o = found.order;
   const balances = await balancesOf(db, number);
   const invoiceState = (await invoiceStates(db, [number])).get(number) ?? 'none';
+  // 'Facturar a' is whom the valid CFDI was issued to (its receptor), not the account holder (issue 37, item 4).
+  const receptor = invoiceState === 'issued' ? await issuedReceptor(db, number) : null;
   return {
     number: o.number,
     date: o.createdAt.toISOString(),
@@ -158,8 +174,9 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     status: o.status,
     statusLabel: orderStatusLabel(o),
     address: o.address,
-    billingName: [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
-    billingNumber: `+${found.lada} ${found.telefono}`,
+    billingName:
+      receptor?.nombre ?? [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
+    billingNumber: receptor ? `RFC ${receptor.rfc}` : `+${found.lada} ${found.telefono}`,
     trackingGuide: guideOf(o.trackingGuide),
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     deliveryProvider: o.deliveryProvider,

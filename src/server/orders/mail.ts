@@ -1,10 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { orderLineSplitText, shipNowText } from '../../shared/backorder.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Db } from '../db/client.ts';
-import { orderLines, users } from '../db/schema.ts';
+import { invoices, orderLines, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { renderMail } from '../mail/layout.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Order } from './lock.ts';
@@ -78,6 +78,31 @@ async function shipNowBlocks(tx: Db, order: MailOrder): Promise<{ kind: 'paragra
     : [];
 }
 
+/**
+ * What the paid mail says of the invoice, as it stands (issue 37, item 4): issued (to whom), requested at the
+ * purchase (to whom, on its way), or still to be requested.
+ */
+async function invoiceNote(tx: Db, number: number): Promise<string> {
+  const [issued] = await tx
+    .select({ nombre: invoices.nombreFiscal, rfc: invoices.rfc })
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.status, 'issued'), eq(invoices.kind, 'I')))
+    .orderBy(desc(invoices.id))
+    .limit(1);
+  if (issued)
+    return `Su factura CFDI ya fue emitida a nombre de ${issued.nombre} (RFC ${issued.rfc}); descárguela (PDF y XML) desde “Historial de pedidos”.`;
+  const [requested] = await tx
+    .select({ request: purchaseInvoiceRequests.request, email: purchaseInvoiceRequests.email })
+    .from(purchaseInvoiceRequests)
+    .where(
+      and(eq(purchaseInvoiceRequests.orderNumber, number), eq(purchaseInvoiceRequests.status, 'waiting')),
+    )
+    .limit(1);
+  if (requested)
+    return `Solicitó su factura CFDI al comprar: la emitimos a nombre de ${requested.request.nombreFiscal} (RFC ${requested.request.rfc}) y se la enviamos a ${requested.email} con el XML y el PDF.`;
+  return 'Puede solicitar su factura CFDI desde “Historial de pedidos”.';
+}
+
 /** 'Compra realizada con éxito', in the outbox in the same transaction that marks the order paid. */
 export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: string) {
   const to = await recipient(tx, order.userId);
@@ -114,7 +139,7 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
         { kind: 'button', label: 'Ver mi pedido', url: `${publicUrl}/resumen/${order.number}` },
         {
           kind: 'note',
-          text: 'Puede solicitar su factura CFDI desde “Historial de pedidos”. Le avisaremos cuando su pedido sea enviado.',
+          text: `${await invoiceNote(tx, order.number)} Le avisaremos cuando su pedido sea enviado.`,
         },
       ],
     },

@@ -135,14 +135,25 @@ function lines(w: Writer, q: QuotationDetail) {
   const { margin, width } = PAGE;
   tableHeader(w);
   q.lines.forEach((l, i) => {
-    const discounted = l.unitPriceCents < l.listPriceCents;
+    // Under the description, each price the quoted one came from, when it differs (decision 053).
+    const steps = [
+      ...(l.listPriceCents !== l.unitPriceCents ? [`Precio de lista ${formatMoney(l.listPriceCents)}`] : []),
+      ...(l.volumePriceCents !== l.listPriceCents
+        ? [`Precio por volumen ${formatMoney(l.volumePriceCents)}`]
+        : []),
+      ...(l.agreedPriceCents !== l.volumePriceCents
+        ? [`Precio acordado ${formatMoney(l.agreedPriceCents)}`]
+        : []),
+      ...(l.unitPriceCents !== l.agreedPriceCents && q.discountPercent > 0
+        ? [`Descuento ${q.discountPercent} %`]
+        : []),
+    ];
+    const priceNote = steps.flatMap((step) => w.wrap(step, COLUMNS[2]!.width - 12, 7));
+    const discounted = steps.length > 0;
     const cells = [
       [String(i + 1)],
       w.wrap(l.code, COLUMNS[1]!.width - 12, 8),
-      [
-        ...w.wrap(l.description, COLUMNS[2]!.width - 12, 8),
-        ...(discounted ? [`Precio de lista ${formatMoney(l.listPriceCents)}`] : []),
-      ],
+      [...w.wrap(l.description, COLUMNS[2]!.width - 12, 8), ...(discounted ? priceNote : [])],
       [String(l.quantity)],
       [formatMoney(l.unitPriceCents)],
       [formatMoney(l.amountCents)],
@@ -164,7 +175,7 @@ function lines(w: Writer, q: QuotationDetail) {
     cells.forEach((cellLines, c) => {
       const col = COLUMNS[c]!;
       cellLines.forEach((line, j) => {
-        const muted = c === 2 && discounted && j === cellLines.length - 1;
+        const muted = c === 2 && discounted && j >= cellLines.length - priceNote.length;
         const tx = col.align === 'right' ? x + col.width - 6 - w.width(line, 8) : x + 6;
         w.text(line, tx, w.y - 9 - j * 10, muted ? 7 : 8, w.font, muted ? MUTED : INK);
       });
@@ -185,14 +196,23 @@ function totals(w: Writer, q: QuotationDetail) {
   w.ensure(110);
   const right = width - margin;
   const rows: [string, string, boolean][] = [
-    ...(q.discountCents > 0
+    // List amount, then each reduction as the true figure it is (decision 053): they add up to the products.
+    ...(q.discountCents !== 0 || q.agreedDiscountCents !== 0
       ? ([
-          ['Importe a precio de lista', formatMoney(q.subtotalCents + q.discountCents), false],
-          [
-            `Descuento${q.discountPercent > 0 ? ` (${q.discountPercent} %)` : ''}`,
-            `-${formatMoney(q.discountCents)}`,
-            false,
-          ],
+          ['Importe a precio de lista', formatMoney(q.listAmountCents), false],
+          ...(q.volumeDiscountCents !== 0
+            ? [['Descuento por volumen', `-${formatMoney(q.volumeDiscountCents)}`, false]]
+            : []),
+          ...(q.agreedDiscountCents !== 0
+            ? [
+                q.agreedDiscountCents > 0
+                  ? ['Precios acordados', `-${formatMoney(q.agreedDiscountCents)}`, false]
+                  : ['Precios acordados', `+${formatMoney(-q.agreedDiscountCents)}`, false],
+              ]
+            : []),
+          ...(q.percentDiscountCents !== 0
+            ? [[`Descuento (${q.discountPercent} %)`, `-${formatMoney(q.percentDiscountCents)}`, false]]
+            : []),
         ] as [string, string, boolean][])
       : []),
     ['Importe de productos', formatMoney(q.subtotalCents), false],

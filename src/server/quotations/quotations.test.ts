@@ -13,9 +13,9 @@ import {
 } from '../../../tests/server/support/checkout.ts';
 import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
-import { saleIva } from '../../shared/money.ts';
+import { formatMoney, saleIva } from '../../shared/money.ts';
 import type { QuotationDetail } from '../../shared/schemas/quotations.ts';
-import { mailOutbox, orders, products, quotationRevisions, quotations } from '../db/schema.ts';
+import { mailOutbox, orders, priceBreaks, products, quotationRevisions, quotations } from '../db/schema.ts';
 import { amountInWords } from './words.ts';
 
 // Runs on in-memory PGlite, and on PostgreSQL with TEST_DATABASE_URL (real concurrent transactions).
@@ -397,6 +397,132 @@ describe('cotizaciones', () => {
     });
     const late = await post(staff, `/api/admin/quotations/${q.folio}/revise`, { note: 'tarde' });
     expect(late.statusCode).toBe(409);
+  });
+});
+
+describe('revised quotations and renewals (issue 37, item 3)', () => {
+  const mailsOf = async (folio: string) =>
+    (
+      await t.db
+        .select({ subject: mailOutbox.subject })
+        .from(mailOutbox)
+        .where(sql`${mailOutbox.dedupeKey} like ${`quotation:${folio}:%`}`)
+    ).map((m) => m.subject);
+
+  it('the PDF shows list price, volume price, agreed price and the percentage as separate figures that add up', async () => {
+    const staff = await createStaff(t);
+    const buyer = await createShopper(t);
+    const p = await productWithStock(t, 50, 0);
+    const list = p.priceCents;
+    const volume = Math.round(list * 0.9);
+    await t.db.insert(priceBreaks).values({ productCode: p.code, minQuantity: 10, priceCents: volume });
+    const q = await quotationOf(buyer, [{ code: p.code, quantity: 10 }]);
+    expect(q.lines[0]).toMatchObject({
+      listPriceCents: list,
+      volumePriceCents: volume,
+      unitPriceCents: volume,
+    });
+    const agreed = volume - 1_000;
+    const res = await post(staff, `/api/admin/quotations/${q.folio}/revise`, {
+      prices: [{ code: p.code, unitPriceCents: agreed }],
+      discountPercent: 5,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json<QuotationDetail>();
+    const unit = Math.round(agreed * 0.95);
+    expect(r).toMatchObject({
+      listAmountCents: list * 10,
+      volumeDiscountCents: (list - volume) * 10,
+      agreedDiscountCents: 1_000 * 10,
+      percentDiscountCents: (agreed - unit) * 10,
+      subtotalCents: unit * 10,
+    });
+    expect(r.volumeDiscountCents + r.agreedDiscountCents + r.percentDiscountCents).toBe(r.discountCents);
+
+    const text = pdfText((await get(buyer, `/api/quotations/${q.folio}/pdf`)).rawPayload);
+    const row = (label: string, cents: number, sign = '') => `${label}\n${sign}${formatMoney(cents)}`;
+    expect(text).toContain(row('Importe a precio de lista', list * 10));
+    expect(text).toContain(row('Descuento por volumen', (list - volume) * 10, '-'));
+    expect(text).toContain(row('Precios acordados', 10_000, '-'));
+    // The 5 % is 5 % of the agreed amount — not the whole reduction.
+    expect(text).toContain(row('Descuento (5 %)', (agreed - unit) * 10, '-'));
+    expect(text).toContain(row('Importe de productos', unit * 10));
+    // Under the line: the list, volume and agreed prices of one unit.
+    expect(text).toContain(
+      `Precio de lista ${formatMoney(list)}\nPrecio por volumen ${formatMoney(volume)}\nPrecio acordado ${formatMoney(agreed)}\nDescuento 5 %`,
+    );
+  });
+
+  it('a staff revision that changes nothing writes no revision and sends no mail', async () => {
+    const staff = await createStaff(t);
+    const buyer = await createShopper(t);
+    const p = await productWithStock(t, 10, 0);
+    const q = await quotationOf(buyer, [{ code: p.code, quantity: 2 }]);
+    const first = await post(staff, `/api/admin/quotations/${q.folio}/revise`, {
+      discountPercent: 5,
+      note: 'Nota',
+    });
+    expect(first.json()).toMatchObject({ revision: 2, unchanged: false });
+    const again = await post(staff, `/api/admin/quotations/${q.folio}/revise`, {
+      prices: [{ code: p.code, unitPriceCents: p.priceCents }],
+      discountPercent: 5,
+      note: 'Nota',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ revision: 2, unchanged: true });
+    expect(await mailsOf(q.folio)).toEqual([
+      `Cotización ${q.folio}`,
+      `Cotización ${q.folio} actualizada (revisión 2)`,
+    ]);
+  });
+
+  it('«Renovar» first shows what changes (agreed prices and percentage lost), then keeps staff’s note', async () => {
+    const staff = await createStaff(t);
+    const buyer = await createShopper(t);
+    const p = await productWithStock(t, 10, 0);
+    const q = await quotationOf(buyer, [{ code: p.code, quantity: 2 }]);
+    await post(staff, `/api/admin/quotations/${q.folio}/revise`, {
+      prices: [{ code: p.code, unitPriceCents: p.priceCents - 500 }],
+      discountPercent: 10,
+      note: 'Precio especial por volumen anual.',
+    });
+    const revised = (await get(buyer, `/api/quotations/${q.folio}`)).json<QuotationDetail>();
+    await t.db
+      .update(quotations)
+      .set({ validUntil: new Date(Date.now() - 60_000) })
+      .where(eq(quotations.folio, q.folio));
+
+    const preview = await get(buyer, `/api/quotations/${q.folio}/renewal`);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({
+      currentTotalCents: revised.totalCents,
+      lines: [
+        {
+          code: p.code,
+          quotedUnitPriceCents: Math.round(((p.priceCents - 500) * 90) / 100),
+          todayUnitPriceCents: p.priceCents,
+        },
+      ],
+      changes: [
+        `Los precios acordados con nuestro equipo para ${p.code} ya no aplican: se cotiza al precio de hoy.`,
+        'El descuento del 10 % de la revisión vencida ya no aplica.',
+        'Cambia el precio de 1 producto.',
+        'Se conservan las observaciones: «Precio especial por volumen anual.».',
+      ],
+    });
+    // Seeing it changes nothing.
+    expect((await get(buyer, `/api/quotations/${q.folio}`)).json<QuotationDetail>().revision).toBe(2);
+
+    const renewed = await post(buyer, `/api/quotations/${q.folio}/renew`);
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(renewed.json<QuotationDetail>()).toMatchObject({
+      revision: 3,
+      state: 'vigente',
+      note: 'Precio especial por volumen anual.',
+      totalCents: preview.json().renewedTotalCents,
+    });
+    // A vigente quotation has nothing to preview.
+    expect((await get(buyer, `/api/quotations/${q.folio}/renewal`)).statusCode).toBe(409);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   quotationDetailSchema,
   quotationFolioParamsSchema,
   quotationListSchema,
+  renewalPreviewSchema,
 } from '../../shared/schemas/quotations.ts';
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
@@ -16,6 +17,7 @@ import {
   getQuotation,
   listQuotations,
   type QuotationContext,
+  renewalPreview,
   renewQuotation,
 } from './service.ts';
 
@@ -102,6 +104,23 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await requireUser(request);
       return prepareConversion(app.db, user.id, request.params.folio);
+    },
+  );
+
+  app.get(
+    '/api/quotations/:folio/renewal',
+    {
+      schema: {
+        tags,
+        summary:
+          'Qué cambiaría al renovar una cotización vencida (precios de hoy; se conservan las observaciones)',
+        params: quotationFolioParamsSchema,
+        response: { 200: renewalPreviewSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return renewalPreview(ctx, user.id, request.params.folio);
     },
   );
 

@@ -5,6 +5,7 @@ import type {
   CreateQuotation,
   QuotationDetail,
   QuotationSummary,
+  RenewalPreview,
   ReviseQuotation,
 } from '../../shared/schemas/quotations.ts';
 import type { Actor } from '../audit/log.ts';
@@ -55,7 +56,8 @@ async function pricedLines(db: Db, items: readonly { code: string; quantity: num
     return {
       code: l.code,
       description: l.name,
-      listPriceCents: l.unitPriceCents,
+      listPriceCents: Math.max(l.listPriceCents, l.unitPriceCents),
+      volumePriceCents: l.unitPriceCents,
       basePriceCents: l.unitPriceCents,
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
@@ -66,13 +68,36 @@ async function pricedLines(db: Db, items: readonly { code: string; quantity: num
   return { lines, shippingCents: quote.shippingCents };
 }
 
+/** A line's volume price (revisions before decision 053 kept it as their list price). */
+export const volumePriceOf = (l: QuotationLineSnapshot) => l.volumePriceCents ?? l.listPriceCents;
+
+/**
+ * What separates the list amount from the quoted one, each part a true figure (decision 053): the catalogue's
+ * volume prices, the prices staff agreed per line (negative when they raised one), and the revision's percentage
+ * on those. The three add up to the list amount minus the products' amount.
+ */
+export function discountsOf(lines: readonly QuotationLineSnapshot[]) {
+  let listAmountCents = 0;
+  let volumeDiscountCents = 0;
+  let agreedDiscountCents = 0;
+  let percentDiscountCents = 0;
+  for (const l of lines) {
+    const volume = volumePriceOf(l);
+    listAmountCents += l.listPriceCents * l.quantity;
+    volumeDiscountCents += (l.listPriceCents - volume) * l.quantity;
+    agreedDiscountCents += (volume - l.basePriceCents) * l.quantity;
+    percentDiscountCents += l.basePriceCents * l.quantity - l.amountCents;
+  }
+  return { listAmountCents, volumeDiscountCents, agreedDiscountCents, percentDiscountCents };
+}
+
 /**
  * Totals of a revision: the lines at their quoted prices plus shipping, IVA included (the part it contains). Not
  * refused above a payment method's maximum: the quotation says which methods can pay it (decision 048).
  */
 export function totalsOf(lines: readonly QuotationLineSnapshot[], shippingCents: number) {
   const subtotalCents = lines.reduce((s, l) => s + l.amountCents, 0);
-  const listCents = lines.reduce((s, l) => s + l.listPriceCents * l.quantity, 0);
+  const listCents = discountsOf(lines).listAmountCents;
   const totalCents = subtotalCents + shippingCents;
   return {
     subtotalCents,
@@ -161,6 +186,8 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
       code: l.code,
       description: l.description,
       listPriceCents: l.listPriceCents,
+      volumePriceCents: volumePriceOf(l),
+      agreedPriceCents: l.basePriceCents,
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
       amountCents: l.amountCents,
@@ -169,6 +196,7 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
     subtotalCents: r.subtotalCents,
     discountPercent: r.discountPercent,
     discountCents: r.discountCents,
+    ...discountsOf(r.lines),
     shippingCents: r.shippingCents,
     ivaCents: r.ivaCents,
     note: r.note,
@@ -314,19 +342,74 @@ export async function createQuotation(
   return detailOf(ctx.db, q, now);
 }
 
-/** POST /api/quotations/:folio/renew: an expired quotation, again at today's prices and for another 30 days. */
+/** An expired quotation of the buyer's, locked or not; any other state is a 409 saying why it needs no renewal. */
+async function expiredQuotation(db: Db, userId: number, folio: string, now: Date, lock: boolean) {
+  const q = await findQuotation(db, userId, folio, lock);
+  const state = await stateOfRow(db, q, now);
+  if (state !== 'vencida')
+    throw conflict(
+      state === 'vigente'
+        ? `La cotización ${folio} sigue vigente hasta el ${longDate(q.validUntil)}; no necesita renovarse`
+        : `La cotización ${folio} está ${stateLabel(state).toLowerCase()} y no puede renovarse`,
+      'quotation_not_expired',
+    );
+  return q;
+}
+
+/**
+ * What 'Renovar' would change, for the buyer to see before accepting (decision 053): each line's quoted price and
+ * today's, the totals, and in words what is lost (prices agreed with staff, the percentage) and what is kept (the
+ * note). Read only; the renewal itself prices again at its own moment.
+ */
+export async function renewalPreview(
+  ctx: QuotationContext,
+  userId: number,
+  folio: string,
+): Promise<RenewalPreview> {
+  const now = nowOf(ctx);
+  const q = await expiredQuotation(ctx.db, userId, folio, now, false);
+  const current = await currentRevision(ctx.db, q);
+  const { lines, shippingCents } = await pricedLines(ctx.db, current.lines);
+  const renewed = totalsOf(lines, shippingCents);
+  const agreed = current.lines.filter((l) => l.basePriceCents !== volumePriceOf(l));
+  const changes: string[] = [];
+  if (agreed.length > 0)
+    changes.push(
+      `Los precios acordados con nuestro equipo para ${agreed.map((l) => l.code).join(', ')} ya no aplican: se cotiza al precio de hoy.`,
+    );
+  if (current.discountPercent > 0)
+    changes.push(`El descuento del ${current.discountPercent} % de la revisión vencida ya no aplica.`);
+  const moved = lines.filter((l, i) => l.unitPriceCents !== current.lines[i]!.unitPriceCents).length;
+  if (moved > 0)
+    changes.push(
+      moved === 1 ? 'Cambia el precio de 1 producto.' : `Cambian los precios de ${moved} productos.`,
+    );
+  if (shippingCents !== current.shippingCents) changes.push('Cambia el costo de envío.');
+  if (changes.length === 0) changes.push('Los precios de hoy son los mismos de la cotización vencida.');
+  if (current.note) changes.push(`Se conservan las observaciones: «${current.note}».`);
+  return {
+    folio,
+    currentTotalCents: current.totalCents,
+    renewedTotalCents: renewed.totalCents,
+    lines: lines.map((l, i) => ({
+      code: l.code,
+      description: l.description,
+      quantity: l.quantity,
+      quotedUnitPriceCents: current.lines[i]!.unitPriceCents,
+      todayUnitPriceCents: l.unitPriceCents,
+    })),
+    changes,
+  };
+}
+
+/**
+ * POST /api/quotations/:folio/renew: an expired quotation, again at today's prices and for another 30 days; staff's
+ * note is kept (the page shows renewalPreview first).
+ */
 export async function renewQuotation(ctx: QuotationContext, userId: number, folio: string) {
   const now = nowOf(ctx);
   const q = await ctx.db.transaction(async (tx) => {
-    const q = await findQuotation(tx, userId, folio, true);
-    const state = await stateOfRow(tx, q, now);
-    if (state !== 'vencida')
-      throw conflict(
-        state === 'vigente'
-          ? `La cotización ${folio} sigue vigente hasta el ${longDate(q.validUntil)}; no necesita renovarse`
-          : `La cotización ${folio} está ${stateLabel(state).toLowerCase()} y no puede renovarse`,
-        'quotation_not_expired',
-      );
+    const q = await expiredQuotation(tx, userId, folio, now, true);
     const current = await currentRevision(tx, q);
     const { lines, shippingCents } = await pricedLines(tx, current.lines);
     return writeRevision(ctx, tx, q, {
@@ -334,6 +417,7 @@ export async function renewQuotation(ctx: QuotationContext, userId: number, foli
       reason: 'renewed',
       lines,
       ...totalsOf(lines, shippingCents),
+      note: current.note,
       validUntil: validUntilFrom(now),
       createdAt: now,
     });
@@ -395,6 +479,18 @@ export async function reviseQuotation(
       const unitPriceCents = Math.max(1, Math.round((basePriceCents * (100 - pct)) / 100));
       return { ...l, basePriceCents, unitPriceCents, amountCents: unitPriceCents * l.quantity };
     });
+    const note = body.note ?? current.note;
+    // Nothing changes (prices, percentage, note): no revision, no mail; the answer says so (decision 053).
+    if (
+      pct === current.discountPercent &&
+      note === current.note &&
+      lines.every(
+        (l, i) =>
+          l.unitPriceCents === current.lines[i]!.unitPriceCents &&
+          l.basePriceCents === current.lines[i]!.basePriceCents,
+      )
+    )
+      return { row: q, changed: false };
     const totals = totalsOf(lines, current.shippingCents);
     const updated = await writeRevision(ctx, tx, q, {
       revision: q.revision + 1,
@@ -402,7 +498,7 @@ export async function reviseQuotation(
       lines,
       discountPercent: pct,
       ...totals,
-      note: body.note ?? current.note,
+      note,
       validUntil: validUntilFrom(now),
       createdBy: actor.userId,
       createdAt: now,
@@ -414,9 +510,9 @@ export async function reviseQuotation(
       before: { revision: q.revision, totalCents: current.totalCents },
       after: { revision: updated.revision, totalCents: totals.totalCents, discountPercent: pct },
     });
-    return updated;
+    return { row: updated, changed: true };
   });
-  return detailOf(ctx.db, q, now);
+  return { detail: await detailOf(ctx.db, q.row, now), changed: q.changed };
 }
 
 /** Staff extends a quotation's validity by `days` (from its end, or from today when it already expired). */

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendNotFound } from '../http/errors.ts';
+import type { RenderBudget } from '../http/rate-limit.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { createPreloadHints } from './preload-hints.ts';
 import { inlineStylesheets, splitTemplate, streamPage } from './ssr.ts';
@@ -18,12 +19,15 @@ declare module 'fastify' {
 /** An address outside the route table (its '*' route: 'Página no encontrada', 404). */
 const NO_PAGE = '/direccion-no-valida';
 
+/** renders: the per-address budget of renders that miss the kept bodies (decision 053). */
+type SpaOptions = { clientDir: string; publicUrl: string; renders?: RenderBudget };
+
 /**
  * Serves the built client: hashed assets cached for a year; every other GET outside /api and /assets is a page
  * of the route table, rendered on the server (src/server/spa/ssr.ts) with its status, metadata and content,
  * never cached (prices and stock are read at each request).
  */
-export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: string; publicUrl: string }) => {
+export const spaPlugin = fp(async (app: FastifyInstance, opts: SpaOptions) => {
   const indexPath = join(opts.clientDir, 'index.html');
   if (!existsSync(indexPath)) {
     app.log.warn({ clientDir: opts.clientDir }, 'no hay cliente compilado; ejecute npm run build');
@@ -80,6 +84,7 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: { clientDir: stri
       reads,
       publicUrl: opts.publicUrl,
       preloadHints,
+      renders: opts.renders,
     });
   });
 });

@@ -7,6 +7,9 @@ import type { LoadPage, PageModule } from '../../client/app/routes.tsx';
 import { createPageRenderer, PAGE_MARKER, PAGE_START, type PageFrame } from '../../client/entry-server.tsx';
 import { SSR_STATE_ID } from '../../client/lib/query-client.ts';
 import type { CatalogReads } from '../../shared/catalog-reads.ts';
+import { escapeMarkup } from '../../shared/escape.ts';
+import { shop } from '../../shared/shop.ts';
+import type { RenderBudget } from '../http/rate-limit.ts';
 import { type PageMeta, pageMeta } from '../seo/page-meta.ts';
 import { bootScriptTag, withBootScript } from './boot-script.ts';
 import { classesIn, type SplitStylesheet, splitStylesheet, utilitiesFor } from './css-subset.ts';
@@ -300,10 +303,39 @@ export async function streamPage(
     reads: CatalogReads;
     publicUrl: string;
     preloadHints: (entry: RouteEntry) => string[];
+    /** The per-address budget of renders that miss the kept bodies (decision 053); none: unlimited. */
+    renders?: RenderBudget | undefined;
   },
 ): Promise<FastifyReply> {
   const page = await renderPage(ctx.url, ctx.reads, request.cookies ?? {});
   if (page.redirect) return reply.redirect(page.redirect, page.temporary ? 302 : 301);
+
+  let fixed = templateParts.get(ctx.template);
+  if (!fixed) {
+    fixed = {
+      head: segment(ctx.template.head, 9),
+      bodyOpen: segment(ctx.template.bodyOpen, 9),
+      bodies: new HtmlCache(32 * 1024 * 1024),
+      utilities: new Map(),
+      heads: new Map(),
+      frames: new Map(),
+    };
+    templateParts.set(ctx.template, fixed);
+  }
+  const address = `${ctx.url.pathname}${ctx.url.search}`;
+  // An address past its budget of renders is served only what is kept: its data is read first (the head cannot
+  // leave before it is known that the page will be served), and a page that would need a render is a 429.
+  let read: { body: Awaited<ReturnType<typeof page.body>>; json: string } | undefined;
+  const wait = ctx.renders?.retryAfter(request.ip) ?? 0;
+  if (wait > 0) {
+    try {
+      const body = await page.body();
+      read = { body, json: body.state() };
+    } catch {
+      return tooManyRenders(reply, wait);
+    }
+    if (!fixed.bodies.get(HtmlCache.key(address, page.status, read.json))) return tooManyRenders(reply, wait);
+  }
 
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   reply.code(page.status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
@@ -324,18 +356,6 @@ export async function streamPage(
   }
 
   // The head leaves at once (CSS, metadata, the boot script) while the rest of the page's data is read.
-  let fixed = templateParts.get(ctx.template);
-  if (!fixed) {
-    fixed = {
-      head: segment(ctx.template.head, 9),
-      bodyOpen: segment(ctx.template.bodyOpen, 9),
-      bodies: new HtmlCache(32 * 1024 * 1024),
-      utilities: new Map(),
-      heads: new Map(),
-      frames: new Map(),
-    };
-    templateParts.set(ctx.template, fixed);
-  }
   // The response is written on the socket's response itself, in two writes: the status, headers and head at
   // once, then the body with the chunked encoding's end. Through a stream handed to reply.send, the end left in
   // a third write of its own (5 bytes), and each write to a socket costs ≈ 70 µs of the server's CPU on loopback —
@@ -366,12 +386,13 @@ export async function streamPage(
     res.end(taken());
   };
   try {
-    const { element, state, frame } = await page.body();
-    const json = state();
+    const { element, state, frame } = read?.body ?? (await page.body());
+    const json = read?.json ?? state();
     // Same address, same data: the same body as last time, already compressed (docs/decisions/019).
-    const key = HtmlCache.key(`${ctx.url.pathname}${ctx.url.search}`, page.status, json);
+    const key = HtmlCache.key(address, page.status, json);
     let body = fixed.bodies.get(key);
     if (!body) {
+      ctx.renders?.spend(request.ip);
       // The body is compressed as one piece: the state repeats much of the markup (names, descriptions, prices),
       // and compressed with it that costs little. Pieces compressed apart (the kept frame's, the page's, the state's)
       // made a product page's document ≈ 1.4 KB larger — past the 14.6 KB a first round trip carries.
@@ -405,4 +426,29 @@ export async function streamPage(
   }
   finish();
   return reply;
+}
+
+/**
+ * 429 for an address past its budget of renders (decision 053): a small page of its own, never rendered, in
+ * Spanish, with Retry-After; the kept pages stay served to that address meanwhile.
+ */
+function tooManyRenders(reply: FastifyReply, seconds: number): FastifyReply {
+  const name = escapeMarkup(shop.tradeName);
+  return reply
+    .code(429)
+    .header('Retry-After', String(seconds))
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>
+<html lang="es-MX">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Demasiadas solicitudes · ${name}</title></head>
+<body>
+<main>
+<h1>Demasiadas solicitudes</h1>
+<p>Desde su conexión se pidieron muchas páginas distintas en poco tiempo. Espere ${seconds} segundos y vuelva a intentarlo.</p>
+<p><a href="/">Ir a la página de inicio de ${name}</a></p>
+</main>
+</body>
+</html>
+`);
 }

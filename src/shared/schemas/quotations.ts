@@ -44,7 +44,13 @@ export type CreateQuotation = z.input<typeof createQuotationSchema>;
 export const quotationLineSchema = z.object({
   code: z.string(),
   description: z.string(),
+  /** The catalogue's list price of one unit. */
   listPriceCents: z.number().int(),
+  /** The catalogue's price for this quantity (volume prices, decision 021). */
+  volumePriceCents: z.number().int(),
+  /** The price staff agreed (the volume price unless they set one), before the revision's percentage. */
+  agreedPriceCents: z.number().int(),
+  /** The quoted price: the agreed one less the percentage. */
   unitPriceCents: z.number().int(),
   quantity: z.number().int(),
   amountCents: z.number().int(),
@@ -89,7 +95,15 @@ export const quotationDetailSchema = quotationSummarySchema.extend({
   lines: z.array(quotationLineSchema),
   subtotalCents: z.number().int(),
   discountPercent: z.number(),
+  /** listAmountCents − subtotalCents: the three parts below, together. */
   discountCents: z.number().int(),
+  /** The lines at list price (decision 053: list, volume, agreed prices and percentage, each a true figure). */
+  listAmountCents: z.number().int(),
+  volumeDiscountCents: z.number().int(),
+  /** The prices staff agreed below the volume prices (negative when above). */
+  agreedDiscountCents: z.number().int(),
+  /** discountPercent of the agreed amounts (per line, rounded to the centavo). */
+  percentDiscountCents: z.number().int(),
   shippingCents: z.number().int(),
   ivaCents: z.number().int(),
   note: z.string(),
@@ -97,6 +111,25 @@ export const quotationDetailSchema = quotationSummarySchema.extend({
   paymentNote: z.string().nullable(),
 });
 export type QuotationDetail = z.infer<typeof quotationDetailSchema>;
+
+/** GET /api/quotations/:folio/renewal: what 'Renovar' would change, shown before the buyer accepts. */
+export const renewalPreviewSchema = z.object({
+  folio: z.string(),
+  currentTotalCents: z.number().int(),
+  renewedTotalCents: z.number().int(),
+  lines: z.array(
+    z.object({
+      code: z.string(),
+      description: z.string(),
+      quantity: z.number().int(),
+      quotedUnitPriceCents: z.number().int(),
+      todayUnitPriceCents: z.number().int(),
+    }),
+  ),
+  /** In Spanish, what is lost and what is kept (the server's words: the page shows them as they are). */
+  changes: z.array(z.string()),
+});
+export type RenewalPreview = z.infer<typeof renewalPreviewSchema>;
 
 /** POST /api/quotations/:folio/convert: stock checked; what checkout sends back with the folio. */
 export const convertQuotationResponseSchema = z.object({
@@ -136,6 +169,10 @@ export const adminQuotationDetailSchema = quotationDetailSchema.extend({
   ),
 });
 export type AdminQuotationDetail = z.infer<typeof adminQuotationDetailSchema>;
+
+/** The answer to a revision: unchanged when it changed nothing (no revision written, no mail sent). */
+export const revisedQuotationSchema = adminQuotationDetailSchema.extend({ unchanged: z.boolean() });
+export type RevisedQuotation = z.infer<typeof revisedQuotationSchema>;
 
 /** POST /api/admin/quotations/:folio/revise: new prices (per code), a discount on all lines and a note. */
 export const reviseQuotationSchema = z.object(

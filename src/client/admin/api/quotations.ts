@@ -32,8 +32,10 @@ function useQuotationChange<T>(folio: string, path: 'revise' | 'extend', done: s
         body,
         timeoutMs: 30_000,
       }),
-    onSuccess: (data) => {
-      toast.success(done);
+    onSuccess: (data: AdminQuotationDetail & { unchanged?: boolean }) => {
+      // A revision that changes nothing is not written nor mailed (decision 053): say so, not 'reenviada'.
+      if (data.unchanged) toast.info('Sin cambios: no se creó una revisión ni se envió correo al cliente');
+      else toast.success(done);
       client.setQueryData(['admin', 'quotations', folio], data);
       void client.invalidateQueries({ queryKey: ['admin', 'quotations'], exact: true });
     },

@@ -7,6 +7,7 @@ import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import { getCartItems, setCartItems } from '@/client/lib/cart-store.ts';
 import { useOrder } from '@/client/orders/api/get-order.ts';
 import { AbandonOrder } from '@/client/orders/components/abandon-order.tsx';
+import { InvoiceLinks } from '@/client/orders/components/invoice-links.tsx';
 import {
   OUTCOME_HEADINGS,
   OUTCOME_STYLES,
@@ -134,6 +135,21 @@ function Summary({ order }: { order: OrderDetail }) {
             <h2 className="mb-3 font-semibold text-slate-900">Dirección de envío</h2>
             <AddressLines address={order.address} />
           </section>
+          {order.invoiceState === 'issued' && (
+            <section
+              className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+              data-testid="summary-invoice"
+            >
+              <h2 className="mb-1 font-semibold text-slate-900">Factura emitida</h2>
+              <p className="mb-3 text-sm text-slate-600">
+                A nombre de {order.billingName} ({order.billingNumber})
+              </p>
+              <InvoiceLinks
+                number={order.number}
+                className="inline-flex items-center gap-1 rounded-lg border px-3 py-2 text-sm"
+              />
+            </section>
+          )}
           {(order.purchaseOrder || order.quotationFolio) && (
             <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
               <h2 className="mb-3 font-semibold text-slate-900">Referencias de compra</h2>

@@ -20,8 +20,8 @@ type Extra = Pick<PlaceOrder, 'purchaseOrder' | 'quotation' | 'invoiceProfileId'
 
 const HINTS: Record<PaymentMethod, string> = {
   card: 'Visa, Mastercard o American Express. Pago inmediato.',
-  spei: `Transferencia desde su banco a una CLABE única. Apartamos sus productos ${delayedHoldHours('spei')} h.`,
-  cash: `OXXO, 7-Eleven, Walmart, farmacias y más tiendas Paynet. Apartamos sus productos ${delayedHoldHours('cash')} h.`,
+  spei: `Transferencia desde su banco a una CLABE única. Apartamos sus productos al menos ${delayedHoldHours('spei')} h, hasta el final de un día hábil.`,
+  cash: `OXXO, 7-Eleven, Walmart, farmacias y más tiendas Paynet. Apartamos sus productos al menos ${delayedHoldHours('cash')} h, hasta el final de un día hábil.`,
 };
 
 /**

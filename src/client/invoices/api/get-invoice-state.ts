@@ -17,8 +17,7 @@ export const invoiceStateQueryOptions = (number: number) =>
 
 export const useInvoiceState = (number: number) => useQuery(invoiceStateQueryOptions(number));
 
-export const invoiceXmlUrl = (number: number) => `/api/orders/${number}/invoice.xml`;
-export const invoicePdfUrl = (number: number) => `/api/orders/${number}/invoice.pdf`;
+export { invoicePdfUrl, invoiceXmlUrl } from '@/client/lib/invoice-urls.ts';
 export const creditNoteXmlUrl = (number: number, uuid: string) =>
   `/api/orders/${number}/credit-notes/${uuid}.xml`;
 export const creditNotePdfUrl = (number: number, uuid: string) =>

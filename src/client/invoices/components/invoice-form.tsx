@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
 import { type FieldPath, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
@@ -57,6 +58,27 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
 
   const saved = useSavedFiscalProfiles();
   const profiles = saved.data?.profiles ?? [];
+  const [chosen, setChosen] = useState('');
+  const fillFrom = (p: (typeof profiles)[number]) =>
+    reset({
+      rfc: p.rfc,
+      nombreFiscal: p.nombreFiscal,
+      regimenFiscal: p.regimenFiscal,
+      usoCfdi: p.usoCfdi,
+      cp: p.cp,
+      rfcConfirmado: p.rfcConfirmado,
+    });
+  // A new request starts from the buyer's default fiscal profile, once (issue 37, item 4); a correction starts
+  // from the invoice it corrects.
+  const prefilled = useRef(false);
+  const defaultProfile = saved.data?.profiles.find((p) => p.isDefault);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fillFrom only resets the form; once per default found.
+  useEffect(() => {
+    if (correction || prefilled.current || !defaultProfile) return;
+    prefilled.current = true;
+    setChosen(String(defaultProfile.id));
+    fillFrom(defaultProfile);
+  }, [correction, defaultProfile]);
   const generic = isGenericRfc((watch('rfc') ?? '').trim());
   const busy = issue.isPending;
   const disabled = generic || busy;
@@ -97,17 +119,11 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
           placeholder="Escribirlos a mano"
           className="sm:col-span-2"
           options={profiles.map((p) => ({ value: String(p.id), label: `${p.rfc} · ${p.nombreFiscal}` }))}
+          value={chosen}
           onChange={(event) => {
+            setChosen(event.target.value);
             const p = profiles.find((x) => String(x.id) === event.target.value);
-            if (p)
-              reset({
-                rfc: p.rfc,
-                nombreFiscal: p.nombreFiscal,
-                regimenFiscal: p.regimenFiscal,
-                usoCfdi: p.usoCfdi,
-                cp: p.cp,
-                rfcConfirmado: p.rfcConfirmado,
-              });
+            if (p) fillFrom(p);
           }}
         />
       ) : null}

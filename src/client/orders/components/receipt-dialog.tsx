@@ -6,6 +6,7 @@ import { formatDeadline } from '@/shared/payment-methods.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
 import { useOrder } from '../api/get-order.ts';
 import { BuyAgainButton } from './buy-again.tsx';
+import { InvoiceLinks } from './invoice-links.tsx';
 import { Modal } from './modal.tsx';
 import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
 import { OrderRefunds } from './order-refunds.tsx';
@@ -64,6 +65,12 @@ function Receipt({ order }: { order: OrderDetail }) {
           )}
         {order.payment?.deadline && field('Pagar antes de', formatDeadline(order.payment.deadline))}
       </dl>
+      {order.invoiceState === 'issued' && (
+        <InvoiceLinks
+          number={order.number}
+          className="inline-flex items-center gap-1 rounded-lg border px-3 py-2 text-sm"
+        />
+      )}
       <div className="overflow-x-auto">
         <table className="w-full text-sm">
           <thead>

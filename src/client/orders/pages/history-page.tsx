@@ -14,6 +14,7 @@ import type { OrderStatus, OrderSummary } from '@/shared/schemas/orders.ts';
 import { useCancelOrder } from '../api/cancel-order.ts';
 import { useOrders } from '../api/get-orders.ts';
 import { BuyAgainButton } from '../components/buy-again.tsx';
+import { InvoiceLinks } from '../components/invoice-links.tsx';
 import { Modal } from '../components/modal.tsx';
 import { OrderRefunds } from '../components/order-refunds.tsx';
 import { formatDate, ReceiptDialog } from '../components/receipt-dialog.tsx';
@@ -134,12 +135,13 @@ function OrderCard({
             Solicitar factura
           </Link>
         )}
+        {order.invoiceState === 'issued' && <InvoiceLinks number={order.number} className={button} />}
         {order.canCancelInvoice && (
           <Link
             to={`/factura/${order.number}`}
             className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
           >
-            Cancelar factura
+            Corregir o cancelar factura
           </Link>
         )}
         <button

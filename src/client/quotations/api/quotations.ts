@@ -4,6 +4,7 @@ import type {
   ConvertQuotationResponse,
   QuotationDetail,
   QuotationList,
+  RenewalPreview,
 } from '@/shared/schemas/quotations.ts';
 
 /** 'Mis cotizaciones' (issue 20): the buyer's quotations; every amount and state is the server's. */
@@ -34,6 +35,10 @@ export const prepareConversion = (folio: string) =>
     body: {},
     timeoutMs: 10_000,
   });
+
+/** What 'Renovar' would change (the server's figures and words), shown before the buyer accepts. */
+export const renewalPreview = (folio: string) =>
+  apiFetch<RenewalPreview>(`/api/quotations/${encodeURIComponent(folio)}/renewal`, { timeoutMs: 10_000 });
 
 function useQuotationAction(action: 'renew' | 'cancel') {
   const client = useQueryClient();

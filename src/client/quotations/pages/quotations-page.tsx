@@ -8,10 +8,11 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
-import type { QuotationState, QuotationSummary } from '@/shared/schemas/quotations.ts';
+import type { QuotationState, QuotationSummary, RenewalPreview } from '@/shared/schemas/quotations.ts';
 import {
   prepareConversion,
   quotationPdfUrl,
+  renewalPreview,
   useCancelQuotation,
   useQuotation,
   useQuotations,
@@ -75,16 +76,35 @@ function Lines({ folio }: { folio: string }) {
         </tbody>
       </table>
       <dl className="ml-auto mt-3 max-w-xs space-y-1 text-sm">
+        {(q.discountCents !== 0 || q.agreedDiscountCents !== 0) && (
+          <>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">A precio de lista</dt>
+              <dd>{formatMoney(q.listAmountCents)}</dd>
+            </div>
+            {(
+              [
+                ['Descuento por volumen', q.volumeDiscountCents],
+                ['Precios acordados', q.agreedDiscountCents],
+                [`Descuento (${q.discountPercent} %)`, q.percentDiscountCents],
+              ] as const
+            )
+              .filter(([, cents]) => cents !== 0)
+              .map(([label, cents]) => (
+                <div key={label} className="flex justify-between text-green-700">
+                  <dt>{label}</dt>
+                  <dd>
+                    {cents > 0 ? '-' : '+'}
+                    {formatMoney(Math.abs(cents))}
+                  </dd>
+                </div>
+              ))}
+          </>
+        )}
         <div className="flex justify-between">
           <dt className="text-slate-600">Productos</dt>
           <dd>{formatMoney(q.subtotalCents)}</dd>
         </div>
-        {q.discountCents > 0 && (
-          <div className="flex justify-between text-green-700">
-            <dt>Descuento incluido</dt>
-            <dd>-{formatMoney(q.discountCents)}</dd>
-          </div>
-        )}
         <div className="flex justify-between">
           <dt className="text-slate-600">Envío</dt>
           <dd>{formatMoney(q.shippingCents)}</dd>
@@ -126,11 +146,22 @@ function QuotationCard({ q, highlighted }: { q: QuotationSummary; highlighted: b
         toast.error(errorText(error));
       }
     });
-  const act = (mutation: typeof renew, done: string) => () =>
+  const act = (mutation: typeof renew, done: string, after?: () => void) => () =>
     flight.run(async () => {
       try {
         await mutation.mutateAsync(q.folio);
         toast.success(done);
+        after?.();
+      } catch (error) {
+        toast.error(errorText(error));
+      }
+    });
+  // 'Renovar' first shows what changes (decision 053), then asks.
+  const [renewal, setRenewal] = useState<RenewalPreview | null>(null);
+  const askRenewal = () =>
+    flight.run(async () => {
+      try {
+        setRenewal(await renewalPreview(q.folio));
       } catch (error) {
         toast.error(errorText(error));
       }
@@ -195,16 +226,8 @@ function QuotationCard({ q, highlighted }: { q: QuotationSummary; highlighted: b
             Convertir en pedido
           </button>
         )}
-        {q.canRenew && (
-          <button
-            type="button"
-            className={primary}
-            onClick={act(
-              renew,
-              `Cotización ${q.folio} renovada a los precios de hoy. Se la enviamos por correo.`,
-            )}
-            disabled={flight.busy}
-          >
+        {q.canRenew && !renewal && (
+          <button type="button" className={primary} onClick={askRenewal} disabled={flight.busy}>
             Renovar
           </button>
         )}
@@ -224,6 +247,60 @@ function QuotationCard({ q, highlighted }: { q: QuotationSummary; highlighted: b
           </button>
         )}
       </div>
+      {q.canRenew && renewal && (
+        <section
+          className="mt-3 rounded-md border border-brand-200 bg-brand-50 px-3 py-3 text-sm text-slate-800"
+          aria-label={`Renovar la cotización ${q.folio}`}
+        >
+          <p className="font-medium">Al renovar la cotización {q.folio} a los precios de hoy:</p>
+          <ul className="mt-1 list-disc pl-5">
+            {renewal.changes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <table className="mt-2 w-full text-xs">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="py-1 pr-2 font-medium">Producto</th>
+                <th className="py-1 pr-2 text-right font-medium">Precio cotizado</th>
+                <th className="py-1 text-right font-medium">Precio de hoy</th>
+              </tr>
+            </thead>
+            <tbody>
+              {renewal.lines.map((l) => (
+                <tr key={l.code}>
+                  <td className="py-1 pr-2">
+                    {l.description} <span className="text-slate-500">({l.code})</span>
+                  </td>
+                  <td className="py-1 pr-2 text-right">{formatMoney(l.quotedUnitPriceCents)}</td>
+                  <td className="py-1 text-right">{formatMoney(l.todayUnitPriceCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-2">
+            Total: {formatMoney(renewal.currentTotalCents)} →{' '}
+            <strong>{formatMoney(renewal.renewedTotalCents)}</strong>
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={primary}
+              onClick={act(
+                renew,
+                `Cotización ${q.folio} renovada a los precios de hoy. Se la enviamos por correo.`,
+                () => setRenewal(null),
+              )}
+              disabled={flight.busy}
+            >
+              Sí, renovar
+            </button>
+            <button type="button" className={secondary} onClick={() => setRenewal(null)}>
+              No
+            </button>
+          </div>
+        </section>
+      )}
       {q.canCancel && confirming && (
         <div className="mt-3 flex flex-wrap items-center gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           <span>¿Cancelar la cotización {q.folio}? Sus precios dejarán de estar apartados.</span>

@@ -125,9 +125,9 @@ export function Invoicing() {
 
       <h2>Errores y cancelaciones</h2>
       <p>
-        Si su factura tiene un error, puede cancelarla desde el historial con «Cancelar factura» y solicitarla
-        de nuevo con los datos correctos, dentro del mismo plazo. Una vez facturado, el pedido ya no puede
-        cancelarse en línea.
+        Su factura (PDF y XML) está en el historial, en «Ver factura». Si tiene un error, puede corregirla o
+        cancelarla desde el historial con «Corregir o cancelar factura» y solicitarla de nuevo con los datos
+        correctos, dentro del mismo plazo. Una vez facturado, el pedido ya no puede cancelarse en línea.
       </p>
       <p>
         ¿Necesita ayuda con su factura? Escríbanos a <Mail /> con su número de pedido.

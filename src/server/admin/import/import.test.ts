@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -256,7 +257,9 @@ describe('pictures and datasheets from folders', () => {
     writeFileSync(join(images, 'MED-1.png'), png);
     writeFileSync(join(images, 'med-2.JPG'), Buffer.alloc(6 * 1024 * 1024, 0xff));
     writeFileSync(join(images, 'MED-3.webp'), Buffer.from('esto no es una imagen'));
-    writeFileSync(join(sheets, 'MED-1.pdf'), Buffer.from('%PDF-1.4\n%%EOF\n'));
+    const sheet = await PDFDocument.create();
+    sheet.addPage([612, 792]);
+    writeFileSync(join(sheets, 'MED-1.pdf'), await sheet.save());
     writeFileSync(join(sheets, 'MED-4.pdf'), Buffer.from('<html>no soy un pdf</html>'));
     const csv = Buffer.from(
       'code,name,group,price\nMED-1,Uno,VID-MAT,10\nMED-2,Dos,VID-MAT,10\nMED-3,Tres,VID-MAT,10\nMED-4,Cuatro,VID-MAT,10\n',

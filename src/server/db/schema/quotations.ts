@@ -17,14 +17,18 @@ import { users } from './accounts.ts';
 
 /**
  * One line of a quotation revision, a snapshot: what was quoted stays as quoted whatever the catalogue does
- * later. listPriceCents is the catalogue's price when the revision was made; unitPriceCents the quoted price
- * (lower when staff gave a discount). Both IVA included, like every price of the shop.
+ * later. listPriceCents is the catalogue's list price (one unit) when the revision was made; volumePriceCents the
+ * catalogue's price for this quantity (its volume price, decision 021); basePriceCents the price staff agreed
+ * (the volume price unless they set one); unitPriceCents the quoted price, basePriceCents less the revision's
+ * percentage. All IVA included, like every price of the shop. Revisions written before decision 053 have no
+ * volumePriceCents: their listPriceCents was the volume price (read it as both).
  */
 export type QuotationLineSnapshot = {
   code: string;
   description: string;
   listPriceCents: number;
-  /** The price before the revision's discount: the list price, or the one staff set for this line. */
+  volumePriceCents?: number;
+  /** The price before the revision's percentage: the volume price, or the one staff set for this line. */
   basePriceCents: number;
   unitPriceCents: number;
   quantity: number;
