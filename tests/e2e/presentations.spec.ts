@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; presentationCount: number; fromPriceCents: number | null };
 type Detail = {
@@ -89,4 +90,47 @@ test('pick a presentation, see its price and stock, add it, and see the volume p
   ).json()) as { subtotalCents: number };
   expect(quote.subtotalCents).toBe(first.priceCents * first.minQuantity);
   await expect(page.getByTestId('summary-subtotal')).toHaveText(money(quote.subtotalCents));
+});
+
+test('a signed-in buyer who reloads the cart sees the lines at the volume price, adding up to the subtotal, with the presentation', async ({
+  page,
+}) => {
+  const { other, first } = await pickFamily(page.request);
+  const registered = await registerThroughApi(page.request, {
+    username: `volumen.${Date.now()}@example.mx`,
+    nombre: 'Rocío',
+    apellidoPat: 'Navarro',
+    apellidoMat: 'Ibarra',
+    telefono: '3312345678',
+    password: 'Matraz.Kitasato2024!',
+  });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const saved = async () =>
+    ((await (await page.request.get('/api/cart')).json()) as { items: { quantity: number }[] }).items[0]
+      ?.quantity ?? 0;
+
+  await page.goto(`/productos/${other.code}`);
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('add-to-cart-count')).toHaveText('1', AFTER_FIRST_CLICK);
+  await page.goto('/carrito');
+  // Hydrated (the header's account menu comes from the session request made after hydration).
+  await expect(page.getByRole('button', { name: 'Cuenta de Rocío' })).toBeVisible();
+  const line = page.locator(`[data-testid="cart-line"][data-code="${other.code}"]`);
+  const quantity = line.getByRole('textbox', { name: /Cantidad de/ });
+  await quantity.fill(String(first.minQuantity));
+  await quantity.press('Enter');
+  await expect(line.getByTestId('unit-price')).toHaveText(money(first.priceCents));
+  await expect.poll(saved).toBe(first.minQuantity);
+
+  // Reopening the cart on this device: the saved cart arrives after the server's quote, with the same quantities.
+  const synced = page.waitForResponse((r) => /\/api\/cart$/.test(r.url()) && r.request().method() === 'GET');
+  await page.reload();
+  await synced;
+  const total = money(first.priceCents * first.minQuantity);
+  await expect(page.getByTestId('summary-subtotal')).toHaveText(total);
+  await expect(line).toContainText(`${other.name}, ${other.presentationLabel}`);
+  await expect(line.getByTestId('unit-price')).toHaveText(money(first.priceCents));
+  await expect(line.getByTestId('line-total')).toHaveText(total);
+  await expect(line.getByTestId('volume-applied')).toContainText(money(other.priceCents));
+  await expect(quantity).toHaveValue(String(first.minQuantity));
 });

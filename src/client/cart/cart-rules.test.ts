@@ -118,6 +118,7 @@ describe('refreshing from the server quote', () => {
     code: 'VID-10001',
     name: 'Matraz Erlenmeyer 250 ml',
     unitPriceCents: 18_550,
+    quantity: 1,
     stock: 3,
     imageUrl: null,
     available: true,
@@ -126,8 +127,22 @@ describe('refreshing from the server quote', () => {
 
   it('stores the server price and stock without touching the quantity', () => {
     const items = updateQuantity(added([], matraz), 'VID-10001', 2);
-    const next = refreshFromQuote(items, [line({ unitPriceCents: 20_000, stock: 9 })]);
+    const next = refreshFromQuote(items, [line({ unitPriceCents: 20_000, stock: 9, quantity: 2 })]);
     expect(next).toEqual([{ ...matraz, priceCents: 20_000, stock: 9, quantity: 2 }]);
+  });
+
+  it('takes the volume price and the presentation name the quote gives for the quantity the line holds', () => {
+    // The saved cart answers list prices and bare names; the quote prices 12 units at the volume price.
+    const items = updateQuantity(added([], matraz), 'VID-10001', 12);
+    const next = refreshFromQuote(items, [
+      line({ name: 'Matraz Erlenmeyer, 250 ml', unitPriceCents: 17_600, quantity: 12, stock: 40 }),
+    ]);
+    expect(next[0]).toMatchObject({ name: 'Matraz Erlenmeyer, 250 ml', priceCents: 17_600, quantity: 12 });
+  });
+
+  it('leaves a line alone when the quote priced another quantity (its volume price is not this one)', () => {
+    const items = updateQuantity(added([], matraz), 'VID-10001', 11);
+    expect(refreshFromQuote(items, [line({ unitPriceCents: 17_600, quantity: 12 })])).toBe(items);
   });
 
   it('returns the same list when nothing changed and ignores unknown codes', () => {
