@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '@/client/lib/cart-store.ts';
-import { cartFullMessage, MAX_CART_LINES } from '@/shared/limits.ts';
+import { cartFullMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 import {
   addLines,
   addToCart,
@@ -72,6 +72,25 @@ describe('adding from the product detail', () => {
   it('stores the product data of the latest add (e.g. a new price) with the summed quantity', () => {
     const items = added(added([], matraz), { ...matraz, priceCents: 19_000 });
     expect(items).toEqual([{ ...matraz, priceCents: 19_000, quantity: 2 }]);
+  });
+
+  it('adds the quantity typed on the product page at once, counting what the cart holds', () => {
+    const reagent = { ...matraz, stock: 40 };
+    const once = addToCart([], reagent, 12);
+    expect(once.ok && once.items).toEqual([{ ...reagent, quantity: 12 }]);
+    const again = addToCart(once.ok ? once.items : [], reagent, 28);
+    expect(again.ok && again.items[0]!.quantity).toBe(40);
+    expect(addToCart(again.ok ? again.items : [], reagent, 1)).toMatchObject({
+      ok: false,
+      reason: 'stock_limit',
+    });
+  });
+
+  it("refuses a typed quantity beyond the stock, but not beyond it for a 'sobre pedido' product", () => {
+    expect(addToCart([], matraz, 4)).toMatchObject({ ok: false, message: 'Límite de stock' });
+    const lead = { ...matraz, leadTime: { minDays: 5, maxDays: 10 } };
+    expect(addToCart([], lead, 40)).toMatchObject({ ok: true, items: [{ quantity: 40 }] });
+    expect(addToCart([], lead, MAX_LINE_QUANTITY + 1)).toMatchObject({ ok: false, reason: 'stock_limit' });
   });
 });
 
