@@ -187,3 +187,24 @@ test('type 12 beside the button on the product page (before it has hydrated), ad
   await expect(line.getByTestId('line-total')).toHaveText(money(unit * 12));
   await expect(page.getByTestId('summary-subtotal')).toHaveText(money(unit * 12));
 });
+
+test('quick order reads 2,030 as two thousand thirty, refuses «x» by name, and previews the volume price the cart will charge', async ({
+  page,
+}) => {
+  const { base, other, first } = await pickFamily(page.request, 12);
+  const second = other.priceBreaks[1];
+  const unit = second && second.minQuantity <= 12 ? second.priceCents : first.priceCents;
+
+  await page.goto('/pedido_rapido');
+  await page
+    .getByLabel('Códigos y cantidades')
+    .fill([`${other.code}\t12`, `${base.code}\t2,030`, `${other.code} x`].join('\n'));
+  await page.getByRole('button', { name: 'Revisar lista' }).click(AFTER_FIRST_CLICK);
+  const lines = page.locator('li[data-status]');
+  await expect(lines.nth(0)).toHaveAttribute('data-status', 'ok', AFTER_FIRST_CLICK);
+  await expect(lines.nth(0)).toContainText(`12 × ${money(unit)}`);
+  await expect(lines.nth(0)).toContainText(`Precio por volumen · lista ${money(other.priceCents)}`);
+  await expect(lines.nth(1)).toContainText(/pide 2030|2030 ×/);
+  await expect(lines.nth(2)).toHaveAttribute('data-status', 'invalid');
+  await expect(lines.nth(2)).toContainText('Cantidad no válida: «x»');
+});
