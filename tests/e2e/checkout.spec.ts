@@ -120,7 +120,7 @@ test('visitor → two products → signs in → address → pays → /resumen �
   await expect(page.getByText('Avenida Vallarta Poniente 3040')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Cambiar dirección' })).toHaveAttribute(
     'href',
-    '/cuenta/domicilio',
+    '/cuenta/domicilio?volver=compra',
   );
 
   // The card form's rules: digits only, lengths, all required.
