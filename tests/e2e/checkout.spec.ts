@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
+import { expectNoPriceUnderWhatsApp } from './floating-button.ts';
+import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; stock: number; imageUrl: string | null };
 const password = 'Matraz#2024x';
@@ -122,6 +123,13 @@ test('visitor → two products → signs in → address → pays → /resumen �
     'href',
     '/cuenta/domicilio?volver=compra',
   );
+  // On a phone no line's price lies under the WhatsApp button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoPriceUnderWhatsApp(
+    page,
+    page.getByTestId('order-line-total').or(page.getByTestId('order-total')),
+  );
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The card form's rules: digits only, lengths, all required.
   await page.getByRole('button', { name: 'Pagar' }).click();
