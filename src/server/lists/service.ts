@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
 import { availabilityText, type LeadTime, leadTimeOf, splitText } from '../../shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import { presentationName } from '../../shared/presentation-name.ts';
 import {
   type ListCreate,
   type ListDetail,
@@ -85,7 +86,7 @@ async function linesOf(db: Db | Tx, listId: number): Promise<ListLine[]> {
       code,
       quantity,
       product: {
-        name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+        name: presentationName(p),
         priceCents: p.priceCents,
         stock: p.stock,
         imageUrl: productImageUrl(p.code, p.imageHash),
