@@ -85,6 +85,13 @@ test('adds a second address, chooses it at checkout, pays; the order and receipt
   expect(put.status()).toBe(200);
   await page.goto('/orden');
   await expect(page.getByRole('heading', { name: 'Compra' })).toBeVisible();
+  // 'Cambiar dirección' leads to 'Mis direcciones' and from there back to the purchase.
+  await page.getByRole('link', { name: 'Cambiar dirección' }).click();
+  await expect(page).toHaveURL(/\/cuenta\/domicilio\?volver=compra$/);
+  await expect(cards).toHaveCount(2);
+  await page.getByRole('link', { name: 'Volver a la compra' }).click();
+  await expect(page).toHaveURL(/\/orden$/);
+  await expect(page.getByRole('heading', { name: 'Compra' })).toBeVisible();
   const choice = page.getByRole('group', { name: 'Enviar a' });
   await expect(choice.getByRole('radio', { name: /Laboratorio de química/ })).toBeChecked();
   await choice.getByRole('radio', { name: /Almacén/ }).check();

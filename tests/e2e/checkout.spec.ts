@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
+import { expectNoPriceUnderWhatsApp } from './floating-button.ts';
 import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; stock: number; imageUrl: string | null };
@@ -120,8 +121,15 @@ test('visitor → two products → signs in → address → pays → /resumen �
   await expect(page.getByText('Avenida Vallarta Poniente 3040')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Cambiar dirección' })).toHaveAttribute(
     'href',
-    '/cuenta/domicilio',
+    '/cuenta/domicilio?volver=compra',
   );
+  // On a phone no line's price lies under the WhatsApp button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoPriceUnderWhatsApp(
+    page,
+    page.getByTestId('order-line-total').or(page.getByTestId('order-total')),
+  );
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The card form's rules: digits only, lengths, all required.
   await page.getByRole('button', { name: 'Pagar' }).click();

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoPriceUnderWhatsApp } from './floating-button.ts';
 import { registerThroughApi } from './register-helper.ts';
 
 type Card = { code: string; name: string; priceCents: number; stock: number };
@@ -140,6 +141,7 @@ test('quick order: paste 12 codes, one unknown and one above stock; the other 10
   await expect(page.locator('[data-status="not_found"]')).toContainText(
     'No encontramos el código «NOX-99999»',
   );
+  await expectNoPriceUnderWhatsApp(page, page.getByTestId('quick-order-price'));
   await page.screenshot({ path: `${shots}/pedido-rapido-390.png`, fullPage: true });
   await page.screenshot({ path: `${shots}/pedido-rapido-390-arriba.png` });
   await page.locator('[data-status="above_stock"]').scrollIntoViewIfNeeded();

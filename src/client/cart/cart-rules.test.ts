@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '@/client/lib/cart-store.ts';
-import { cartFullMessage, MAX_CART_LINES } from '@/shared/limits.ts';
+import { cartFullMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '@/shared/limits.ts';
 import {
   addLines,
   addToCart,
@@ -73,6 +73,25 @@ describe('adding from the product detail', () => {
     const items = added(added([], matraz), { ...matraz, priceCents: 19_000 });
     expect(items).toEqual([{ ...matraz, priceCents: 19_000, quantity: 2 }]);
   });
+
+  it('adds the quantity typed on the product page at once, counting what the cart holds', () => {
+    const reagent = { ...matraz, stock: 40 };
+    const once = addToCart([], reagent, 12);
+    expect(once.ok && once.items).toEqual([{ ...reagent, quantity: 12 }]);
+    const again = addToCart(once.ok ? once.items : [], reagent, 28);
+    expect(again.ok && again.items[0]!.quantity).toBe(40);
+    expect(addToCart(again.ok ? again.items : [], reagent, 1)).toMatchObject({
+      ok: false,
+      reason: 'stock_limit',
+    });
+  });
+
+  it("refuses a typed quantity beyond the stock, but not beyond it for a 'sobre pedido' product", () => {
+    expect(addToCart([], matraz, 4)).toMatchObject({ ok: false, message: 'Límite de stock' });
+    const lead = { ...matraz, leadTime: { minDays: 5, maxDays: 10 } };
+    expect(addToCart([], lead, 40)).toMatchObject({ ok: true, items: [{ quantity: 40 }] });
+    expect(addToCart([], lead, MAX_LINE_QUANTITY + 1)).toMatchObject({ ok: false, reason: 'stock_limit' });
+  });
 });
 
 describe('changing a quantity in the cart', () => {
@@ -118,6 +137,7 @@ describe('refreshing from the server quote', () => {
     code: 'VID-10001',
     name: 'Matraz Erlenmeyer 250 ml',
     unitPriceCents: 18_550,
+    quantity: 1,
     stock: 3,
     imageUrl: null,
     available: true,
@@ -126,8 +146,22 @@ describe('refreshing from the server quote', () => {
 
   it('stores the server price and stock without touching the quantity', () => {
     const items = updateQuantity(added([], matraz), 'VID-10001', 2);
-    const next = refreshFromQuote(items, [line({ unitPriceCents: 20_000, stock: 9 })]);
+    const next = refreshFromQuote(items, [line({ unitPriceCents: 20_000, stock: 9, quantity: 2 })]);
     expect(next).toEqual([{ ...matraz, priceCents: 20_000, stock: 9, quantity: 2 }]);
+  });
+
+  it('takes the volume price and the presentation name the quote gives for the quantity the line holds', () => {
+    // The saved cart answers list prices and bare names; the quote prices 12 units at the volume price.
+    const items = updateQuantity(added([], matraz), 'VID-10001', 12);
+    const next = refreshFromQuote(items, [
+      line({ name: 'Matraz Erlenmeyer, 250 ml', unitPriceCents: 17_600, quantity: 12, stock: 40 }),
+    ]);
+    expect(next[0]).toMatchObject({ name: 'Matraz Erlenmeyer, 250 ml', priceCents: 17_600, quantity: 12 });
+  });
+
+  it('leaves a line alone when the quote priced another quantity (its volume price is not this one)', () => {
+    const items = updateQuantity(added([], matraz), 'VID-10001', 11);
+    expect(refreshFromQuote(items, [line({ unitPriceCents: 17_600, quantity: 12 })])).toBe(items);
   });
 
   it('returns the same list when nothing changed and ignores unknown codes', () => {

@@ -72,13 +72,19 @@ export function updateQuantity(
   );
 }
 
-/** Stores what the server says now (price, name, stock, image) without touching quantities. */
+/**
+ * The cart as the server's quote prices it (name with its presentation, unit price with the volume price reached,
+ * stock, image) without touching quantities: what /carrito shows from its first paint and stores. A quote line
+ * priced for another quantity than the line holds (an answer still on its way) is not used: a volume price belongs
+ * to the quantity it was quoted for.
+ */
 export function refreshFromQuote(
   items: readonly CartItem[],
   lines: readonly {
     code: string;
     name: string | null;
     unitPriceCents: number;
+    quantity: number;
     stock: number;
     imageUrl: string | null;
     available: boolean;
@@ -88,7 +94,7 @@ export function refreshFromQuote(
   let changed = false;
   const next = items.map((i) => {
     const line = lines.find((l) => l.code === i.code);
-    if (!line || line.name === null) return i;
+    if (!line || line.name === null || line.quantity !== i.quantity) return i;
     if (
       line.unitPriceCents === i.priceCents &&
       line.stock === i.stock &&

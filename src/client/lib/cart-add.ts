@@ -32,18 +32,21 @@ export function quantityInCart(items: readonly CartItem[], code: string): number
 }
 
 /**
- * Add one unit: new quantity = existing + 1, or 1. Refused ('Límite de stock') when the stock is below the new
+ * Add `units` (one by default; the product page's quantity field may ask more): new quantity = existing + units.
+ * Refused ('Límite de stock') when the stock — or, 'sobre pedido', the most units per line — is below the new
  * quantity. The line is replaced by the fresh product data (name, price, stock, image) with the new quantity —
  * not summed twice — and keeps its position; a new line is appended.
  */
 export function addToCart(
   items: readonly CartItem[],
   product: ProductForCart,
+  units = 1,
 ): { ok: true; items: CartItem[] } | { ok: false; reason: 'stock_limit' | 'cart_full'; message: string } {
-  const quantity = quantityInCart(items, product.code) + 1;
+  const held = quantityInCart(items, product.code);
+  const quantity = held + units;
   if (orderableUpTo(product) < quantity || quantity > MAX_LINE_QUANTITY)
     return { ok: false, reason: 'stock_limit', message: STOCK_LIMIT };
-  if (quantity === 1 && items.length >= MAX_CART_LINES)
+  if (held === 0 && items.length >= MAX_CART_LINES)
     return { ok: false, reason: 'cart_full', message: cartFullMessage(1) };
   const item: CartItem = {
     code: product.code,

@@ -144,6 +144,20 @@ describe('POST /api/quick-order/preview', () => {
     }
   });
 
+  it("names a presentation with its label, as the cart will ('…, 4 L')", async () => {
+    const db = t.database.db;
+    const [row] = (await db.execute(sql`select name from products where code = 'TRM-10002'`)).rows as {
+      name: string;
+    }[];
+    await db.execute(sql`update products set presentation_label = '4 L' where code = 'TRM-10002'`);
+    try {
+      const [line] = (await ok({ text: 'TRM-10002 1' })).lines;
+      expect(line?.product?.name).toBe(`${row!.name}, 4 L`);
+    } finally {
+      await db.execute(sql`update products set presentation_label = null where code = 'TRM-10002'`);
+    }
+  });
+
   it('finds a code written with spaces and says how it was written', async () => {
     const [line] = (await ok({ text: 'lbn 10001 1' })).lines;
     expect(line).toMatchObject({ status: 'ok', code: 'LBN-10001' });

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity, splitText } from '../../shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import { presentationName } from '../../shared/presentation-name.ts';
 import {
   QUICK_ORDER_MAX_FILE_BYTES,
   QUICK_ORDER_MAX_LINES,
@@ -271,6 +272,7 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
           .select({
             code: products.code,
             name: products.name,
+            presentationLabel: products.presentationLabel,
             priceCents: products.priceCents,
             stock: products.stock,
             active: products.active,
@@ -362,7 +364,7 @@ export async function resolveQuickOrder(db: Db, request: QuickOrderRequest): Pro
     const before = asked.get(found.code) ?? 0;
     asked.set(found.code, before + l.quantity);
     const product = {
-      name: found.name,
+      name: presentationName(found),
       priceCents: found.priceCents,
       unitPriceCents: unitPriceFor(
         found.priceCents,

@@ -3,6 +3,7 @@ import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
 import { chargeLimitMessage, methodsThatCanPay } from '../../shared/charge-limits.ts';
 import { saleIva } from '../../shared/money.ts';
 import type { PaymentMethod } from '../../shared/payment-methods.ts';
+import { presentationName } from '../../shared/presentation-name.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
 import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
@@ -142,7 +143,7 @@ export async function quoteCart(
     return {
       code,
       // A presentation's label is part of its name on the cart, the order, the receipt and the CFDI line.
-      name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+      name: presentationName(p),
       unitPriceCents,
       quantity,
       lineTotalCents,

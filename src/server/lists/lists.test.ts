@@ -76,6 +76,25 @@ describe('Mis listas', () => {
     expect(rows.rows[0]).toEqual({ n: 0 });
   });
 
+  it("calls a 'sobre pedido' line 'Sobre pedido' with its lead time, never 'Sin existencia'", async () => {
+    const buyer = await createShopper(t);
+    const none = await productWithStock(t, 0, 8);
+    const few = await productWithStock(t, 2, 9);
+    for (const p of [none, few])
+      await t.db
+        .update(products)
+        .set({ backorderable: true, leadMinDays: 10, leadMaxDays: 15 })
+        .where(eq(products.code, p.code));
+    const list = await create(buyer, 'Reactivos sobre pedido', [
+      { code: none.code, quantity: 3 },
+      { code: few.code, quantity: 5 },
+    ]);
+    expect(list.lines.map((l) => l.note)).toEqual([
+      'Sobre pedido · Entrega en 10–15 días hábiles',
+      'Disponibles ahora: 2 · 3 sobre pedido (entrega en 10–15 días hábiles)',
+    ]);
+  });
+
   it("answers 404 for another account's list, for reading and for every change, and changes nothing", async () => {
     const owner = await createShopper(t);
     const other = await createShopper(t);

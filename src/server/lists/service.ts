@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import { availabilityText, type LeadTime, leadTimeOf, splitText } from '../../shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
+import { presentationName } from '../../shared/presentation-name.ts';
 import {
   type ListCreate,
   type ListDetail,
@@ -40,6 +42,16 @@ const sharePath = (token: string | null) => (token ? `/listas/compartida/${token
 /** 144 random bits, URL-safe: a link that cannot be guessed or enumerated. */
 const newToken = () => randomBytes(18).toString('base64url');
 
+/**
+ * What stands in the way of buying a line as saved. A 'sobre pedido' presentation (decision 029) is never
+ * 'Sin existencia': it says so with its lead time, as the catalogue does, and what ships now and later.
+ */
+function lineNote(stock: number, quantity: number, lead: LeadTime | null): string | null {
+  if (lead) return stock < 1 ? availabilityText(stock, lead) : splitText(stock, quantity - stock, lead);
+  if (stock < 1) return 'Sin existencia';
+  return stock < quantity ? `Solo hay ${stock} ${stock === 1 ? 'disponible' : 'disponibles'}` : null;
+}
+
 /** The lines with today's catalogue data, in the order they were added. */
 async function linesOf(db: Db | Tx, listId: number): Promise<ListLine[]> {
   const rows = await db
@@ -60,6 +72,9 @@ async function linesOf(db: Db | Tx, listId: number): Promise<ListLine[]> {
             stock: products.stock,
             imageHash: products.imageHash,
             active: products.active,
+            backorderable: products.backorderable,
+            leadMinDays: products.leadMinDays,
+            leadMaxDays: products.leadMaxDays,
           })
           .from(products)
           .where(inArray(products.code, codes));
@@ -71,17 +86,12 @@ async function linesOf(db: Db | Tx, listId: number): Promise<ListLine[]> {
       code,
       quantity,
       product: {
-        name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+        name: presentationName(p),
         priceCents: p.priceCents,
         stock: p.stock,
         imageUrl: productImageUrl(p.code, p.imageHash),
       },
-      note:
-        p.stock < 1
-          ? 'Sin existencia'
-          : p.stock < quantity
-            ? `Solo hay ${p.stock} ${p.stock === 1 ? 'disponible' : 'disponibles'}`
-            : null,
+      note: lineNote(p.stock, quantity, leadTimeOf(p)),
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { RouteEntry } from '../../client/app/route-table.ts';
 import type { PageFacts } from '../../client/lib/page-data.ts';
 import { formatPriceDetail } from '../../shared/money.ts';
+import { presentationName } from '../../shared/presentation-name.ts';
 import type { ProductDetail } from '../../shared/schemas/catalog.ts';
 import { shop } from '../../shared/shop.ts';
 
@@ -88,7 +89,7 @@ function productMeta(p: ProductDetail, publicUrl: string): PageMeta {
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Product',
-      name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+      name: presentationName(p),
       sku: p.code,
       // A presentation of a family (decision 021): schema.org's product-group link, with the family's base code.
       ...(p.presentations.length > 1 ? { inProductGroupWithID: p.familyCode } : {}),

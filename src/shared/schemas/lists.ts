@@ -86,7 +86,10 @@ export const listLineSchema = z.object({
       imageUrl: z.string().nullable(),
     })
     .nullable(),
-  /** Spanish note when the line cannot be bought as saved ('Ya no está a la venta', 'Solo hay 3 disponibles'). */
+  /**
+   * Spanish note when the line cannot be bought as saved ('Ya no está a la venta', 'Solo hay 3 disponibles'), or,
+   * 'sobre pedido', when it ships later ('Sobre pedido · Entrega en 10–15 días hábiles').
+   */
   note: z.string().nullable(),
 });
 export type ListLine = z.infer<typeof listLineSchema>;

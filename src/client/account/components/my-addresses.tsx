@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { showServerError } from '@/client/ui/server-errors.ts';
 import { Spinner } from '@/client/ui/spinner.tsx';
@@ -32,12 +33,24 @@ export function MyAddresses() {
   const setDefault = useSetDefaultAddress();
   const remove = useDeleteAddress();
   const [editing, setEditing] = useState<SavedAddress | 'new' | null>(null);
+  // Reached by 'Cambiar dirección' at checkout (?volver=compra): the way back to the purchase stays in view.
+  const fromCheckout = useSearchParams()[0].get('volver') === 'compra';
   if (list.isPending) return <Spinner />;
   const addresses = list.data ?? [];
-  if (addresses.length === 0) return <AddressForm submitLabel="Guardar" backTo="/" />;
+  const back = fromCheckout ? (
+    <Link
+      to="/orden"
+      className="mb-4 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+    >
+      <span aria-hidden="true">←</span> Volver a la compra
+    </Link>
+  ) : null;
+  if (addresses.length === 0)
+    return <AddressForm submitLabel="Guardar" backTo={fromCheckout ? '/orden' : '/'} />;
   if (editing)
     return (
       <div>
+        {back}
         <h3 className="mb-4 font-semibold text-slate-900">
           {editing === 'new' ? 'Nueva dirección' : `Modificar «${editing.alias}»`}
         </h3>
@@ -52,6 +65,7 @@ export function MyAddresses() {
   const full = addresses.length >= MAX_SHIPPING_ADDRESSES;
   return (
     <div className="space-y-4">
+      {back}
       <ul className="grid gap-3 sm:grid-cols-2">
         {addresses.map((a) => (
           <li

@@ -205,7 +205,7 @@ function Checkout() {
                     <div className="min-w-0 flex-1">
                       <Link
                         to={`/productos/${encodeURIComponent(line.code)}`}
-                        className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700"
+                        className="font-medium break-words text-slate-900 hover:text-brand-700"
                       >
                         {line.name ?? line.code}
                       </Link>
@@ -219,7 +219,7 @@ function Checkout() {
                       ) : null}
                       {line.error && <p className="mt-1 text-sm font-medium text-red-600">{line.error}</p>}
                     </div>
-                    <p className="shrink-0 font-semibold text-slate-900">
+                    <p className="shrink-0 font-semibold text-slate-900" data-testid="order-line-total">
                       {formatMoney(line.lineTotalCents)}
                     </p>
                   </li>

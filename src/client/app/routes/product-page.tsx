@@ -7,6 +7,7 @@ import { useSessionUser } from '@/client/lib/auth/session.ts';
 import type { Prefetch } from '@/client/lib/page-data.ts';
 import { NotFound } from '@/client/ui/not-found.tsx';
 import { PageError, PageLoading } from '@/client/ui/page-state.tsx';
+import { presentationName } from '@/shared/presentation-name.ts';
 
 const PRODUCT_NOT_FOUND = 'Producto no encontrado';
 
@@ -68,7 +69,7 @@ export function Component() {
           <AddToCartButton
             product={{
               code: p.code,
-              name: p.presentationLabel ? `${p.name}, ${p.presentationLabel}` : p.name,
+              name: presentationName(p),
               priceCents: p.priceCents,
               stock: p.stock,
               imageUrl: p.imageUrl,

@@ -38,6 +38,8 @@ const decodable = (path: string) => {
   }
 };
 
+const PRICES_AT_THE_EDGE = /^\/(carrito|orden|pedido_rapido)\/?$/;
+
 export function Layout() {
   const matches = useMatches();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
@@ -67,19 +69,25 @@ export function Layout() {
             The browser's own address is read: the router's location is not the raw one. */}
         {decodable(globalThis.location?.pathname ?? pathname) ? <Outlet /> : <NotFound />}
       </main>
-      {!bare && <Footer />}
       {!pathname.startsWith('/admin') && (
         <a
           href={`https://wa.me/${shop.whatsapp}`}
           target="_blank"
           rel="noopener noreferrer"
           aria-label="Escríbanos por WhatsApp"
-          // Under the header (z-30, whose mobile menu opens inside it) and under every dialog (top layer).
-          className="fixed bottom-4 right-4 z-20 flex size-12 sm:bottom-5 sm:right-5 sm:size-14 items-center justify-center rounded-full bg-[#25d366] text-white shadow-lg transition hover:scale-105"
+          // Under the header (z-30, whose mobile menu opens inside it) and under every dialog (top layer). On a
+          // phone, the pages of prices at the right edge (cart, checkout, quick order) keep it at their end, above
+          // the footer, instead of floating over a price.
+          className={`${
+            PRICES_AT_THE_EDGE.test(pathname)
+              ? 'relative mb-4 mr-4 self-end sm:fixed sm:mb-0 sm:mr-0'
+              : 'fixed bottom-4 right-4'
+          } z-20 flex size-12 sm:bottom-5 sm:right-5 sm:size-14 items-center justify-center rounded-full bg-[#25d366] text-white shadow-lg transition hover:scale-105`}
         >
           <WhatsAppIcon />
         </a>
       )}
+      {!bare && <Footer />}
       <CartSync />
       {toasterWanted && (
         <Suspense fallback={null}>

@@ -54,9 +54,16 @@ export function CartLine({
   previousPriceCents: number | undefined;
   /** The server quote's problem with this line (unknown product, not enough stock…). */
   error: string | null;
-  /** The server quote's volume pricing of this line (decision 021), once it answered for this quantity. */
+  /**
+   * The server quote's pricing of this line (decision 021: list price, next volume price, the line's total), once
+   * it answered for this quantity.
+   */
   volume?:
-    | { listPriceCents: number; nextBreak: { addUnits: number; unitPriceCents: number } | null }
+    | {
+        listPriceCents: number;
+        nextBreak: { addUnits: number; unitPriceCents: number } | null;
+        lineTotalCents: number;
+      }
     | undefined;
   /** The server quote's 'sobre pedido' split of this line (decision 029), once it answered for this quantity. */
   backorder?: { stock: number; backordered: number; leadTime: LeadTime | null } | undefined;
@@ -216,7 +223,7 @@ export function CartLine({
             )}
           </div>
           <p className="text-right font-semibold text-slate-900" data-testid="line-total">
-            {formatMoney(item.priceCents * item.quantity)}
+            {formatMoney(volume?.lineTotalCents ?? item.priceCents * item.quantity)}
           </p>
           <button
             type="button"

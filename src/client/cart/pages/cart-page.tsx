@@ -93,20 +93,25 @@ export const prefetch: Prefetch = async ({ client, reads, cookies }) => {
 /** /carrito: the lines, the server's quote, and the way to checkout (spec §2 Cart). */
 export function Component() {
   useDocumentTitle(shopTitle('Carrito de compras'));
-  const items = useCartItems();
-  const quoteItems = useMemo(() => items.map(({ code, quantity }) => ({ code, quantity })), [items]);
+  const stored = useCartItems();
+  const quoteItems = useMemo(() => stored.map(({ code, quantity }) => ({ code, quantity })), [stored]);
   const quote = useCartQuote(quoteItems);
   const fresh = quote.data && !quote.isPlaceholderData ? quote.data : undefined;
+  // The lines as the quote prices them, from the first paint: the stored cart may hold list prices and bare names
+  // (the signed-in shopper's saved cart replaces it after the quote answered, with the same codes and quantities).
+  const items = useMemo(() => (fresh ? refreshFromQuote(stored, fresh.lines) : stored), [stored, fresh]);
   const [priceChanges, setPriceChanges] = useState<Record<string, number>>({});
   const session = useSession();
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
   const unknownToServer = useServerCartUnknown();
 
-  // The server's price and stock win: remember the price the shopper saw, then store the server's data.
+  // The server's price and stock win: remember the price the shopper saw, then store the server's data — again
+  // whenever the stored cart is replaced under the same quote (the saved cart arriving after the quote did).
   useEffect(() => {
-    if (!fresh) return;
-    const current = getCartItems();
+    // While hydrating, `stored` may be the server's copy of the cart: the store's own follows at once.
+    if (!fresh || stored !== getCartItems()) return;
+    const current = stored;
     const changed: Record<string, number> = {};
     for (const line of fresh.lines) {
       const item = current.find((i) => i.code === line.code);
@@ -118,7 +123,7 @@ export function Component() {
     if (Object.keys(changed).length > 0) setPriceChanges((prev) => ({ ...changed, ...prev }));
     const next = refreshFromQuote(current, fresh.lines);
     if (next !== current) setCartItems(next);
-  }, [fresh]);
+  }, [fresh, stored]);
 
   // On failure (or while the first quote loads) shipping shows 0 and the subtotal is the browser's (spec §8).
   const amounts: SummaryAmounts = quote.data
@@ -143,7 +148,11 @@ export function Component() {
   const lineVolume = (code: string, quantity: number) => {
     const line = fresh?.lines.find((l) => l.code === code);
     return line && line.quantity === quantity && line.name !== null
-      ? { listPriceCents: line.listPriceCents, nextBreak: line.nextBreak }
+      ? {
+          listPriceCents: line.listPriceCents,
+          nextBreak: line.nextBreak,
+          lineTotalCents: line.lineTotalCents,
+        }
       : undefined;
   };
 

@@ -278,7 +278,10 @@ export function Component() {
                   )}
                 </div>
                 {l.product && l.quantity ? (
-                  <div className="shrink-0 text-right text-sm text-slate-700 sm:w-40">
+                  <div
+                    className="shrink-0 text-sm text-slate-700 sm:w-40 sm:text-right"
+                    data-testid="quick-order-price"
+                  >
                     <div>
                       {l.quantity} × {formatMoney(l.product.unitPriceCents)}
                     </div>

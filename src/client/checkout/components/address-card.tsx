@@ -32,6 +32,9 @@ export function AddressLines({ address }: { address: Record<AddressField, string
   );
 }
 
+/** 'Cambiar dirección' leads to 'Mis direcciones', which then offers the way back to the purchase. */
+export const CHANGE_ADDRESS = '/cuenta/domicilio?volver=compra';
+
 /**
  * /orden: where the order goes, with 'Cambiar dirección'; without one, payment stays hidden. With several saved
  * addresses ('Mis direcciones', issue 20) the buyer picks one; the default comes chosen. The server takes only
@@ -55,7 +58,7 @@ export function AddressCard({
           Dirección de envío
         </h2>
         {address && (
-          <Link to="/cuenta/domicilio" className="text-sm font-medium text-brand-700 hover:underline">
+          <Link to={CHANGE_ADDRESS} className="text-sm font-medium text-brand-700 hover:underline">
             Cambiar dirección
           </Link>
         )}
