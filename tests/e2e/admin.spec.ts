@@ -292,3 +292,43 @@ test('staff issue a bonificación credit note (bounded by what remains); the inv
   await expect(panel.getByText(invoiceUuid)).toBeVisible();
   await staffContext.close();
 });
+
+test('the product editor opens on the product’s own group, even when the group list arrives after the product (issue 37)', async ({
+  browser,
+  page,
+}) => {
+  const { items } = (await (await page.request.get('/api/products?pageSize=5')).json()) as {
+    items: { code: string }[];
+  };
+  const code = items[0]!.code;
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: 'es-MX',
+    viewport: { width: 1280, height: 900 },
+  });
+  const staff = await context.newPage();
+  await staff.goto('/admin');
+  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
+  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
+  await staff.getByRole('button', { name: 'Entrar' }).click();
+  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+  const product = (await (
+    await staff.request.get(`/api/admin/products/${encodeURIComponent(code)}`)
+  ).json()) as {
+    groupClas: string;
+  };
+  expect(product.groupClas).toBeTruthy();
+  // The catalogue's options answer after the product, as on a slow link.
+  let answered = false;
+  await staff.route('**/api/admin/catalog-options', async (route) => {
+    await expect
+      .poll(() => staff.evaluate(() => document.querySelector('input[name="name"]') !== null))
+      .toBe(true);
+    answered = true;
+    await route.continue();
+  });
+  await staff.goto(`/admin/productos/${encodeURIComponent(code)}`);
+  await expect.poll(() => answered).toBe(true);
+  await expect(staff.getByLabel('Grupo')).toHaveValue(product.groupClas);
+  await context.close();
+});

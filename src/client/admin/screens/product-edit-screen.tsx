@@ -38,9 +38,13 @@ export function ProductEditScreen() {
     }) as unknown as Resolver<Form>,
     defaultValues: EMPTY,
   });
+  // Filled once the group list is there too: a value set on a <select> before its <option> exists is lost, and the
+  // editor showed «Elija un grupo» for every product whose data arrived before the catalogue's options (issue 37).
+  const optionsReady = Boolean(options.data);
   useEffect(() => {
+    if (product.data && !optionsReady) return;
     reset(product.data ? toForm(product.data) : EMPTY);
-  }, [product.data, reset]);
+  }, [product.data, optionsReady, reset]);
   const save = useProductMutation((f: Form) => {
     // A presentation takes its family's controlled flag (decision 030): the base's value decides.
     const { code: c, stock, controlled, ...rest } = f;
