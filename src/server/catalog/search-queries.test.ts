@@ -136,6 +136,17 @@ describe('honest corrections', () => {
     expect(right.searchNote).toBeNull();
   });
 
+  it("'matras' is a correction too, said so, although the stemmer alone finds matraces; a plural is the shopper's own word (issue 37)", async () => {
+    const typo = await get({ q: 'matras' });
+    expect(typo.total).toBeGreaterThan(0);
+    expect(typo.searchNote).toEqual({ kind: 'corrected', searched: 'matraz' });
+    expect(typo.items.every((i) => /matraz/i.test(i.name))).toBe(true);
+    const plural = await get({ q: 'pipetas' });
+    expect(plural.total).toBeGreaterThan(0);
+    expect(plural.searchNote).toBeNull();
+    expect((await get({ q: 'matraz' })).searchNote).toBeNull();
+  });
+
   it('names the synonym it used', async () => {
     const r = await get({ q: 'Ácido Muriático' });
     expect(r.searchNote).toEqual({ kind: 'synonym', searched: 'ácido clorhídrico' });

@@ -168,6 +168,30 @@ async function corrections(db: Db, tokens: string[], min: number): Promise<Map<s
   return out;
 }
 
+/**
+ * The shopper's words the catalogue only finds by the stemmer's accident: a word that starts no catalogue word and
+ * shares its stem with none, yet whose stem starts one ('matras' → stem 'matr', a prefix of 'matraz'). Results
+ * for it are results for another word, so they are a correction and must say so, like 'balansa' (issue 37). A
+ * plural or another form of a catalogue word ('pipetas', stem 'pipet' like 'pipeta') is the shopper's own.
+ */
+async function strangers(db: Db, tokens: string[]): Promise<string[]> {
+  const candidates = tokens.filter((t) => t.length >= 3 && !/^\p{N}+$/u.test(t));
+  if (candidates.length === 0) return [];
+  const { rows } = await db.execute<{ tok: string }>(sql`
+    select t.tok from unnest(array[${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )}]::text[]) as t(tok)
+    cross join lateral (select unaccent(t.tok) as u) a
+    cross join lateral (select coalesce((ts_lexize('spanish_stem', a.u))[1], a.u) as stem) st
+    -- LIKE 'prefix%' so the trigram index (search_words_trgm_idx) serves it: tokens are letters and digits only.
+    where not exists (select 1 from search_words k where k.word like a.u || '%')
+      and not exists (select 1 from search_words k
+                      where k.word like st.stem || '%'
+                        and coalesce((ts_lexize('spanish_stem', k.word))[1], k.word) = st.stem)`);
+  return rows.map((r) => r.tok);
+}
+
 /** A presentation's code finds its family's card (decision 021): the listed row is the family's base. */
 async function familyOfCode(db: Db, code: string | null): Promise<string | null> {
   if (code === null) return null;
@@ -194,13 +218,17 @@ export async function buildSearch(db: Db, q: string, options: SearchOptions = {}
   const text = tokens.length > 0 ? tsqueryText(tokens) : null;
   const plain = { ...condition(text, exact), tsquery: text ?? '', corrected: false, note };
   if (options.exact || tokens.length === 0) return plain;
-  if ((await countUpTo(db, plain.where, FEW)) >= FEW) return plain;
+  const enough = (await countUpTo(db, plain.where, FEW)) >= FEW;
+  if (enough && (await strangers(db, tokens)).length === 0) return plain;
   const fixed = await corrections(db, tokens, options.minSimilarity ?? MIN_SIMILARITY);
   if (!fixed || fixed.size === 0) return plain;
   const widened = tsqueryText(tokens, fixed);
   const searched = tokens.map((t) => fixed.get(t) ?? t).join(' ');
+  const corrected = condition(widened, exact);
+  // What the stemmer found is kept when the correction itself finds nothing.
+  if (enough && (await countUpTo(db, corrected.where, 1)) === 0) return plain;
   return {
-    ...condition(widened, exact),
+    ...corrected,
     tsquery: widened,
     corrected: true,
     note: { kind: 'corrected', searched },
