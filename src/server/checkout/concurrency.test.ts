@@ -36,11 +36,16 @@ describe('concurrency (sandbox gateway)', () => {
       ),
     );
     const codes = answers.map((a) => a.statusCode);
+    // Each of the other 95 is refused: out of stock (409), or — with the API tests beside the journeys on two
+    // cores — turned away while every database connection is busy (503 'unavailable'), which writes nothing.
+    const refused = answers.filter((a) => a.statusCode === 409);
+    const busy = answers.filter((a) => a.statusCode === 503);
+    console.log(`100 compradores: 201×5, 409×${refused.length}, 503×${busy.length}`);
     expect(codes.filter((c) => c === 201)).toHaveLength(5);
-    expect(codes.filter((c) => c === 409)).toHaveLength(95);
-    for (const a of answers.filter((x) => x.statusCode === 409)) {
-      expect(a.json().error.message).toContain(p.name);
-    }
+    expect(refused.length + busy.length).toBe(95);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const a of refused) expect(a.json().error.message).toContain(p.name);
+    for (const a of busy) expect(a.json().error.code).toBe('unavailable');
     expect(await stockOf(t, p.code)).toEqual({ stock: 0, ledger: 0 });
     const [paid] = (
       await t.db.execute<{
