@@ -22,7 +22,10 @@ const t = SALES_TERMS;
 export const QUOTATION_TERMS: readonly string[] = [
   `Precios firmes por ${t.priceValidityDays} días naturales a partir de la fecha de esta cotización, en pesos mexicanos (MXN) con IVA incluido.`,
   'Existencias sujetas a disponibilidad al momento de confirmar el pedido.',
-  `Facturación mínima de contado: ${formatMoney(t.minCashInvoiceCents)} más IVA; a crédito: ${formatMoney(t.minCreditInvoiceCents)} más IVA, con línea de crédito autorizada.`,
+  // The online shop sells for payment before shipping only: no credit line is promised (issue 37) until the shop
+  // sells on account.
+  `Pago antes del envío con tarjeta, transferencia SPEI o efectivo en tienda; facturación mínima de ${formatMoney(t.minCashInvoiceCents)} más IVA.`,
+  'Los productos sobre pedido se entregan en el plazo indicado en cada partida, en días hábiles a partir del pago.',
   `Entrega local en la zona metropolitana de Guadalajara con pedido mínimo de ${formatMoney(t.localDeliveryMinCents)} (no aplica a distribuidores). Fletes por cuenta del cliente, LAB Guadalajara.`,
   `Devoluciones solo de mercancía de línea dentro de los ${t.returnDays} días siguientes a la entrega; no se aceptan devoluciones de reactivos químicos ni biológicos.`,
   `Garantía de ${t.warrantyYears} año en equipos contra defectos de fabricación; las fallas se reportan dentro de los ${t.faultReportDays} días siguientes a la recepción. Sin garantía en lámparas, electrodos, resistencias y otras partes de desgaste.`,

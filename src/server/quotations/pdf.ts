@@ -1,4 +1,5 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { splitQuantity, splitText } from '../../shared/backorder.ts';
 import { formatMoney } from '../../shared/money.ts';
 import { QUOTATION_TERMS } from '../../shared/sales-terms.ts';
 import type { QuotationDetail } from '../../shared/schemas/quotations.ts';
@@ -131,6 +132,10 @@ function tableHeader(w: Writer) {
   w.y -= 20;
 }
 
+/** Under a controlled chemical's line (decision 030). */
+export const CONTROLLED_NOTE =
+  'Reactivo controlado: para comprarlo se requiere RFC registrado y la declaración de uso final.';
+
 function lines(w: Writer, q: QuotationDetail) {
   const { margin, width } = PAGE;
   tableHeader(w);
@@ -148,12 +153,17 @@ function lines(w: Writer, q: QuotationDetail) {
         ? [`Descuento ${q.discountPercent} %`]
         : []),
     ];
+    // What the buyer must know before ordering it (issue 37): what ships later, and a controlled chemical's papers.
+    const { now, later } = splitQuantity(l.stock, l.quantity);
+    const split = l.leadTime ? splitText(now, later, l.leadTime) : null;
+    if (split) steps.push(split);
+    if (l.controlled) steps.push(CONTROLLED_NOTE);
     const priceNote = steps.flatMap((step) => w.wrap(step, COLUMNS[2]!.width - 12, 7));
-    const discounted = steps.length > 0;
+    const noted = steps.length > 0;
     const cells = [
       [String(i + 1)],
       w.wrap(l.code, COLUMNS[1]!.width - 12, 8),
-      [...w.wrap(l.description, COLUMNS[2]!.width - 12, 8), ...(discounted ? priceNote : [])],
+      [...w.wrap(l.description, COLUMNS[2]!.width - 12, 8), ...(noted ? priceNote : [])],
       [String(l.quantity)],
       [formatMoney(l.unitPriceCents)],
       [formatMoney(l.amountCents)],
@@ -175,7 +185,7 @@ function lines(w: Writer, q: QuotationDetail) {
     cells.forEach((cellLines, c) => {
       const col = COLUMNS[c]!;
       cellLines.forEach((line, j) => {
-        const muted = c === 2 && discounted && j >= cellLines.length - priceNote.length;
+        const muted = c === 2 && noted && j >= cellLines.length - priceNote.length;
         const tx = col.align === 'right' ? x + col.width - 6 - w.width(line, 8) : x + 6;
         w.text(line, tx, w.y - 9 - j * 10, muted ? 7 : 8, w.font, muted ? MUTED : INK);
       });

@@ -16,6 +16,7 @@ import { createStaff } from '../../../tests/server/support/staff.ts';
 import { formatMoney, saleIva } from '../../shared/money.ts';
 import type { QuotationDetail } from '../../shared/schemas/quotations.ts';
 import { mailOutbox, orders, priceBreaks, products, quotationRevisions, quotations } from '../db/schema.ts';
+import { CONTROLLED_NOTE } from './pdf.ts';
 import { amountInWords } from './words.ts';
 
 // Runs on in-memory PGlite, and on PostgreSQL with TEST_DATABASE_URL (real concurrent transactions).
@@ -451,6 +452,30 @@ describe('revised quotations and renewals (issue 37, item 3)', () => {
     expect(text).toContain(
       `Precio de lista ${formatMoney(list)}\nPrecio por volumen ${formatMoney(volume)}\nPrecio acordado ${formatMoney(agreed)}\nDescuento 5 %`,
     );
+  });
+
+  it('says what ships later and what a controlled chemical needs, and promises no credit (issue 37, item 8)', async () => {
+    const buyer = await createShopper(t);
+    const later = await productWithStock(t, 2, 3);
+    const controlled = await productWithStock(t, 20, 4);
+    await t.db
+      .update(products)
+      .set({ backorderable: true, leadMinDays: 10, leadMaxDays: 15 })
+      .where(eq(products.code, later.code));
+    await t.db.update(products).set({ controlled: true }).where(eq(products.code, controlled.code));
+    const q = await quotationOf(buyer, [
+      { code: later.code, quantity: 5 },
+      { code: controlled.code, quantity: 1 },
+    ]);
+    expect(q.lines.find((l) => l.code === later.code)).toMatchObject({
+      leadTime: { minDays: 10, maxDays: 15 },
+      stock: 2,
+    });
+    // The notes wrap under the description: read as one text.
+    const text = pdfText((await get(buyer, `/api/quotations/${q.folio}/pdf`)).rawPayload).replace(/\s+/g, ' ');
+    expect(text).toContain('Disponibles ahora: 2 · 3 sobre pedido (entrega en 10–15 días hábiles)');
+    expect(text).toContain(CONTROLLED_NOTE);
+    expect(text).not.toMatch(/cr[eé]dito/i);
   });
 
   it('a staff revision that changes nothing writes no revision and sends no mail', async () => {

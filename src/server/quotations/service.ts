@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { leadTimeOf } from '../../shared/backorder.ts';
 import { payableMethodsNote } from '../../shared/charge-limits.ts';
 import { saleIva } from '../../shared/money.ts';
 import type {
@@ -16,6 +17,7 @@ import { controlledAmong } from '../controlled/rules.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
   orders,
+  products,
   type QuotationLineSnapshot,
   quotationFolioSeq,
   quotationRevisions,
@@ -176,6 +178,21 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
       )
     ).map((c) => c.code),
   );
+  // What each line's presentation is now: 'sobre pedido' with its lead time, and its stock (issue 37).
+  const current = new Map(
+    (
+      await db
+        .select({
+          code: products.code,
+          stock: products.stock,
+          backorderable: products.backorderable,
+          leadMinDays: products.leadMinDays,
+          leadMaxDays: products.leadMaxDays,
+        })
+        .from(products)
+        .where(inArray(products.code, r.lines.length > 0 ? r.lines.map((l) => l.code) : ['']))
+    ).map((p) => [p.code, p]),
+  );
   return {
     ...summaryOf(q, r, state),
     revisedAt: r.createdAt.toISOString(),
@@ -192,6 +209,8 @@ export async function detailOf(db: Db, q: QuotationRow, now = new Date()): Promi
       quantity: l.quantity,
       amountCents: l.amountCents,
       controlled: controlled.has(l.code),
+      leadTime: current.has(l.code) ? leadTimeOf(current.get(l.code)!) : null,
+      stock: current.get(l.code)?.stock ?? 0,
     })),
     subtotalCents: r.subtotalCents,
     discountPercent: r.discountPercent,

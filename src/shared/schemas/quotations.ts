@@ -56,6 +56,10 @@ export const quotationLineSchema = z.object({
   amountCents: z.number().int(),
   /** Controlled now (decision 030): converting it needs an RFC on file and the end-use declaration. */
   controlled: z.boolean(),
+  /** 'Sobre pedido' now (decision 029): what is not in stock ships within this lead time, in business days. */
+  leadTime: z.object({ minDays: z.number().int(), maxDays: z.number().int() }).nullable(),
+  /** Units in stock now (what ships at once; the rest waits for the lead time). */
+  stock: z.number().int(),
 });
 
 const actions = {
