@@ -472,7 +472,10 @@ describe('revised quotations and renewals (issue 37, item 3)', () => {
       stock: 2,
     });
     // The notes wrap under the description: read as one text.
-    const text = pdfText((await get(buyer, `/api/quotations/${q.folio}/pdf`)).rawPayload).replace(/\s+/g, ' ');
+    const text = pdfText((await get(buyer, `/api/quotations/${q.folio}/pdf`)).rawPayload).replace(
+      /\s+/g,
+      ' ',
+    );
     expect(text).toContain('Disponibles ahora: 2 · 3 sobre pedido (entrega en 10–15 días hábiles)');
     expect(text).toContain(CONTROLLED_NOTE);
     expect(text).not.toMatch(/cr[eé]dito/i);
