@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { registerThroughApi } from './register-helper.ts';
+import { signInStaff } from './staff-session.ts';
 
 /**
  * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
@@ -129,17 +130,7 @@ test('staff ship an order with a guide; the shopper sees it in /historial and ca
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'No tiene permiso para esta acción' })).toBeVisible();
 
-  const staffContext = await browser.newContext({
-    baseURL: base,
-    locale: 'es-MX',
-    viewport: { width: 1280, height: 900 },
-  });
-  const staff = await staffContext.newPage();
-  await staff.goto('/admin');
-  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
-  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
-  await staff.getByRole('button', { name: 'Entrar' }).click();
-  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+  const { context: staffContext, staff } = await signInStaff(browser, base, STAFF);
 
   await staff.getByLabel('Buscar').fill(String(number));
   await staff.getByRole('button', { name: 'Filtrar' }).click();
@@ -206,17 +197,7 @@ test('staff issue a bonificación credit note (bounded by what remains); the inv
     }
   ).invoice;
 
-  const staffContext = await browser.newContext({
-    baseURL: base,
-    locale: 'es-MX',
-    viewport: { width: 1280, height: 900 },
-  });
-  const staff = await staffContext.newPage();
-  await staff.goto('/admin');
-  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
-  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
-  await staff.getByRole('button', { name: 'Entrar' }).click();
-  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+  const { context: staffContext, staff } = await signInStaff(browser, base, STAFF);
   await staff.goto(`/admin/pedidos/${number}`);
 
   const panel = staff.getByRole('region', { name: 'Factura y notas de crédito' });
@@ -301,17 +282,7 @@ test('the product editor opens on the product’s own group, even when the group
     items: { code: string }[];
   };
   const code = items[0]!.code;
-  const context = await browser.newContext({
-    baseURL: base,
-    locale: 'es-MX',
-    viewport: { width: 1280, height: 900 },
-  });
-  const staff = await context.newPage();
-  await staff.goto('/admin');
-  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
-  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
-  await staff.getByRole('button', { name: 'Entrar' }).click();
-  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
+  const { context, staff } = await signInStaff(browser, base, STAFF);
   const product = (await (
     await staff.request.get(`/api/admin/products/${encodeURIComponent(code)}`)
   ).json()) as {

@@ -5,6 +5,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { clabeCheckDigit } from '../../src/shared/clabe.ts';
 import { formatMoney } from '../../src/shared/money.ts';
 import { registerThroughApi } from './register-helper.ts';
+import { signInStaff as signInAs } from './staff-session.ts';
 
 /**
  * Money back by the way it came (decisions 045 and 046), in the browser: a buyer pays by SPEI (the sandbox's
@@ -140,20 +141,7 @@ async function buyerWithSpeiOrder(page: Page, { pay = true, orders = 1 } = {}) {
   return { email, number, numbers, code: product.code, amount: formatMoney(order.totalCents) };
 }
 
-async function signInStaff(browser: Browser) {
-  const context = await browser.newContext({
-    baseURL: base,
-    locale: 'es-MX',
-    viewport: { width: 1280, height: 900 },
-  });
-  const staff = await context.newPage();
-  await staff.goto('/admin');
-  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
-  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
-  await staff.getByRole('button', { name: 'Entrar' }).click();
-  await expect(staff).toHaveURL(/\/admin\/pedidos$/);
-  return { context, staff };
-}
+const signInStaff = (browser: Browser) => signInAs(browser, base, STAFF);
 
 test('SPEI order cancelled: the buyer gives a CLABE, staff pay it by Openpay payout, the buyer reads where the money went', async ({
   page,

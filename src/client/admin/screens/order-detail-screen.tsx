@@ -118,46 +118,56 @@ function ShipForm({ order }: { order: AdminOrderDetail }) {
   );
 }
 
-function CancelForm({ order }: { order: AdminOrderDetail }) {
-  const action = useOrderAction(order.number);
+/**
+ * A staff action on an order that needs a written reason (cancel with refund; release an unpaid order's stock):
+ * a button that opens the form, the shared schema checked in the browser, the server's answer under the field.
+ */
+function ReasonAction(props: {
+  order: AdminOrderDetail;
+  kind: 'cancel' | 'release';
+  schema: typeof adminCancelOrderSchema | typeof releaseUnpaidOrderSchema;
+  open: string;
+  title: string;
+  intro: React.ReactNode;
+  field: string;
+  submit: [idle: string, busy: string];
+  close: string;
+  tone: 'danger' | 'warning';
+}) {
+  const action = useOrderAction(props.order.number);
   const flight = useSingleFlight();
   const [open, setOpen] = useState(false);
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<AdminCancelOrderInput>({
-    resolver: zodResolver(adminCancelOrderSchema, undefined, { raw: true }),
+  } = useForm<AdminCancelOrderInput & ReleaseUnpaidOrderInput>({
+    resolver: zodResolver(props.schema, undefined, { raw: true }),
     defaultValues: { reason: '' },
   });
   const fieldError = errors.reason?.message ?? serverFields(action.error).reason;
-  if (!order.actions.cancel) {
-    return order.status === 'cancelled' ? null : (
-      <p className="text-sm text-slate-500">
-        Cancelar con reembolso no disponible: {order.actions.cancelBlockedReason}
-      </p>
-    );
-  }
+  const danger = props.tone === 'danger';
   if (!open) {
     return (
-      <button type="button" className={buttonClass.danger} onClick={() => setOpen(true)}>
-        Cancelar con reembolso…
+      <button
+        type="button"
+        className={danger ? buttonClass.danger : buttonClass.secondary}
+        onClick={() => setOpen(true)}
+      >
+        {props.open}
       </button>
     );
   }
   return (
     <form
-      className="grid gap-3 rounded-lg border border-red-200 bg-red-50/50 p-3"
-      aria-label="Cancelar pedido"
+      className={`grid gap-3 rounded-lg border p-3 ${danger ? 'border-red-200 bg-red-50/50' : 'border-amber-200 bg-amber-50/60'}`}
+      aria-label={props.title}
       noValidate
-      onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'cancel', body })))}
+      onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: props.kind, body })))}
     >
-      <p className="text-sm text-red-800">
-        {staffCancellationRefundSentence(order.paymentMethod, order.balances.keptCents)} La existencia vuelve
-        al almacén y el cliente recibe un correo. No se puede deshacer.
-      </p>
+      <p className={`text-sm ${danger ? 'text-red-800' : 'text-amber-900'}`}>{props.intro}</p>
       <label className="text-sm font-medium text-slate-700">
-        Motivo de la cancelación
+        {props.field}
         <textarea
           className={`${fieldClass} mt-1`}
           rows={2}
@@ -168,14 +178,42 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
       </label>
       {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass.danger} disabled={flight.busy}>
-          {flight.busy ? 'Reembolsando…' : 'Confirmar cancelación y reembolso'}
+        <button
+          type="submit"
+          className={danger ? buttonClass.danger : buttonClass.primary}
+          disabled={flight.busy}
+        >
+          {flight.busy ? props.submit[1] : props.submit[0]}
         </button>
         <button type="button" className={buttonClass.secondary} onClick={() => setOpen(false)}>
-          No cancelar
+          {props.close}
         </button>
       </div>
     </form>
+  );
+}
+
+function CancelForm({ order }: { order: AdminOrderDetail }) {
+  if (!order.actions.cancel) {
+    return order.status === 'cancelled' ? null : (
+      <p className="text-sm text-slate-500">
+        Cancelar con reembolso no disponible: {order.actions.cancelBlockedReason}
+      </p>
+    );
+  }
+  return (
+    <ReasonAction
+      order={order}
+      kind="cancel"
+      schema={adminCancelOrderSchema}
+      open="Cancelar con reembolso…"
+      title="Cancelar pedido"
+      intro={`${staffCancellationRefundSentence(order.paymentMethod, order.balances.keptCents)} La existencia vuelve al almacén y el cliente recibe un correo. No se puede deshacer.`}
+      field="Motivo de la cancelación"
+      submit={['Confirmar cancelación y reembolso', 'Reembolsando…']}
+      close="No cancelar"
+      tone="danger"
+    />
   );
 }
 
@@ -185,57 +223,20 @@ function CancelForm({ order }: { order: AdminOrderDetail }) {
  * 'fuera de plazo' path.
  */
 function ReleaseForm({ order }: { order: AdminOrderDetail }) {
-  const action = useOrderAction(order.number);
-  const flight = useSingleFlight();
-  const [open, setOpen] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<ReleaseUnpaidOrderInput>({
-    resolver: zodResolver(releaseUnpaidOrderSchema, undefined, { raw: true }),
-    defaultValues: { reason: '' },
-  });
-  const fieldError = errors.reason?.message ?? serverFields(action.error).reason;
-  if (!open) {
-    return (
-      <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)}>
-        Liberar existencias…
-      </button>
-    );
-  }
+  const units = order.lines.reduce((sum, l) => sum + l.quantity, 0);
   return (
-    <form
-      className="grid gap-3 rounded-lg border border-amber-200 bg-amber-50/60 p-3"
-      aria-label="Liberar existencias"
-      noValidate
-      onSubmit={handleSubmit((body) => flight.run(() => action.mutateAsync({ kind: 'release', body })))}
-    >
-      <p className="text-sm text-amber-900">
-        El pedido se cancela sin cobro: su referencia de pago deja de valer y sus{' '}
-        {order.lines.reduce((sum, l) => sum + l.quantity, 0)} piezas vuelven a estar disponibles. Si el pago
-        llega después, aparece en «Pago recibido fuera de plazo».
-      </p>
-      <label className="text-sm font-medium text-slate-700">
-        Motivo
-        <textarea
-          className={`${fieldClass} mt-1`}
-          rows={2}
-          aria-invalid={Boolean(fieldError)}
-          {...register('reason')}
-        />
-        <FieldMessage message={fieldError} />
-      </label>
-      {action.error && !fieldError ? <Alert tone="danger">{action.error.message}</Alert> : null}
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass.primary} disabled={flight.busy}>
-          {flight.busy ? 'Liberando…' : 'Confirmar y liberar existencias'}
-        </button>
-        <button type="button" className={buttonClass.secondary} onClick={() => setOpen(false)}>
-          No liberar
-        </button>
-      </div>
-    </form>
+    <ReasonAction
+      order={order}
+      kind="release"
+      schema={releaseUnpaidOrderSchema}
+      open="Liberar existencias…"
+      title="Liberar existencias"
+      intro={`El pedido se cancela sin cobro: su referencia de pago deja de valer y sus ${units} piezas vuelven a estar disponibles. Si el pago llega después, aparece en «Pago recibido fuera de plazo».`}
+      field="Motivo"
+      submit={['Confirmar y liberar existencias', 'Liberando…']}
+      close="No liberar"
+      tone="warning"
+    />
   );
 }
 
