@@ -46,6 +46,11 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * The institution this session is buying for (issue 34), chosen in the header; null = buying for oneself.
+     * Checked against a live membership on every use (src/server/institutions/membership.ts).
+     */
+    institutionId: integer('institution_id'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -19,6 +19,7 @@ import type { PaymentMethod } from '../../../shared/payment-methods.ts';
 import type { Address } from '../../../shared/schemas/common.ts';
 import type { OrderStatus, PaymentInstructions } from '../../../shared/schemas/orders.ts';
 import { users } from './accounts.ts';
+import { institutions } from './institutions.ts';
 
 /**
  * Who asked for a cancellation and why, written when the order is claimed (cancelledAt set) so that whoever
@@ -100,6 +101,8 @@ export const orders = pgTable(
      * the backordered part's window is on each line. Null for orders placed before.
      */
     shipNowBy: date('ship_now_by'),
+    /** The institution the order was placed for (issue 34); null = a personal order. */
+    institutionId: integer('institution_id').references(() => institutions.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -108,6 +111,9 @@ export const orders = pgTable(
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_status_idx').on(t.status, t.reservedUntil),
     index('orders_quotation_idx').on(t.quotationId).where(sql`${t.quotationId} is not null`),
+    index('orders_institution_idx')
+      .on(t.institutionId, t.createdAt)
+      .where(sql`${t.institutionId} is not null`),
     index('orders_cancel_lease_idx').on(t.cancelLeaseUntil).where(sql`${t.cancelLeaseUntil} is not null`),
   ],
 );
