@@ -18,7 +18,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ROUTES as TABLE } from '../src/client/app/route-table.ts';
 
 /**
- * Budgets in bytes (KB = 1000 bytes). React 19 runs the client (docs/decisions/011): React DOM, React Router 7
+ * Budgets in bytes (KB = 1000 bytes). React 19 runs the client (docs/decisions/011): React DOM, React Router 8
  * (data router) and TanStack Query 5 are ≈ 110 KB gzip of the home page's initial JavaScript before any of
  * the shop's code; the home page is held at 130 KB. The page paints from the server's HTML, so this is
  * what hydration waits for, not what the first paint waits for (docs/benchmarks.md, "Front-end budgets").

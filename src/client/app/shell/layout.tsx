@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigationType } from 'react-router';
-import { CartSync } from '@/client/cart/cart-sync.tsx';
+import { CartSyncGate } from '@/client/cart/cart-sync-gate.tsx';
 import { WhatsAppIcon } from '@/client/ui/icons.tsx';
 import { NotFound } from '@/client/ui/not-found.tsx';
 import { shop } from '@/shared/shop.ts';
@@ -88,7 +88,7 @@ export function Layout() {
         </a>
       )}
       {!bare && <Footer />}
-      <CartSync />
+      <CartSyncGate />
       {toasterWanted && (
         <Suspense fallback={null}>
           <Toaster
