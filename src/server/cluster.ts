@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigError } from './config.ts';
+import { serveClusterMetrics } from './metrics/cluster-metrics.ts';
 
 /** Upper bound for WEB_CONCURRENCY: each worker keeps its own pool of database connections. */
 export const MAX_WORKERS = 32;
@@ -141,6 +142,7 @@ export function runPrimary({ workers, log, shutdownTimeoutMs = 15_000, onReady }
   process.on('SIGTERM', () => stop('SIGTERM', 0));
   process.on('SIGINT', () => stop('SIGINT', 0));
 
+  serveClusterMetrics();
   for (let i = 0; i < workers; i += 1) fork();
 }
 

@@ -2,11 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { Gauge, Histogram, Registry } from 'prom-client';
+import { isClusterWorker } from '../cluster.ts';
 import { fromThisMachine } from '../http/loopback.ts';
 import { adapterRegistry } from './adapters.ts';
+import { clusterMetricsReader } from './cluster-metrics.ts';
 
 export const METRICS_FORBIDDEN =
   'Las métricas solo responden a esta misma máquina o con Authorization: Bearer $METRICS_TOKEN.';
+export const METRICS_UNAVAILABLE =
+  'No se pudieron reunir las métricas de todos los procesos de la tienda; intente de nuevo.';
 
 const sameToken = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -59,6 +63,8 @@ export const metricsPlugin = fp<{ token: string | undefined }>(async (app, { tok
     help: 'Elementos en espera: correos, CFDI por timbrar o en cancelación, pedidos SPEI/efectivo por pagar, reembolsos abiertos',
     labelNames: ['queue', 'kind'] as const,
     registers: [registry],
+    // Counted in the database: every worker of a cluster reads the same number (not a sum).
+    aggregator: 'first',
     async collect() {
       this.reset();
       // Zero for the queues with nothing in them, so an alert on them always has a series to read.
@@ -73,16 +79,19 @@ export const metricsPlugin = fp<{ token: string | undefined }>(async (app, { tok
     },
   });
 
+  /** How a cluster's workers' values become one: times and intervals by 'max', counts by 'sum'. */
   const jobGauge = (
     name: string,
     help: string,
     value: (s: ReturnType<typeof app.jobs.states>[number]) => number | null,
+    aggregator: 'max' | 'sum' = 'max',
   ) =>
     new Gauge({
       name,
       help,
       labelNames: ['job'] as const,
       registers: [registry],
+      aggregator,
       collect() {
         this.reset();
         for (const state of app.jobs.states()) {
@@ -106,22 +115,40 @@ export const metricsPlugin = fp<{ token: string | undefined }>(async (app, { tok
   );
   jobGauge(
     'tienda_job_runs_total',
-    'Rondas terminadas sin error desde el arranque del proceso',
+    'Rondas terminadas sin error desde el arranque de los procesos',
     (s) => s.runs,
+    'sum',
   );
   jobGauge(
     'tienda_job_failures_total',
-    'Rondas terminadas con error desde el arranque del proceso',
+    'Rondas terminadas con error desde el arranque de los procesos',
     (s) => s.failures,
+    'sum',
   );
-  jobGauge('tienda_job_held_total', 'Rondas omitidas porque otro proceso tenía el trabajo', (s) => s.held);
+  jobGauge(
+    'tienda_job_held_total',
+    'Rondas omitidas porque otro proceso tenía el trabajo',
+    (s) => s.held,
+    'sum',
+  );
   jobGauge('tienda_job_interval_seconds', 'Pausa entre rondas de cada trabajo (s)', (s) => s.everyMs / 1000);
+
+  // Under WEB_CONCURRENCY > 1 a scrape answers for every worker, not just the one the kernel picked.
+  const wholeCluster = isClusterWorker() ? clusterMetricsReader([registry, adapterRegistry]) : undefined;
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const allowed = token && bearer ? sameToken(bearer, token) : fromThisMachine(app, request);
     reply.header('Cache-Control', 'no-store');
     if (!allowed) return reply.code(403).type('text/plain; charset=utf-8').send(METRICS_FORBIDDEN);
+    if (wholeCluster) {
+      try {
+        return reply.type(registry.contentType).send(await wholeCluster());
+      } catch (error) {
+        request.log.error({ err: error }, 'métricas del clúster no disponibles');
+        return reply.code(503).type('text/plain; charset=utf-8').send(METRICS_UNAVAILABLE);
+      }
+    }
     const merged = Registry.merge([registry, adapterRegistry]);
     return reply.type(merged.contentType).send(await merged.metrics());
   });

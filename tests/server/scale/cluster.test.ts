@@ -85,6 +85,31 @@ describe('the server with WEB_CONCURRENCY (real processes)', () => {
     expect(answers.every((x) => x.status === 200)).toBe(true);
     expect(new Set(answers.map((x) => x.total)).size).toBe(1);
 
+    // /metrics answers for the whole shop, whichever worker the kernel hands the scrape to: the 20 product lists
+    // above were served by both workers, and every scrape counts all 20 (one worker alone counts about half).
+    // The queue sizes, read from the database by each worker, are not doubled.
+    const served =
+      /^tienda_http_request_duration_seconds_count\{[^}]*route="\/api\/products"[^}]*status="200"[^}]*\} (\d+)$/m;
+    const outbox = /^tienda_queue_size\{queue="mail_outbox_pending",kind=""\} (\d+)$/m;
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (let scrape = 0; scrape < 4; scrape += 1) {
+        const pending = Number(
+          (await client.query("select count(*)::int as n from mail_outbox where status = 'pending'")).rows[0]
+            .n,
+        );
+        const response = await fetch(`${server.base}/metrics`);
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        expect(Number(served.exec(text)?.[1]), `scrape ${scrape}`).toBe(20);
+        expect(Number(outbox.exec(text)?.[1]), `scrape ${scrape}`).toBe(pending);
+      }
+    } finally {
+      await client.end();
+    }
+
     const log = server.output();
     const lines = log.split('\n').filter((l) => l.startsWith('{'));
     const parsed = lines.map((l) => JSON.parse(l) as { msg: string; role?: string; pid: number });
