@@ -37,6 +37,12 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
   const [photos, setPhotos] = useState<Photo[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
+  /** A field's message goes as soon as the buyer changes it (the server's answer too). */
+  const clear = (...keys: string[]) =>
+    setErrors((e) =>
+      Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k) && k !== 'form')),
+    );
+
   const chosen = data.lines
     .map((l) => ({ line: l, quantity: quantities[l.lineNo] ?? 0 }))
     .filter((c) => c.quantity > 0);
@@ -44,6 +50,7 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
 
   const addPhotos = (files: FileList | null) => {
     if (!files) return;
+    clear('photos');
     const next = [...photos];
     for (const file of Array.from(files)) {
       if (next.length >= RETURN_PHOTO_MAX_COUNT) {
@@ -115,7 +122,10 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
                 name="reason"
                 value={r}
                 checked={reason === r}
-                onChange={() => setReason(r)}
+                onChange={() => {
+                  setReason(r);
+                  clear('reason', 'lines', 'unopened', 'photos');
+                }}
                 className="accent-brand-700"
               />
               {RETURN_REASON_LABELS[r]}
@@ -156,6 +166,7 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
                     onChange={(e) => {
                       const n = Math.max(0, Math.min(l.returnable, Math.trunc(Number(e.target.value) || 0)));
                       setQuantities((q) => ({ ...q, [l.lineNo]: n }));
+                      clear('lines');
                     }}
                     aria-label={`Piezas de ${l.description} a devolver`}
                     className="w-20 rounded-md border border-slate-300 px-2 py-1.5 text-right disabled:bg-slate-100"
@@ -178,7 +189,10 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
           <input
             type="checkbox"
             checked={unopened}
-            onChange={(e) => setUnopened(e.target.checked)}
+            onChange={(e) => {
+              setUnopened(e.target.checked);
+              clear('unopened');
+            }}
             className="mt-0.5 accent-brand-700"
           />
           El producto está sin abrir, sin uso y en su empaque original.
@@ -194,7 +208,10 @@ export function ReturnForm({ data, onDone }: { data: OrderReturns; onDone: () =>
         rows={3}
         maxLength={1000}
         value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        onChange={(e) => {
+          setDescription(e.target.value);
+          clear('description');
+        }}
         className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
         placeholder="Por ejemplo: el frasco llegó con la tapa rota."
       />

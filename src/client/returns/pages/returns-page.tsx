@@ -43,7 +43,13 @@ function Returns({ number }: { number: number }) {
       )}
       {canAsk &&
         (asking || data.returns.length === 0 ? (
-          <ReturnForm data={data} onDone={() => setAsking(false)} />
+          <ReturnForm
+            data={data}
+            onDone={() => {
+              setAsking(false);
+              window.scrollTo({ top: 0 });
+            }}
+          />
         ) : (
           <button
             type="button"
