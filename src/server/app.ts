@@ -40,6 +40,7 @@ import { quotationRoutes } from './quotations/routes.ts';
 import { returnsRoutes } from './returns/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
+import { stockAlertRoutes } from './stock-alerts/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -188,6 +189,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(quotationRoutes);
   await app.register(adminRoutes);
   await app.register(returnsRoutes);
+  await app.register(stockAlertRoutes);
   // Made here, started by main.ts (startBackgroundJobs): buildApp alone runs no timer.
   app.decorate('jobs', createJobRegistry(app));
   app.addHook('onClose', async () => app.jobs.stop());

@@ -218,3 +218,30 @@ test('a buyer returns a product from /historial; staff authorize, receive, resto
   await expect(card.getByTestId('order-returns')).toContainText('Reembolsada');
   expect(await stockOf(page.request, product.code)).toBe(stockBefore + 1);
 });
+
+test('«Avísame cuando haya» on a product without stock: one e-mail, no sign-in needed', async ({
+  page,
+  browser,
+}) => {
+  const { items } = (await (await page.request.get('/api/products?pageSize=60')).json()) as {
+    items: { code: string; stock: number }[];
+  };
+  const product = items.filter((p) => p.stock > 0).at(-1)!;
+  const { context, staff } = await signInStaff(browser, base, STAFF);
+  const emptied = await staff.request.post(`/api/admin/products/${encodeURIComponent(product.code)}/stock`, {
+    data: { delta: -product.stock, reason: 'Conteo físico: agotado' },
+  });
+  expect(emptied.status(), await emptied.text()).toBe(200);
+  await context.close();
+
+  await page.goto(`/productos/${encodeURIComponent(product.code)}`);
+  const form = page.getByTestId('stock-alert');
+  await form.getByRole('button', { name: 'Avísame cuando haya' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Escriba su correo electrónico');
+  await form.getByLabel('Correo electrónico para el aviso').fill(`aviso.${Date.now()}@example.mx`);
+  await shots(page, 'avisame-cuando-haya');
+  await form.getByRole('button', { name: 'Avísame cuando haya' }).click();
+  await expect(page.getByTestId('stock-alert-done')).toHaveText(
+    'Listo: le escribiremos una sola vez cuando vuelva a haber existencia.',
+  );
+});

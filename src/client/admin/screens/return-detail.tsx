@@ -45,7 +45,7 @@ function ReasonForm({
   const [reason, setReason] = useState('');
   return (
     <form
-      className="grid gap-2"
+      className="grid content-start gap-2"
       onSubmit={(e) => {
         e.preventDefault();
         onSubmit(reason);
@@ -80,7 +80,7 @@ function Steps({ item }: { item: ReturnView }) {
     return (
       <div className="grid gap-5 md:grid-cols-2">
         <form
-          className="grid gap-2"
+          className="grid content-start gap-2"
           onSubmit={(e) => {
             e.preventDefault();
             step.mutate({
@@ -95,7 +95,7 @@ function Steps({ item }: { item: ReturnView }) {
           <textarea
             id="rma-instructions"
             className={fieldClass}
-            rows={4}
+            rows={5}
             value={instructions}
             onChange={(e) => setInstructions(e.target.value)}
           />
@@ -133,7 +133,7 @@ function Steps({ item }: { item: ReturnView }) {
     return (
       <div className="grid gap-5 md:grid-cols-2">
         <form
-          className="grid gap-3"
+          className="grid content-start gap-3"
           onSubmit={(e) => {
             e.preventDefault();
             step.mutate({
