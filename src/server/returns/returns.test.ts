@@ -5,12 +5,15 @@ import {
   type CheckoutTestApp,
   createCheckoutApp,
   createShopper,
+  placeOrderRequest,
   productWithStock,
   type Shopper,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff, outbox, paidOrder } from '../../../tests/server/support/staff.ts';
+import { reconcileAwaiting } from '../checkout/settle.ts';
 import { balancesOf } from '../orders/ledger.ts';
+import type { SandboxGateway } from '../payments/sandbox.ts';
 
 /**
  * Issue 35, returns (RMA): a buyer asks to return lines of a delivered order within the window of the
@@ -46,14 +49,34 @@ const invoiceForm = {
   cp: '44100',
 };
 
-/** A card order of `quantity` units, paid, optionally invoiced, then prepared, shipped and delivered by staff. */
-async function deliveredOrder(index: number, quantity = 3, opts: { invoice?: boolean } = {}) {
+/** A SPEI order paid at the bank and confirmed by the reconciliation (as refunds.test.ts does). */
+async function paidSpeiOrder(shopper: Shopper, code: string, quantity: number) {
+  const res = await placeOrderRequest(t, shopper, { items: [{ code, quantity }], paymentMethod: 'spei' });
+  expect(res.statusCode, res.body).toBe(202);
+  const number = (res.json() as { number: number }).number;
+  const [payment] = (
+    await t.db.execute<{ charge_id: string }>(
+      sql`select charge_id from payments where order_number = ${number}`,
+    )
+  ).rows;
+  await (t.app.paymentGateway as SandboxGateway).simulatePayment(payment!.charge_id);
+  await reconcileAwaiting(
+    { db: t.db, gateway: t.app.paymentGateway, publicUrl: 'http://tienda.test', log: t.app.log },
+    { everyMs: 0, batch: 500 },
+  );
+  return number;
+}
+
+/** An order of `quantity` units (card unless SPEI), paid, optionally invoiced, then prepared, shipped and delivered. */
+async function deliveredOrder(index: number, quantity = 3, opts: { invoice?: boolean; spei?: boolean } = {}) {
   const shopper = await createShopper(t);
   const p = await productWithStock(t, 10, index);
   await t.db.execute(
     sql`update products set cas_number = null, controlled = false, backorderable = false where code = ${p.code}`,
   );
-  const number = await paidOrder(t, shopper, [{ code: p.code, quantity }]);
+  const number = opts.spei
+    ? await paidSpeiOrder(shopper, p.code, quantity)
+    : await paidOrder(t, shopper, [{ code: p.code, quantity }]);
   if (opts.invoice) {
     const res = await post(shopper, `/api/orders/${number}/invoice`, invoiceForm);
     expect(res.statusCode, res.body).toBe(201);
@@ -151,6 +174,13 @@ describe('an RMA from request to refund, with its credit note and the stock back
     const state = (await get(shopper, `/api/orders/${number}/returns`)).json();
     expect(state.returns[0]).toMatchObject({ state: 'refunded', stateLabel: 'Reembolsada' });
     expect(state.lines[0].returnable).toBe(1);
+    const history = (await get(shopper, '/api/orders')).json().orders as {
+      number: number;
+      returns: unknown[];
+    }[];
+    expect(history.find((o) => o.number === number)!.returns).toEqual([
+      { id: rma.id, state: 'refunded', stateLabel: 'Reembolsada' },
+    ]);
     expect((await ask(shopper, number, {})).statusCode).toBe(409);
   });
 
@@ -175,6 +205,61 @@ describe('an RMA from request to refund, with its credit note and the stock back
     expect(moves).toEqual([
       { reason: 'return_quarantine', note: `Devolución #${rma.id}: 1 en cuarentena (no se vende)` },
     ]);
+  });
+});
+
+describe('inspection says no', () => {
+  it('closed without a refund: no money, no stock, the buyer told why', async () => {
+    const { shopper, product, number } = await deliveredOrder(1, 2);
+    const before = await stockOf(t, product.code);
+    const paid = await balancesOf(t.db, number);
+    const rma = (await ask(shopper, number, { lines: [{ lineNo: 1, quantity: 1 }] })).json().return;
+    await post(staff, `/api/admin/returns/${rma.id}/authorize`, {
+      instructions: 'Envíela a nuestro almacén.',
+    });
+    await post(staff, `/api/admin/returns/${rma.id}/receive`, {});
+    const closed = await post(staff, `/api/admin/returns/${rma.id}/close`, {
+      reason: 'El equipo llegó usado y sin su empaque original.',
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().return).toMatchObject({ state: 'closed', refund: null });
+    expect(await stockOf(t, product.code)).toEqual(before);
+    expect(await balancesOf(t.db, number)).toEqual(paid);
+    const [mail] = (await outbox(t, 'return-closed')).filter((m) => m.to === shopper.email);
+    expect(mail!.text).toContain('sin su empaque original');
+    expect(
+      (
+        await post(staff, `/api/admin/returns/${rma.id}/refund`, {
+          lines: [{ lineNo: 1, disposition: 'sellable' }],
+        })
+      ).statusCode,
+    ).toBe(409);
+  });
+});
+
+describe('money goes back the way it came', () => {
+  it('a SPEI order: the refund is owed to the buyer’s CLABE (never “to the card”), in the ledger as due', async () => {
+    const { shopper, product, number } = await deliveredOrder(10, 2, { spei: true });
+    const rma = (await ask(shopper, number, { lines: [{ lineNo: 1, quantity: 1 }] })).json().return;
+    await post(staff, `/api/admin/returns/${rma.id}/authorize`, {
+      instructions: 'Envíela a nuestro almacén.',
+    });
+    await post(staff, `/api/admin/returns/${rma.id}/receive`, {});
+    const res = await post(staff, `/api/admin/returns/${rma.id}/refund`, {
+      lines: [{ lineNo: 1, disposition: 'sellable' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toContain('pendiente por transferencia a la CLABE');
+    expect(res.json().return.refund).toMatchObject({
+      route: 'payout',
+      state: 'owed',
+      amountCents: product.priceCents,
+    });
+    const b = await balancesOf(t.db, number);
+    expect(b).toMatchObject({ refundDueCents: product.priceCents, refundedCents: 0 });
+    const [mail] = (await outbox(t, 'return-refunded')).filter((m) => m.to === shopper.email);
+    expect(mail!.text).toContain('por transferencia SPEI');
+    expect(mail!.text).not.toContain('tarjeta');
   });
 });
 
