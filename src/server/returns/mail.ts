@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import type { ReturnState } from '../../shared/returns.ts';
+import { shop } from '../../shared/shop.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { renderMail } from '../mail/layout.ts';
@@ -62,7 +63,13 @@ export async function enqueueReturnMail(tx: Db, state: ReturnState, r: MailRetur
         ...(state === 'authorized' && r.labelUrl
           ? [{ kind: 'button' as const, label: 'Descargar la guía de envío', url: r.labelUrl }]
           : []),
-        { kind: 'rows', rows: r.lines.map((l): [string, string] => [`${l.quantity} ×`, l.description]) },
+        {
+          kind: 'rows',
+          rows: r.lines.map((l): [string, string] => [
+            l.description,
+            `${l.quantity} ${l.quantity === 1 ? 'pieza' : 'piezas'}`,
+          ]),
+        },
         {
           kind: 'button',
           label: 'Ver la devolución',
@@ -79,5 +86,42 @@ export async function enqueueReturnMail(tx: Db, state: ReturnState, r: MailRetur
     html,
     text,
     dedupeKey: `return:${r.id}:${state}`,
+  });
+}
+
+/** A new request tells the shop's returns mailbox (atención a clientes), so it is answered within two business days. */
+export async function enqueueStaffReturnNotice(
+  tx: Db,
+  r: MailReturn & { reasonLabel: string },
+  publicUrl: string,
+) {
+  const subject = `Nueva solicitud de devolución #${r.id} (pedido #${r.orderNumber})`;
+  const { html, text } = renderMail(
+    {
+      title: subject,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `${r.reasonLabel} · ${formatMoney(r.valueCents)}. Autorícela o recházela en «Devoluciones».`,
+        },
+        {
+          kind: 'rows',
+          rows: r.lines.map((l): [string, string] => [
+            l.description,
+            `${l.quantity} ${l.quantity === 1 ? 'pieza' : 'piezas'}`,
+          ]),
+        },
+        { kind: 'button', label: 'Abrir la devolución', url: `${publicUrl}/admin/devoluciones/${r.id}` },
+      ],
+    },
+    publicUrl,
+  );
+  await enqueueMail(tx, {
+    kind: 'return-staff',
+    to: shop.complaintsEmail,
+    subject,
+    html,
+    text,
+    dedupeKey: `return:${r.id}:staff`,
   });
 }

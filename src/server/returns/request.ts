@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { OPEN_RETURN_STATES, returnRefusal } from '../../shared/returns.ts';
+import { OPEN_RETURN_STATES, RETURN_REASON_LABELS, returnRefusal } from '../../shared/returns.ts';
 import type { ReturnRequest, ReturnView } from '../../shared/schemas/returns.ts';
 import { imageProblem } from '../admin/media-checks.ts';
 import { sniffImageType } from '../catalog/media.ts';
@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from '../orders/context.ts';
 import { lockOrder } from '../orders/lock.ts';
 import { deliveredOn, returnableLines, windowClosed } from './eligibility.ts';
-import { enqueueReturnMail } from './mail.ts';
+import { enqueueReturnMail, enqueueStaffReturnNotice } from './mail.ts';
 import { returnById } from './view.ts';
 
 const ORDER_NOT_FOUND = 'Pedido no encontrado';
@@ -96,16 +96,17 @@ export async function requestReturn(
         .insert(returnPhotos)
         .values(photos.map((p) => ({ returnId: row!.id, contentType: p.type, data: p.data })));
     const valueCents = chosen.reduce((s, c) => s + c.line.unitPriceCents * c.quantity, 0);
-    await enqueueReturnMail(
+    const mail = {
+      id: row!.id,
+      orderNumber,
+      userId,
+      lines: chosen.map((c) => ({ description: c.line.description, quantity: c.quantity })),
+      valueCents,
+    };
+    await enqueueReturnMail(tx, 'requested', mail, ctx.publicUrl);
+    await enqueueStaffReturnNotice(
       tx,
-      'requested',
-      {
-        id: row!.id,
-        orderNumber,
-        userId,
-        lines: chosen.map((c) => ({ description: c.line.description, quantity: c.quantity })),
-        valueCents,
-      },
+      { ...mail, reasonLabel: RETURN_REASON_LABELS[request.reason] },
       ctx.publicUrl,
     );
     return row!.id;

@@ -165,6 +165,11 @@ describe('an RMA from request to refund, with its credit note and the stock back
       const mails = (await outbox(t, kind)).filter((m) => m.to === shopper.email);
       expect(mails, kind).toHaveLength(1);
     }
+    const staffNotice = (await outbox(t, 'return-staff')).filter((m) =>
+      m.subject.includes(`pedido #${number})`),
+    );
+    expect(staffNotice).toHaveLength(1);
+    expect(staffNotice[0]!.text).toContain(`/admin/devoluciones/${rma.id}`);
     const [auth] = (await outbox(t, 'return-authorized')).filter((m) => m.to === shopper.email);
     expect(auth!.text).toContain('guias.example.mx/abc.pdf');
     const [done] = (await outbox(t, 'return-refunded')).filter((m) => m.to === shopper.email);
