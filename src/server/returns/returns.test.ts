@@ -11,6 +11,7 @@ import {
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
 import { createStaff, outbox, paidOrder } from '../../../tests/server/support/staff.ts';
+import { previousMexicoMonth } from '../../shared/mexico-time.ts';
 import { reconcileAwaiting } from '../checkout/settle.ts';
 import { balancesOf } from '../orders/ledger.ts';
 import type { SandboxGateway } from '../payments/sandbox.ts';
@@ -265,6 +266,51 @@ describe('money goes back the way it came', () => {
     const [mail] = (await outbox(t, 'return-refunded')).filter((m) => m.to === shopper.email);
     expect(mail!.text).toContain('por transferencia SPEI');
     expect(mail!.text).not.toContain('tarjeta');
+  });
+});
+
+describe('a sale in the factura global', () => {
+  it('a return of it gets its egreso to the público en general, related to the global, for what went back', async () => {
+    const last = previousMexicoMonth(new Date());
+    const shopper = await createShopper(t);
+    const p = await productWithStock(t, 10, 2);
+    await t.db.execute(sql`update products set cas_number = null, controlled = false where code = ${p.code}`);
+    const number = await paidSpeiOrder(shopper, p.code, 3);
+    await t.db.execute(
+      sql`update orders set paid_at = make_timestamptz(${last.year}, ${last.month}, 10, 12, 0, 0, 'America/Mexico_City'),
+          created_at = make_timestamptz(${last.year}, ${last.month}, 10, 11, 0, 0, 'America/Mexico_City') where number = ${number}`,
+    );
+    const global = await post(staff, '/api/admin/invoices/global', { ...last, confirmLate: true });
+    expect(global.statusCode, global.body).toBe(201);
+    for (const [step, body] of [
+      ['prepare', {}],
+      ['ship', SHIP],
+      ['deliver', {}],
+    ] as const)
+      expect((await post(staff, `/api/admin/orders/${number}/${step}`, body)).statusCode).toBe(200);
+
+    const rma = (await ask(shopper, number, { lines: [{ lineNo: 1, quantity: 1 }] })).json().return;
+    await post(staff, `/api/admin/returns/${rma.id}/authorize`, {
+      instructions: 'Envíela a nuestro almacén.',
+    });
+    await post(staff, `/api/admin/returns/${rma.id}/receive`, {});
+    const res = await post(staff, `/api/admin/returns/${rma.id}/refund`, {
+      lines: [{ lineNo: 1, disposition: 'sellable' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [egreso] = (
+      await t.db.execute<{ total_cents: number; related_uuid: string; status: string; xml: string }>(
+        sql`select total_cents::int as total_cents, related_uuid, status, xml from invoices
+            where order_number = ${number} and kind = 'E'`,
+      )
+    ).rows;
+    expect(egreso).toMatchObject({
+      status: 'issued',
+      related_uuid: global.json().uuid,
+      total_cents: p.priceCents,
+    });
+    expect(egreso!.xml).toContain('Rfc="XAXX010101000"');
+    expect((await balancesOf(t.db, number)).taxDueCents).toBe(0);
   });
 });
 
