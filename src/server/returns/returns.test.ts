@@ -1,20 +1,17 @@
 import { sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CheckoutTestApp,
   createCheckoutApp,
   createShopper,
-  placeOrderRequest,
   productWithStock,
   type Shopper,
   stockOf,
 } from '../../../tests/server/support/checkout.ts';
+import { returnPhoto, returnsKit } from '../../../tests/server/support/returns.ts';
 import { createStaff, outbox, paidOrder } from '../../../tests/server/support/staff.ts';
 import { previousMexicoMonth } from '../../shared/mexico-time.ts';
-import { reconcileAwaiting } from '../checkout/settle.ts';
 import { balancesOf } from '../orders/ledger.ts';
-import type { SandboxGateway } from '../payments/sandbox.ts';
 
 /**
  * Issue 35, returns (RMA): a buyer asks to return lines of a delivered order within the window of the
@@ -24,83 +21,21 @@ import type { SandboxGateway } from '../payments/sandbox.ts';
  */
 let t: CheckoutTestApp;
 let staff: Shopper;
-let png: string;
+let kit: ReturnType<typeof returnsKit>;
 beforeAll(async () => {
   t = await createCheckoutApp({
     env: { CHECKOUT_MAX_PENDING_ORDERS: '200', CHECKOUT_MAX_RESERVED_UNITS: '5000' },
   });
   staff = await createStaff(t);
-  png = (
-    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
-      .png()
-      .toBuffer()
-  ).toString('base64');
+  kit = returnsKit(t, staff, await returnPhoto());
 });
 afterAll(() => t.close());
-
-const post = (who: Shopper, url: string, payload: Record<string, unknown> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { cookie: who.cookie }, payload });
-const get = (who: Shopper, url: string) => t.app.inject({ url, headers: { cookie: who.cookie } });
+const post: ReturnType<typeof returnsKit>['post'] = (...a) => kit.post(...a);
+const get: ReturnType<typeof returnsKit>['get'] = (...a) => kit.get(...a);
+const ask: ReturnType<typeof returnsKit>['ask'] = (...a) => kit.ask(...a);
+const deliveredOrder: ReturnType<typeof returnsKit>['deliveredOrder'] = (...a) => kit.deliveredOrder(...a);
+const paidSpeiOrder: ReturnType<typeof returnsKit>['paidSpeiOrder'] = (...a) => kit.paidSpeiOrder(...a);
 const SHIP = { trackingGuide: 'EST-7788123', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' };
-const invoiceForm = {
-  nombreFiscal: 'Laboratorios Químicos del Bajío',
-  rfc: 'LQB150101AB3',
-  regimenFiscal: '601',
-  usoCfdi: 'G03',
-  cp: '44100',
-};
-
-/** A SPEI order paid at the bank and confirmed by the reconciliation (as refunds.test.ts does). */
-async function paidSpeiOrder(shopper: Shopper, code: string, quantity: number) {
-  const res = await placeOrderRequest(t, shopper, { items: [{ code, quantity }], paymentMethod: 'spei' });
-  expect(res.statusCode, res.body).toBe(202);
-  const number = (res.json() as { number: number }).number;
-  const [payment] = (
-    await t.db.execute<{ charge_id: string }>(
-      sql`select charge_id from payments where order_number = ${number}`,
-    )
-  ).rows;
-  await (t.app.paymentGateway as SandboxGateway).simulatePayment(payment!.charge_id);
-  await reconcileAwaiting(
-    { db: t.db, gateway: t.app.paymentGateway, publicUrl: 'http://tienda.test', log: t.app.log },
-    { everyMs: 0, batch: 500 },
-  );
-  return number;
-}
-
-/** An order of `quantity` units (card unless SPEI), paid, optionally invoiced, then prepared, shipped and delivered. */
-async function deliveredOrder(index: number, quantity = 3, opts: { invoice?: boolean; spei?: boolean } = {}) {
-  const shopper = await createShopper(t);
-  const p = await productWithStock(t, 10, index);
-  await t.db.execute(
-    sql`update products set cas_number = null, controlled = false, backorderable = false where code = ${p.code}`,
-  );
-  const number = opts.spei
-    ? await paidSpeiOrder(shopper, p.code, quantity)
-    : await paidOrder(t, shopper, [{ code: p.code, quantity }]);
-  if (opts.invoice) {
-    const res = await post(shopper, `/api/orders/${number}/invoice`, invoiceForm);
-    expect(res.statusCode, res.body).toBe(201);
-  }
-  for (const [step, body] of [
-    ['prepare', {}],
-    ['ship', SHIP],
-    ['deliver', {}],
-  ] as const) {
-    const res = await post(staff, `/api/admin/orders/${number}/${step}`, body);
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  return { shopper, product: p, number };
-}
-
-const ask = (shopper: Shopper, number: number, body: Record<string, unknown>) =>
-  post(shopper, `/api/orders/${number}/returns`, {
-    reason: 'defective',
-    description: 'El frasco llegó con la tapa rota y derramado.',
-    lines: [{ lineNo: 1, quantity: 2 }],
-    photos: [{ contentBase64: png }],
-    ...body,
-  });
 
 describe('an RMA from request to refund, with its credit note and the stock back', () => {
   it('request → authorized → received → refunded: card refund in the ledger, credit note, stock back, a mail per step', async () => {
@@ -373,7 +308,7 @@ describe('the policy: window, exceptions, refusal', () => {
     });
     expect(fake.statusCode).toBe(400);
     expect(fake.json().error.message).toBe('Foto 1: La imagen debe ser JPEG, PNG o WebP');
-    const tooMany = await ask(shopper, number, { photos: Array(5).fill({ contentBase64: png }) });
+    const tooMany = await ask(shopper, number, { photos: Array(5).fill({ contentBase64: kit.png }) });
     expect(tooMany.statusCode).toBe(400);
     const tooMuch = await ask(shopper, number, { lines: [{ lineNo: 1, quantity: 3 }] });
     expect(tooMuch.statusCode).toBe(409);
@@ -405,41 +340,5 @@ describe('the policy: window, exceptions, refusal', () => {
       (await post(shopper, `/api/admin/returns/${rma.id}/authorize`, { instructions: 'xxxxxxxxxxxx' }))
         .statusCode,
     ).toBe(403);
-  });
-});
-
-describe('races', () => {
-  it('two staff refunding one return at once: one refund, one credit of stock, the other gets 409', async () => {
-    const { shopper, product, number } = await deliveredOrder(7, 2);
-    const before = await stockOf(t, product.code);
-    const rma = (await ask(shopper, number, {})).json().return;
-    await post(staff, `/api/admin/returns/${rma.id}/authorize`, {
-      instructions: 'Envíela a nuestro almacén.',
-    });
-    await post(staff, `/api/admin/returns/${rma.id}/receive`, {});
-    const body = { lines: [{ lineNo: 1, disposition: 'sellable' }] };
-    const answers = await Promise.all([
-      post(staff, `/api/admin/returns/${rma.id}/refund`, body),
-      post(staff, `/api/admin/returns/${rma.id}/refund`, body),
-    ]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
-    expect((await stockOf(t, product.code)).stock).toBe(before.stock + 2);
-    expect((await balancesOf(t.db, number)).refundedCents).toBe(product.priceCents * 2);
-  });
-
-  it('authorize and refuse at once: exactly one wins', async () => {
-    const { shopper, number } = await deliveredOrder(8, 2);
-    const rma = (await ask(shopper, number, {})).json().return;
-    const answers = await Promise.all([
-      post(staff, `/api/admin/returns/${rma.id}/authorize`, { instructions: 'Envíela a nuestro almacén.' }),
-      post(staff, `/api/admin/returns/${rma.id}/refuse`, { reason: 'Fuera de política.' }),
-    ]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
-  });
-
-  it('two requests for the same units at once never return more than was bought', async () => {
-    const { shopper, number } = await deliveredOrder(9, 2);
-    const answers = await Promise.all([ask(shopper, number, {}), ask(shopper, number, {})]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
   });
 });
