@@ -33,7 +33,9 @@ function Returns({ number }: { number: number }) {
           Política de devoluciones
         </Link>
       </p>
-      {data.closedBecause && data.returns.length === 0 && <Alert tone="warning">{data.closedBecause}</Alert>}
+      {data.closedBecause && (
+        <Alert tone={data.returns.length ? 'info' : 'warning'}>{data.closedBecause}</Alert>
+      )}
       {data.returns.length > 0 && (
         <ul className="space-y-4">
           {[...data.returns].reverse().map((r) => (
