@@ -37,8 +37,10 @@ import type { PaymentGateway } from './payments/gateway.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { openpayCspOrigins } from './payments/service.ts';
 import { quotationRoutes } from './quotations/routes.ts';
+import { returnsRoutes } from './returns/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
+import { stockAlertRoutes } from './stock-alerts/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -186,6 +188,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
   await app.register(adminRoutes);
+  await app.register(returnsRoutes);
+  await app.register(stockAlertRoutes);
   // Made here, started by main.ts (startBackgroundJobs): buildApp alone runs no timer.
   app.decorate('jobs', createJobRegistry(app));
   app.addHook('onClose', async () => app.jobs.stop());

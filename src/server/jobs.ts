@@ -10,6 +10,7 @@ import { globalInvoiceJob } from './invoices/global.ts';
 import { resumeGlobalInvoices } from './invoices/global-release.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { type MailWorker, startMailWorker } from './mail/worker.ts';
+import { notifyRestocked } from './stock-alerts/service.ts';
 
 /**
  * The one home of a process's background work (decision 054). Each job has a name, the pause between its rounds,
@@ -189,6 +190,7 @@ export const JOBS = {
   invoiceAtPurchase: 'facturas-al-comprar',
   invoiceFollowUp: 'seguimiento-facturas',
   globalInvoice: 'factura-global',
+  stockAlerts: 'avisos-existencia',
 } as const;
 
 /**
@@ -239,6 +241,12 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
     everyMs: 60 * 60_000,
     firstAfterMs: 60_000,
     run: () => purgeExpiredAuthData(db),
+  });
+  // 'Avísame cuando haya' (decision 062): one mail per waiting alert whose product has stock again, every minute.
+  registry.add({
+    name: JOBS.stockAlerts,
+    everyMs: 60_000,
+    run: () => notifyRestocked(db, config.publicUrl),
   });
   // Reservations left unpaid, attempts of released orders, SPEI/store payments, then cancellations and refunds.
   registry.add({ name: JOBS.reservations, everyMs: 60_000, run: () => sweepOnce(orders()) });

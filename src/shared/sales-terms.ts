@@ -11,7 +11,8 @@ export const SALES_TERMS = {
   minCashInvoiceCents: 300_00,
   minCreditInvoiceCents: 2_000_00,
   localDeliveryMinCents: 5_000_00,
-  returnDays: 10,
+  /** Days after delivery to ask for a return (config/shop.json → returns.windowDays; the request form reads it). */
+  returnDays: shop.returns.windowDays,
   warrantyYears: 1,
   faultReportDays: 10,
 } as const;

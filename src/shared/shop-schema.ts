@@ -56,6 +56,11 @@ export const shopConfigSchema = z.object({
   invoicingWindowDays: z.number().int().positive(),
   /** Quotations (issue 20): their prices hold this many days (spec §9: 'prices firm 30 days'). */
   quotations: z.object({ validityDays: z.number().int().min(1).max(365) }),
+  /**
+   * Returns (issue 35, decision 062): calendar days after delivery (Mexico City) a buyer may ask to return; the
+   * page /politica_de_devoluciones and the online return request both read it.
+   */
+  returns: z.object({ windowDays: z.number().int().min(1).max(365) }),
   /** CFDI issuer (used with the shop's own CSD) and SAT keys for products without their own. */
   invoicing: z.object({
     issuer: z.object({

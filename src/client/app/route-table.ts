@@ -203,6 +203,14 @@ export const ROUTES: readonly RouteEntry[] = [
     private: true,
   },
   {
+    id: 'order-returns',
+    path: 'historial/devoluciones/:number',
+    page: 'returns/pages/returns-page.tsx',
+    render: 'client',
+    area: 'account',
+    private: true,
+  },
+  {
     id: 'quotations',
     path: 'cotizaciones',
     page: 'quotations/pages/quotations-page.tsx',

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
 import { isDelayed, PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
+import { RETURN_STATE_LABELS } from '../../shared/returns.ts';
 import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { invoices, orderLines, orders, products, quotations, users } from '../db/schema.ts';
+import { invoices, orderLines, orders, products, quotations, returns, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
@@ -63,6 +64,18 @@ export async function listOrders(
     db,
     list.map((o) => o.number),
   );
+  const returnRows = list.length
+    ? await db
+        .select({ id: returns.id, orderNumber: returns.orderNumber, state: returns.state })
+        .from(returns)
+        .where(
+          inArray(
+            returns.orderNumber,
+            list.map((o) => o.number),
+          ),
+        )
+        .orderBy(asc(returns.id))
+    : [];
   const summaries: OrderSummary[] = [];
   for (const o of list) {
     const orderActions = actions(o, invoices.get(o.number) ?? 'none');
@@ -78,6 +91,9 @@ export async function listOrders(
       // Only for the orders the shopper may cancel (paid, not shipped: a few), so the ledger is read for few.
       refundableCents: orderActions.canCancel ? await refundableOf(db, o.number) : null,
       refunds: refunds.get(o.number) ?? [],
+      returns: returnRows
+        .filter((r) => r.orderNumber === o.number)
+        .map((r) => ({ id: r.id, state: r.state, stateLabel: RETURN_STATE_LABELS[r.state] })),
       ...orderActions,
     });
   }

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import { writeAudit } from '../audit/log.ts';
+import type { Tx } from '../db/client.ts';
 import { orderRefunds, orders } from '../db/schema.ts';
 import { badGateway, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
 import { ledgerActor } from './ledger.ts';
-import { lockOrder } from './lock.ts';
+import { lockOrder, type Order } from './lock.ts';
 import { completedPayment } from './payment-records.ts';
 import {
   enqueueRefundMail,
@@ -38,38 +39,67 @@ export async function refundPart(
   const opened = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
     if (!order) throw notFound(ORDER_NOT_FOUND);
-    if (order.paidAt === null)
-      throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
-    if (order.cancelledAt !== null && order.status !== 'cancelled')
-      throw conflict('La cancelación del pedido está en proceso', 'cancelling');
-    const left = await refundableOf(tx, number);
-    if (request.amountCents > left)
-      throw conflict(
-        `El reembolso (${formatMoney(request.amountCents)}) supera lo que queda por reembolsar del pedido (${formatMoney(left)})`,
-        'refund_too_large',
-      );
-    const payment = await completedPayment(tx, number);
-    const refund = await openRefund(tx, order, {
-      route: routeOf(payment?.method ?? order.paymentMethod),
-      amountCents: request.amountCents,
-      reason: request.reason,
-      actor: ledgerActor(who),
-    });
-    await writeAudit(tx, who.actor, {
-      action: 'refund.partial',
-      entityType: 'order',
-      entityId: number,
-      before: null,
-      after: {
-        refundId: refund.id,
-        route: refund.route,
-        amountCents: refund.amountCents,
-        reason: request.reason,
-      },
-    });
-    if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, ctx.publicUrl);
-    return refund;
+    return openPartialRefund(tx, order, who, request, ctx.publicUrl);
   });
+  return completePartialRefund(ctx, opened, who);
+}
+
+/**
+ * The first half of a partial refund, in the caller's transaction holding the order's lock (a return's refund
+ * opens it together with its own state and stock, decision 062): the checks, the refund row with its ledger
+ * 'refund_due', the audit row, and for SPEI/cash the buyer's mail. Then `completePartialRefund` after commit.
+ */
+export async function openPartialRefund(
+  tx: Tx,
+  order: Order,
+  who: StaffRequest,
+  request: { amountCents: number; reason: string },
+  publicUrl: string,
+): Promise<RefundRow> {
+  const number = order.number;
+  if (order.paidAt === null)
+    throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
+  if (order.cancelledAt !== null && order.status !== 'cancelled')
+    throw conflict('La cancelación del pedido está en proceso', 'cancelling');
+  const left = await refundableOf(tx, number);
+  if (request.amountCents > left)
+    throw conflict(
+      `El reembolso (${formatMoney(request.amountCents)}) supera lo que queda por reembolsar del pedido (${formatMoney(left)})`,
+      'refund_too_large',
+    );
+  const payment = await completedPayment(tx, number);
+  const refund = await openRefund(tx, order, {
+    route: routeOf(payment?.method ?? order.paymentMethod),
+    amountCents: request.amountCents,
+    reason: request.reason,
+    actor: ledgerActor(who),
+  });
+  await writeAudit(tx, who.actor, {
+    action: 'refund.partial',
+    entityType: 'order',
+    entityId: number,
+    before: null,
+    after: {
+      refundId: refund.id,
+      route: refund.route,
+      amountCents: refund.amountCents,
+      reason: request.reason,
+    },
+  });
+  if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, publicUrl);
+  return refund;
+}
+
+/**
+ * The second half, after the opening transaction committed: a card refund asked of Openpay and settled (502 when
+ * Openpay refused or did not answer), and the credit note that follows the money (the tax-paper port).
+ */
+export async function completePartialRefund(
+  ctx: OrderContext,
+  opened: RefundRow,
+  who: StaffRequest,
+): Promise<PartialRefundResult> {
+  const number = opened.orderNumber;
   if (opened.route !== 'card') {
     await ctx.taxPapers?.afterMoneyMoved(number);
     return { refund: opened, outcome: 'owed' };

@@ -189,6 +189,8 @@ export const orderSummarySchema = z.object({
   refundableCents: z.number().int().nullable(),
   /** Every refund of the order with its real route and state (decision 045), as on the receipt. */
   refunds: z.array(refundViewSchema),
+  /** Its returns (issue 35, decision 062) with their state, newest last; the page /historial/devoluciones/:n has them whole. */
+  returns: z.array(z.object({ id: z.number().int(), state: z.string(), stateLabel: z.string() })).default([]),
   ...actionsShape,
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;

@@ -23,6 +23,8 @@ import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
 import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
 import { RefundsScreen } from '../screens/refunds-screen.tsx';
+import { ReturnDetailScreen } from '../screens/return-detail.tsx';
+import { ReturnsScreen } from '../screens/returns-screen.tsx';
 import { SearchScreen } from '../screens/search-screen.tsx';
 
 const NAV = [
@@ -31,6 +33,7 @@ const NAV = [
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'pagos-diferidos', label: 'Pagos diferidos' },
   { to: 'reembolsos', label: 'Reembolsos pendientes' },
+  { to: 'devoluciones', label: 'Devoluciones' },
   { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
@@ -178,6 +181,8 @@ function Shell({ email }: { email: string }) {
             <Route path="importar" element={<ImportScreen />} />
             <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
             <Route path="reembolsos" element={<RefundsScreen />} />
+            <Route path="devoluciones" element={<ReturnsScreen />} />
+            <Route path="devoluciones/:id" element={<ReturnDetailScreen />} />
             <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />

@@ -34,6 +34,7 @@ import {
 import { AuditList } from './audit-screen.tsx';
 import { InvoicePanel } from './order-invoice-panel.tsx';
 import { OrderMoneyPanel } from './order-money-panel.tsx';
+import { OrderReturnsPanel } from './order-returns-panel.tsx';
 
 const PAYMENT_LABELS: Record<string, string> = {
   completed: 'Cobrado',
@@ -500,6 +501,7 @@ export function OrderDetailScreen() {
         <div className="order-first grid content-start gap-5 lg:order-none">
           <Actions order={order} />
           {order.invoiceState === 'none' ? null : <InvoicePanel orderNumber={order.number} />}
+          <OrderReturnsPanel orderNumber={order.number} />
           <Panel title="Historial">
             <AuditList entries={order.history} empty="Sin acciones del personal todavía." />
           </Panel>

@@ -31,6 +31,22 @@ function AddToList({ code }: { code: string }) {
   );
 }
 
+// 'Avísame cuando haya' (issue 35): only under a product without stock, loaded after hydration like the lists.
+const StockAlertForm = lazy(() =>
+  import('@/client/stock-alerts/stock-alert-form.tsx').then((m) => ({ default: m.StockAlertForm })),
+);
+
+function StockAlert({ code }: { code: string }) {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return null;
+  return (
+    <Suspense fallback={null}>
+      <StockAlertForm code={code} />
+    </Suspense>
+  );
+}
+
 /** The server reads the product: 404 when there is none; its facts make the title, price tags and JSON-LD. */
 export const prefetch: Prefetch = async ({ params, client, reads }) => {
   const code = params.code ?? '';
@@ -76,6 +92,7 @@ export function Component() {
               leadTime: p.leadTime,
             }}
           />
+          {p.stock < 1 && !p.leadTime && <StockAlert key={p.code} code={p.code} />}
           <AddToList code={p.code} />
         </>
       }

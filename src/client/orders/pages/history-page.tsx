@@ -118,6 +118,15 @@ function OrderCard({
         )}
       </dl>
       <OrderRefunds number={order.number} refunds={order.refunds} />
+      {order.returns.length > 0 && (
+        <ul className="mt-3 space-y-1 text-sm" data-testid="order-returns">
+          {order.returns.map((r) => (
+            <li key={r.id} className="text-slate-700">
+              Devolución #{r.id}: <strong className="font-medium text-slate-900">{r.stateLabel}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
       {order.paymentDeadline && (
         <Link
           to={`/resumen/${order.number}`}
@@ -155,6 +164,14 @@ function OrderCard({
           number={order.number}
           className={`${button} border-brand-700 bg-white text-brand-800 hover:bg-brand-50`}
         />
+        {(order.status === 'delivered' || order.returns.length > 0) && (
+          <Link
+            to={`/historial/devoluciones/${order.number}`}
+            className={`${button} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
+          >
+            {order.returns.length > 0 ? 'Ver devoluciones' : 'Solicitar devolución'}
+          </Link>
+        )}
         {order.canCancel && (
           <button
             type="button"

@@ -60,12 +60,14 @@ function ReturnsAndWarranty() {
         </li>
         <li>
           <strong>No se aceptan devoluciones de reactivos químicos ni biológicos</strong>, por seguridad y
-          para garantizar su conservación y trazabilidad.
+          para garantizar su conservación y trazabilidad, salvo que lleguen defectuosos o no sean lo que
+          pidió; en ese caso no vuelven a la venta.
         </li>
         <li>
-          Para iniciar una devolución escriba a <Mail to={shop.complaintsEmail} /> con su número de pedido,
-          los productos y el motivo; le indicaremos cómo enviarlos. Una vez revisada la mercancía, el
-          reembolso se hace al mismo medio de pago.
+          Para iniciar una devolución pídala desde su pedido en <Link to="/historial">Mis pedidos</Link>, con
+          los productos, el motivo y fotos si hay daño (o escriba a <Mail to={shop.complaintsEmail} />
+          ); le indicaremos cómo enviarlos. Una vez revisada la mercancía, el reembolso se hace al mismo medio
+          de pago.
         </li>
       </ul>
 
@@ -143,8 +145,9 @@ export function ReturnsPolicy() {
       <Callout title="Cómo iniciar una devolución o un reclamo de garantía">
         <ol className="mt-2! space-y-1!">
           <li>
-            Escriba a <Mail to={shop.complaintsEmail} /> con su número de pedido dentro de los 10 días
-            siguientes a la entrega.
+            Dentro de los {T.returnDays} días siguientes a la entrega, pídala desde su pedido en{' '}
+            <Link to="/historial">Mis pedidos</Link> («Solicitar devolución»), o escriba a{' '}
+            <Mail to={shop.complaintsEmail} /> con su número de pedido.
           </li>
           <li>Describa el producto y el motivo (con fotos si hay daño o falla).</li>
           <li>Le responderemos en un máximo de dos días hábiles con las instrucciones de envío.</li>
