@@ -11,4 +11,5 @@ export * from './schema/lists.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';
 export * from './schema/quotations.ts';
+export * from './schema/requisitions.ts';
 export * from './schema/search.ts';
