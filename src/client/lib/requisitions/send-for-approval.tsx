@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError, apiFetch } from '@/client/lib/api-client.ts';
+import { setCartItems } from '@/client/lib/cart-store.ts';
 import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { TextField } from '@/client/ui/form-field.tsx';
 import type { RequisitionContext, RequisitionDetail } from '@/shared/schemas/requisitions.ts';
@@ -38,6 +39,8 @@ export function SendForApproval({ items }: { items: { code: string; quantity: nu
           body: { items, ...form },
           timeoutMs: 30_000,
         });
+        // The cart became the requisition (as a placed order empties it).
+        setCartItems([]);
         toast.success(`Requisición ${r.folio} enviada a aprobación`);
         navigate(`/requisiciones/${r.id}`);
       } catch (error) {

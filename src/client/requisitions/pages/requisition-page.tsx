@@ -92,14 +92,17 @@ function Requisition({ id }: { id: number }) {
           </Alert>
         </div>
       )}
+      {/* On a phone the actions come right after the facts, before a long list of lines. */}
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+        <div className="lg:col-span-2">
           <Facts r={r} />
-          <RequisitionLines r={r} />
         </div>
-        <div className="space-y-6">
+        <div className="space-y-6 lg:row-span-2">
           <RequisitionActions r={r} />
           <Trail r={r} />
+        </div>
+        <div className="lg:col-span-2">
+          <RequisitionLines r={r} />
         </div>
       </div>
     </>
