@@ -18,6 +18,7 @@ import type {
   RequisitionList,
 } from '../../shared/schemas/requisitions.ts';
 import { institutions, mailOutbox, orders, quotations, requisitionEvents } from '../db/schema.ts';
+import { GatewayUnavailableError } from '../payments/gateway.ts';
 
 // Runs on in-memory PGlite, and on PostgreSQL with TEST_DATABASE_URL (real concurrent transactions).
 let t: CheckoutTestApp;
@@ -362,5 +363,31 @@ describe('requisiciones', () => {
     const r2 = await send(w.solicitante, [{ code: a.code, quantity: 1 }]);
     const plain = (await post(w.aprobador, `/api/requisitions/${r2.id}/approve`)).json<DecisionResponse>();
     expect(plain).toMatchObject({ placed: null, requisition: { state: 'aprobada' } });
+  });
+
+  it('no SPEI reference could be made: the order is released and the requisition is approved again', async () => {
+    const w = await world();
+    const a = await productWithStock(t, 50, 9);
+    const r = await send(w.solicitante, [{ code: a.code, quantity: 2 }]);
+    await post(w.aprobador, `/api/requisitions/${r.id}/approve`);
+    const gateway = t.app.paymentGateway;
+    const original = gateway.createDelayedCharge.bind(gateway);
+    gateway.createDelayedCharge = async () => {
+      throw new GatewayUnavailableError('Openpay no responde');
+    };
+    try {
+      const res = await post(w.comprador, `/api/requisitions/${r.id}/place`);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.message).toContain('No pudimos generar la referencia de pago');
+    } finally {
+      gateway.createDelayedCharge = original;
+    }
+    const after = (await get(w.comprador, `/api/requisitions/${r.id}`)).json<RequisitionDetail>();
+    expect(after).toMatchObject({ state: 'aprobada', orderNumber: null });
+    expect(after.trail.map((e) => e.event)).toEqual(['send', 'approve', 'place', 'reopen']);
+    // The stock came back, and the comprador places it once the gateway answers.
+    const again = await post(w.comprador, `/api/requisitions/${r.id}/place`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json<DecisionResponse>().requisition.state).toBe('colocada');
   });
 });
