@@ -171,7 +171,9 @@ async function placePendingOrder(
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
     if ((buyer?.requiresPurchaseOrder || requisition?.institution.requiresPurchaseOrder) && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
-    const quote = quoted ?? (await quoteCart(tx, body.items));
+    // Buying for an institution: its contract prices, through the same rule (decision 059).
+    const quote =
+      quoted ?? (await quoteCart(tx, body.items, undefined, { institutionId: extra.institutionId ?? null }));
     const method = body.paymentMethod ?? 'card';
     // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
     refuseOverLimit(quote.totalCents, method);
@@ -228,7 +230,7 @@ async function placePendingOrder(
       address,
       purchaseOrder,
       quotationId: quoted?.quotationId ?? null,
-      institutionId: requisition?.row.institutionId ?? null,
+      institutionId: requisition?.row.institutionId ?? extra.institutionId ?? null,
       idempotencyKey: key,
       requestHash: hash,
       reservationMinutes: hold.minutes,
@@ -512,7 +514,11 @@ async function refuseMsiOnDebit(ctx: OrderContext, body: PlaceOrder): Promise<vo
 }
 
 /** What the server adds to a placement that the browser cannot send: an approved requisition (decision 059). */
-export type PlaceExtra = { requisition?: RequisitionClaim };
+export type PlaceExtra = {
+  requisition?: RequisitionClaim;
+  /** The institution the session buys for (read from the session, never the body): its contract prices. */
+  institutionId?: number | null;
+};
 
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */
 export async function placeOrder(

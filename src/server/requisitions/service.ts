@@ -55,12 +55,14 @@ export async function createRequisition(
     const items = body.items ?? [];
     if (items.length === 0) throw conflict(NO_APPROVAL_EMPTY, 'empty_cart');
     // Above the requester's limits: said before a quotation is issued and mailed.
-    await checkSpendingLimits(ctx.db, who, (await quoteCart(ctx.db, items)).totalCents);
-    const issued = await createQuotation(ctx, user, {
-      items,
-      institution: m.institution.razonSocial,
-      rfc: m.institution.rfc,
-    });
+    const priced = await quoteCart(ctx.db, items, undefined, { institutionId: m.institution.id });
+    await checkSpendingLimits(ctx.db, who, priced.totalCents);
+    const issued = await createQuotation(
+      ctx,
+      user,
+      { items, institution: m.institution.razonSocial, rfc: m.institution.rfc },
+      m.institution.id,
+    );
     folio = issued.folio;
   }
   const q = await findQuotation(ctx.db, user.id, folio);
