@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
+import { formatMoney } from '../../src/shared/money.ts';
 import { registerThroughApi } from './register-helper.ts';
 
 /**
@@ -168,6 +169,15 @@ test('solicitante → aprobador → comprador, with the mails; a 40-line requisi
   const inStock = items.filter((p) => p.stock >= 4);
   expect(inStock.length).toBeGreaterThanOrEqual(42);
 
+  // The institution's contract price for the first product (decision 059), today only.
+  const [first] = await sql('select price_cents from products where code = $1', [inStock[0]!.code]);
+  const contractCents = Math.max(100, Number(first.price_cents) - 5000);
+  await sql(
+    `insert into institution_prices (institution_id, product_code, price_cents, valid_from, valid_to)
+     values ($1, $2, $3, (now() at time zone 'America/Mexico_City')::date, (now() at time zone 'America/Mexico_City')::date)`,
+    [inst.id, inStock[0]!.code, contractCents],
+  );
+
   // The solicitante: two products in the cart, «Enviar a aprobación».
   const s = solicitante.page;
   for (const [i, p] of inStock.slice(0, 2).entries()) {
@@ -176,6 +186,9 @@ test('solicitante → aprobador → comprador, with the mails; a 40-line requisi
     await expect(s.getByTestId('cart-count')).toHaveText(String(i + 1));
   }
   await s.goto('/carrito');
+  const contractLine = s.locator(`[data-testid="cart-line"][data-code="${inStock[0]!.code}"]`);
+  await expect(contractLine.getByTestId('contract-price')).toHaveText('Precio de contrato de su institución');
+  await expect(contractLine.getByTestId('unit-price')).toHaveText(formatMoney(contractCents));
   await s.getByRole('button', { name: 'Enviar a aprobación' }).click();
   await s.getByLabel('Centro de costos').fill('CC-4410 Química');
   await s.getByLabel('Proyecto CONAHCYT').fill('CF-2026-1187');

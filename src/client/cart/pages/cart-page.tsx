@@ -218,6 +218,7 @@ export function Component() {
                   volume={lineVolume(item.code, item.quantity)}
                   backorder={lineBackorder(item.code, item.quantity)}
                   controlled={quote.data?.lines.some((l) => l.code === item.code && l.controlled)}
+                  contract={quote.data?.lines.some((l) => l.code === item.code && l.contract)}
                 />
               ))}
             </ul>

@@ -93,7 +93,7 @@ function Requisition({ id }: { id: number }) {
         </div>
       )}
       {/* On a phone the actions come right after the facts, before a long list of lines. */}
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
         <div className="lg:col-span-2">
           <Facts r={r} />
         </div>
