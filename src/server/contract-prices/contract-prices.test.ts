@@ -155,6 +155,13 @@ describe('precios de contrato', () => {
       .where(eq(orderLines.orderNumber, placed.placed!.orderNumber));
     expect(line!.unitPriceCents).toBe(contract);
 
+    // A solicitante cannot place the institution's order at checkout: they send it for approval.
+    const refused = await placeOrderRequest(t, solicitante, {
+      items: [{ code: p.code, quantity: 1 }],
+      cardToken: await sandboxToken(t, '4111111111111111'),
+      deviceSessionId: 'contract-prices',
+    });
+    expect(refused.statusCode).toBe(403);
     // The comprador's own checkout, by card, buying for the institution.
     const res = await placeOrderRequest(t, comprador, {
       items: [{ code: p.code, quantity: 1 }],
