@@ -269,5 +269,18 @@ test('solicitante → aprobador → comprador, with the mails; a 40-line requisi
   await s.goto('/requisiciones');
   await expect(s.getByText(folio)).toBeVisible();
   await shoot(s, 'requisiciones-lista');
-  for (const who of [solicitante, aprobador, comprador]) await who.context.close();
+  // The administrador reads the institution's trail.
+  const admin = await person(browser, 'administra', 'Rosa', 'Vega');
+  await sql('insert into institution_members (institution_id, user_id, role) values ($1, $2, $3)', [
+    inst.id,
+    admin.id,
+    'administrador',
+  ]);
+  await sql('update sessions set institution_id = $1 where user_id = $2', [inst.id, admin.id]);
+  await admin.page.goto('/requisiciones');
+  const bitacora = admin.page.getByRole('table').filter({ hasText: 'Quién' });
+  await expect(bitacora.getByRole('row')).toHaveCount(1 + 6);
+  await expect(bitacora.getByText('Adelante, con cargo al proyecto.')).toBeVisible();
+  await shoot(admin.page, 'requisiciones-administrador');
+  for (const who of [solicitante, aprobador, comprador, admin]) await who.context.close();
 });

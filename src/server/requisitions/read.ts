@@ -105,6 +105,7 @@ export async function listRequisitions(db: Db, membership: Membership, userId: n
   const { razonSocial, costCentreLabel, projectLabel } = membership.institution;
   return {
     institution: { razonSocial, costCentreLabel, projectLabel },
+    canReadTrail: canInstitution(membership.role, 'audit.read'),
     requisitions: rows.map((r) => summaryOf(r, people.get(r.requesterId)?.name ?? '')),
   };
 }

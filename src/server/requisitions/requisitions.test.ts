@@ -152,6 +152,18 @@ describe('requisiciones', () => {
       ['place', 'María López Ruiz', null],
     ]);
     expect(detail.trail[2]!.orderNumber).toBe(order!.orderNumber);
+    // The administrador's trail of the whole institution; nobody else's role reads it.
+    expect((await get(w.admin, '/api/requisitions')).json<RequisitionList>().canReadTrail).toBe(true);
+    const trail = (await get(w.admin, '/api/requisitions/trail')).json<{
+      events: { folio: string; event: string }[];
+    }>();
+    expect(trail.events.filter((e) => e.folio === r.folio).map((e) => e.event)).toEqual([
+      'place',
+      'approve',
+      'send',
+    ]);
+    for (const who of [w.solicitante, w.aprobador, w.comprador])
+      expect((await get(who, '/api/requisitions/trail')).statusCode).toBe(403);
   });
 
   it('refuses an empty cart, a session that buys for no institution, and a reason left blank', async () => {
@@ -270,6 +282,8 @@ describe('requisiciones', () => {
         expect([403, 404]).toContain(real.statusCode);
       }
     }
+    const theirTrail = (await get(other.admin, '/api/requisitions/trail')).json<{ events: unknown[] }>();
+    expect(theirTrail.events).toEqual([]);
     const own = (await get(w.solicitante, '/api/requisitions')).json<RequisitionList>();
     expect(own.requisitions.map((x) => x.id)).toEqual([r.id]);
     expect((await get(w.solicitante, `/api/requisitions/${theirs.id}`)).statusCode).toBe(404);

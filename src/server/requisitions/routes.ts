@@ -11,6 +11,7 @@ import {
   requisitionFieldsSchema,
   requisitionIdParamsSchema,
   requisitionListSchema,
+  requisitionTrailSchema,
 } from '../../shared/schemas/requisitions.ts';
 import { requireUser } from '../auth/session.ts';
 import { buyingFor, requireInstitution } from '../institutions/membership.ts';
@@ -19,6 +20,7 @@ import { cancel, resend } from './decisions.ts';
 import { approveAndPlace, decideAndRead, placeAndRead, requisitionContextOf } from './flow.ts';
 import { detailOf, listRequisitions, visibleRequisition } from './read.ts';
 import { createRequisition, type RequisitionCtx } from './service.ts';
+import { institutionTrail } from './trail.ts';
 
 const tags = ['requisiciones'];
 const params = requisitionIdParamsSchema;
@@ -75,6 +77,21 @@ export const requisitionRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireUser(request);
       const detail = await createRequisition(ctx, user, await buyingFor(request), request.body);
       return reply.code(201).send(detail);
+    },
+  );
+
+  app.get(
+    '/api/requisitions/trail',
+    {
+      schema: {
+        tags,
+        summary: 'Bitácora de las requisiciones de la institución (administrador)',
+        response: { 200: requisitionTrailSchema },
+      },
+    },
+    async (request) => {
+      await requireUser(request);
+      return institutionTrail(app.db, await buyingFor(request));
     },
   );
 

@@ -71,6 +71,8 @@ export type RequisitionSummary = z.infer<typeof requisitionSummarySchema>;
 
 export const requisitionListSchema = z.object({
   institution: z.object({ razonSocial: z.string(), costCentreLabel: z.string(), projectLabel: z.string() }),
+  /** The administrador reads the institution's whole trail (GET /api/requisitions/trail). */
+  canReadTrail: z.boolean(),
   requisitions: z.array(requisitionSummarySchema),
 });
 export type RequisitionList = z.infer<typeof requisitionListSchema>;
@@ -123,6 +125,23 @@ export const requisitionDetailSchema = requisitionSummarySchema.extend({
   placeNote: z.string().nullable(),
 });
 export type RequisitionDetail = z.infer<typeof requisitionDetailSchema>;
+
+export const requisitionTrailSchema = z.object({
+  events: z.array(
+    z.object({
+      requisitionId: z.number().int(),
+      folio: z.string(),
+      event: z.enum(REQUISITION_EVENTS),
+      label: z.string(),
+      actor: z.string(),
+      reason: z.string().nullable(),
+      orderNumber: z.number().int().nullable(),
+      totalCents: z.number().int(),
+      at: z.string(),
+    }),
+  ),
+});
+export type RequisitionTrail = z.infer<typeof requisitionTrailSchema>;
 
 /** What the cart's «Enviar a aprobación» and the new requisition page need to know about the session. */
 export const requisitionContextSchema = z.object({

@@ -6,6 +6,7 @@ import { shopTitle, useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { formatMoney } from '@/shared/money.ts';
 import { useRequisitions } from '../api/requisitions.ts';
+import { InstitutionTrail } from '../components/institution-trail.tsx';
 import { formatDay, StateBadge } from '../components/state-badge.tsx';
 
 /** «Requisiciones» (issue 34): the solicitante's own, or the institution's for those who approve and buy. */
@@ -54,6 +55,7 @@ function RequisitionList() {
           ))}
         </ul>
       )}
+      {list.data.canReadTrail && <InstitutionTrail />}
     </>
   );
 }
