@@ -37,6 +37,7 @@ import type { PaymentGateway } from './payments/gateway.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { openpayCspOrigins } from './payments/service.ts';
 import { quotationRoutes } from './quotations/routes.ts';
+import { requisitionRoutes } from './requisitions/routes.ts';
 import { returnsRoutes } from './returns/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
@@ -187,6 +188,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
+  await app.register(requisitionRoutes);
   await app.register(adminRoutes);
   await app.register(returnsRoutes);
   await app.register(stockAlertRoutes);

@@ -220,6 +220,23 @@ export const ROUTES: readonly RouteEntry[] = [
     private: true,
   },
   {
+    id: 'requisitions',
+    path: 'requisiciones',
+    page: 'requisitions/pages/requisitions-page.tsx',
+    render: 'client',
+    area: 'account',
+    title: 'Requisiciones',
+    private: true,
+  },
+  {
+    id: 'requisition',
+    path: 'requisiciones/:id',
+    page: 'requisitions/pages/requisition-page.tsx',
+    render: 'client',
+    area: 'account',
+    private: true,
+  },
+  {
     id: 'shared-list',
     path: 'listas/compartida/:token',
     page: 'lists/pages/shared-list-page.tsx',

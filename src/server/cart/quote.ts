@@ -7,12 +7,15 @@ import { presentationName } from '../../shared/presentation-name.ts';
 import type { CartQuote, QuoteLine } from '../../shared/schemas/cart.ts';
 import { shop } from '../../shared/shop.ts';
 import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-prices.ts';
+import { contractPricesOn } from '../contract-prices/prices.ts';
 import type { Db } from '../db/client.ts';
 import { priceBreaks, products } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
 
 export type { CartQuote, QuoteLine };
 export type ShippingRule = { baseCents: number; baseKg: number; extraKgCents: number };
+/** Whom the cart is priced for: an institution's contract prices apply in place of list and volume prices. */
+export type PricedFor = { institutionId?: number | null; at?: Date };
 
 /** The same address the catalogue gives a product's image (the content hash makes it cacheable for a year). */
 export function productImageUrl(code: string, imageHash: string | null): string | null {
@@ -59,8 +62,13 @@ export async function quoteCart(
   db: Db,
   items: readonly { code: string; quantity: number }[],
   rule: ShippingRule = shop.shipping,
+  pricedFor: PricedFor = {},
 ): Promise<CartQuote> {
   const codes = [...new Set(items.map((i) => i.code))];
+  // An institution's contract prices (decision 059), valid today in Mexico City, replace list and volume prices.
+  const contract = pricedFor.institutionId
+    ? await contractPricesOn(db, pricedFor.institutionId, codes, pricedFor.at ?? new Date())
+    : new Map<string, number>();
   const rows =
     codes.length === 0
       ? []
@@ -127,10 +135,12 @@ export async function quoteCart(
     }
     const lineGrams = grams(p.weightKg) * quantity;
     const breaks = breaksOf.get(code) ?? [];
-    // The one pricing rule (src/shared/volume-prices.ts): the order line and the CFDI keep this unit price.
-    const unitPriceCents = unitPriceFor(p.priceCents, breaks, quantity);
+    // The one pricing rule (src/shared/volume-prices.ts): the order line and the CFDI keep this unit price. A
+    // contract price is the institution's own list: no volume price applies over it.
+    const contractCents = contract.get(code);
+    const unitPriceCents = contractCents ?? unitPriceFor(p.priceCents, breaks, quantity);
     const lineTotalCents = unitPriceCents * quantity;
-    const next = nextBreak(breaks, quantity);
+    const next = contractCents === undefined ? nextBreak(breaks, quantity) : null;
     // 'Sobre pedido' (decision 029): what stock does not cover is backordered, not refused; every other product
     // keeps the exact rule — never beyond stock.
     const leadTime = leadTimeOf(p);
@@ -153,7 +163,8 @@ export async function quoteCart(
       imageUrl: productImageUrl(p.code, p.imageHash),
       error: available ? null : stockError(p.stock),
       presentationLabel: p.presentationLabel,
-      listPriceCents: p.priceCents,
+      listPriceCents: contractCents ?? p.priceCents,
+      ...(contractCents === undefined ? {} : { contract: true }),
       nextBreak: next ? { addUnits: next.addUnits, unitPriceCents: next.priceCents } : null,
       leadTime,
       backordered,

@@ -7,6 +7,7 @@ import {
 } from '../../shared/schemas/cart.ts';
 import { quickOrderRequestSchema, quickOrderResponseSchema } from '../../shared/schemas/quick-order.ts';
 import { requireUser } from '../auth/session.ts';
+import { buyingFor } from '../institutions/membership.ts';
 import { resolveQuickOrder } from './quick-order.ts';
 import { quoteCart, refuseOverLimit } from './quote.ts';
 import { getSavedCart, mergeIntoSavedCart, replaceSavedCart } from './service.ts';
@@ -25,7 +26,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const quote = await quoteCart(app.db, request.body.items);
+      // Buying for an institution: its contract prices (decision 059).
+      const institutionId = (await buyingFor(request))?.institution.id ?? null;
+      const quote = await quoteCart(app.db, request.body.items, undefined, { institutionId });
       refuseOverLimit(quote.totalCents, request.body.paymentMethod);
       return quote;
     },

@@ -40,6 +40,11 @@ import {
 } from '../payments/gateway.ts';
 import { claimQuotationForOrder, markQuotationConverted } from '../quotations/convert.ts';
 import {
+  claimRequisitionForOrder,
+  markRequisitionPlaced,
+  type RequisitionClaim,
+} from '../requisitions/claim.ts';
+import {
   attachOrder,
   type CheckoutAnswer,
   claimKey,
@@ -132,6 +137,7 @@ async function placePendingOrder(
   key: string,
   hash: string,
   body: PlaceOrder,
+  extra: PlaceExtra,
 ): Promise<number> {
   const hold = ctx.hold ?? DEFAULT_HOLD;
   await releaseEarlierAttempts(ctx, user);
@@ -154,14 +160,20 @@ async function placePendingOrder(
     const chosen = await getShippingAddress(tx, user.id, body.addressId);
     if (!chosen) throw conflict(NO_ADDRESS, 'address_required');
     const { id: _id, alias: _alias, isDefault: _default, ...address } = chosen;
+    // Placing an approved requisition (decision 059): its quotation (the requester's) for its institution.
+    const requisition = extra.requisition
+      ? await claimRequisitionForOrder(tx, user.id, extra.requisition, body.quotation)
+      : null;
     // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
     const quoted = body.quotation
-      ? await claimQuotationForOrder(tx, user.id, body.quotation, body.items)
+      ? await claimQuotationForOrder(tx, requisition?.row.requesterId ?? user.id, body.quotation, body.items)
       : null;
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
-    if (buyer?.requiresPurchaseOrder && !purchaseOrder)
+    if ((buyer?.requiresPurchaseOrder || requisition?.institution.requiresPurchaseOrder) && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
-    const quote = quoted ?? (await quoteCart(tx, body.items));
+    // Buying for an institution: its contract prices, through the same rule (decision 059).
+    const quote =
+      quoted ?? (await quoteCart(tx, body.items, undefined, { institutionId: extra.institutionId ?? null }));
     const method = body.paymentMethod ?? 'card';
     // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
     refuseOverLimit(quote.totalCents, method);
@@ -218,6 +230,7 @@ async function placePendingOrder(
       address,
       purchaseOrder,
       quotationId: quoted?.quotationId ?? null,
+      institutionId: requisition?.row.institutionId ?? extra.institutionId ?? null,
       idempotencyKey: key,
       requestHash: hash,
       reservationMinutes: hold.minutes,
@@ -238,6 +251,7 @@ async function placePendingOrder(
       amountCents: quote.totalCents,
     });
     if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
+    if (requisition) await markRequisitionPlaced(tx, requisition, number, user.id, ctx.publicUrl);
     if (declaration) await recordDeclaration(tx, number, declaration);
     if (invoiceProfile) {
       const { id: _id, email, isDefault: _d, ...request } = invoiceProfile;
@@ -499,12 +513,20 @@ async function refuseMsiOnDebit(ctx: OrderContext, body: PlaceOrder): Promise<vo
   }
 }
 
+/** What the server adds to a placement that the browser cannot send: an approved requisition (decision 059). */
+export type PlaceExtra = {
+  requisition?: RequisitionClaim;
+  /** The institution the session buys for (read from the session, never the body): its contract prices. */
+  institutionId?: number | null;
+};
+
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */
 export async function placeOrder(
   ctx: OrderContext,
   user: SessionUser,
   key: string,
   body: PlaceOrder,
+  extra: PlaceExtra = {},
 ): Promise<PlaceOrderResult> {
   const hash = requestHash(body);
   const claim = await claimKey(ctx.db, user.id, key, hash);
@@ -519,7 +541,15 @@ export async function placeOrder(
 
   const stop = holdKey(ctx.db, user.id, key);
   try {
-    return await placeWithKey(ctx, user, key, hash, body, claim.kind === 'resume' ? claim.orderNumber : null);
+    return await placeWithKey(
+      ctx,
+      user,
+      key,
+      hash,
+      body,
+      claim.kind === 'resume' ? claim.orderNumber : null,
+      extra,
+    );
   } finally {
     stop();
   }
@@ -533,12 +563,13 @@ async function placeWithKey(
   hash: string,
   body: PlaceOrder,
   resumed: number | null,
+  extra: PlaceExtra,
 ): Promise<PlaceOrderResult> {
   let number = resumed;
   try {
     if (number === null) {
       await refuseMsiOnDebit(ctx, body);
-      number = await placePendingOrder(ctx, user, key, hash, body);
+      number = await placePendingOrder(ctx, user, key, hash, body, extra);
     }
   } catch (error) {
     if (!(error instanceof AppError)) {

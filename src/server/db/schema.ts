@@ -2,6 +2,7 @@
 export * from './schema/accounts.ts';
 export * from './schema/admin.ts';
 export * from './schema/catalog.ts';
+export * from './schema/contract-prices.ts';
 export * from './schema/controlled.ts';
 export * from './schema/documents.ts';
 export * from './schema/institutions.ts';
@@ -11,5 +12,6 @@ export * from './schema/lists.ts';
 export * from './schema/mail.ts';
 export * from './schema/orders.ts';
 export * from './schema/quotations.ts';
+export * from './schema/requisitions.ts';
 export * from './schema/returns.ts';
 export * from './schema/search.ts';

@@ -9,6 +9,7 @@ import {
 } from '../../shared/schemas/quotations.ts';
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
+import { buyingFor } from '../institutions/membership.ts';
 import { prepareConversion } from './convert.ts';
 import { quotationFileName, renderQuotationPdf } from './pdf.ts';
 import {
@@ -57,7 +58,8 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      return reply.code(201).send(await createQuotation(ctx, user, request.body));
+      const institutionId = (await buyingFor(request))?.institution.id ?? null;
+      return reply.code(201).send(await createQuotation(ctx, user, request.body, institutionId));
     },
   );
 

@@ -50,9 +50,14 @@ export const TOO_MANY_QUOTATIONS = `Puede solicitar hasta ${MAX_QUOTATIONS_PER_D
 const nowOf = (ctx: QuotationContext) => ctx.now?.() ?? new Date();
 
 /** Today's catalogue prices for these lines (through the cart's quote: one pricing rule), as a snapshot. */
-async function pricedLines(db: Db, items: readonly { code: string; quantity: number }[]) {
+async function pricedLines(
+  db: Db,
+  items: readonly { code: string; quantity: number }[],
+  institutionId: number | null = null,
+) {
   if (items.length === 0) throw conflict(EMPTY_CART, 'empty_cart');
-  const quote = await quoteCart(db, items);
+  // Issued for an institution: its contract prices (decision 059), through the same rule.
+  const quote = await quoteCart(db, items, undefined, { institutionId });
   const lines: QuotationLineSnapshot[] = quote.lines.map((l) => {
     if (l.name === null) throw conflict(`El producto ${l.code} ya no está a la venta`, 'unavailable');
     return {
@@ -309,6 +314,8 @@ export async function createQuotation(
   ctx: QuotationContext,
   user: SessionUser,
   body: CreateQuotation & { items: { code: string; quantity: number }[] },
+  /** The institution the session buys for (decision 059): priced at its contract prices. */
+  institutionId: number | null = null,
 ): Promise<QuotationDetail> {
   const now = nowOf(ctx);
   const q = await ctx.db.transaction(async (tx) => {
@@ -324,7 +331,7 @@ export async function createQuotation(
       );
     if ((recent?.n ?? 0) >= MAX_QUOTATIONS_PER_DAY)
       throw new AppError(429, 'too_many_quotations', TOO_MANY_QUOTATIONS);
-    const { lines, shippingCents } = await pricedLines(tx, body.items);
+    const { lines, shippingCents } = await pricedLines(tx, body.items, institutionId);
     const totals = totalsOf(lines, shippingCents);
     const { rows } = await tx.execute<{ n: string }>(
       sql`select nextval(${quotationFolioSeq.seqName})::text as n`,
@@ -342,6 +349,7 @@ export async function createQuotation(
         institution: body.institution ?? '',
         rfc: body.rfc ?? '',
         purchaseOrder: body.purchaseOrder || null,
+        institutionId,
         createdAt: now,
         updatedAt: now,
       })
@@ -388,7 +396,7 @@ export async function renewalPreview(
   const now = nowOf(ctx);
   const q = await expiredQuotation(ctx.db, userId, folio, now, false);
   const current = await currentRevision(ctx.db, q);
-  const { lines, shippingCents } = await pricedLines(ctx.db, current.lines);
+  const { lines, shippingCents } = await pricedLines(ctx.db, current.lines, q.institutionId);
   const renewed = totalsOf(lines, shippingCents);
   const agreed = current.lines.filter((l) => l.basePriceCents !== volumePriceOf(l));
   const changes: string[] = [];
@@ -430,7 +438,7 @@ export async function renewQuotation(ctx: QuotationContext, userId: number, foli
   const q = await ctx.db.transaction(async (tx) => {
     const q = await expiredQuotation(tx, userId, folio, now, true);
     const current = await currentRevision(tx, q);
-    const { lines, shippingCents } = await pricedLines(tx, current.lines);
+    const { lines, shippingCents } = await pricedLines(tx, current.lines, q.institutionId);
     return writeRevision(ctx, tx, q, {
       revision: q.revision + 1,
       reason: 'renewed',

@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { cartQuoteSchema } from '../../shared/schemas/cart.ts';
+import { quoteCart } from '../cart/quote.ts';
 import { sendNotFound } from '../http/errors.ts';
 import type { RenderBudget } from '../http/rate-limit.ts';
+import { buyingFor } from '../institutions/membership.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { createPreloadHints } from './preload-hints.ts';
 import { inlineStylesheets, splitTemplate, streamPage } from './ssr.ts';
@@ -81,7 +84,16 @@ export const spaPlugin = fp(async (app: FastifyInstance, opts: SpaOptions) => {
     return streamPage(request, reply, {
       url,
       template,
-      reads,
+      // The cart of a session buying for an institution is priced at its contract prices (decision 059).
+      reads: {
+        ...reads,
+        cartQuote: async (items) =>
+          cartQuoteSchema.parse(
+            await quoteCart(app.db, items, undefined, {
+              institutionId: (await buyingFor(request))?.institution.id ?? null,
+            }),
+          ),
+      },
       publicUrl: opts.publicUrl,
       preloadHints,
       renders: opts.renders,

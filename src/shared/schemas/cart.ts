@@ -86,6 +86,8 @@ export const quoteLineSchema = z.object({
   presentationLabel: z.string().nullable(),
   /** The presentation's own unit price; above `unitPriceCents` when a volume price applies (decision 021). */
   listPriceCents: z.number().int(),
+  /** The institution's contract price (decision 059) is this line's price. */
+  contract: z.boolean().optional(),
   /** The next volume price: 'Agregue {addUnits} más para pagar {unitPriceCents} c/u'; null when none is left. */
   nextBreak: z.object({ addUnits: z.number().int(), unitPriceCents: z.number().int() }).nullable(),
   /** 'Sobre pedido' (decision 029): the lead time in business days; null when sold from stock only. */

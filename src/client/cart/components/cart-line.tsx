@@ -48,6 +48,7 @@ export function CartLine({
   volume,
   backorder,
   controlled = false,
+  contract = false,
 }: {
   item: CartItem;
   /** Set when the server's price differs from the price the item was added at. */
@@ -69,6 +70,8 @@ export function CartLine({
   backorder?: { stock: number; backordered: number; leadTime: LeadTime | null } | undefined;
   /** Under the precursor law (decision 030): the buyer is told what checkout will ask. */
   controlled?: boolean | undefined;
+  /** The institution the session buys for has a contract price for it (decision 059). */
+  contract?: boolean | undefined;
 }) {
   const [draft, setDraft] = useState(String(item.quantity));
   const [checking, setChecking] = useState(false);
@@ -139,6 +142,11 @@ export function CartLine({
           <p className="mt-1 text-sm text-slate-700">
             <span data-testid="unit-price">{formatMoney(item.priceCents)}</span>
             <span className="text-slate-500"> c/u</span>
+            {contract && (
+              <span className="ml-2 text-xs font-medium text-green-800" data-testid="contract-price">
+                Precio de contrato de su institución
+              </span>
+            )}
             {volume && volume.listPriceCents > item.priceCents && (
               <span className="ml-2 text-xs font-medium text-green-800" data-testid="volume-applied">
                 Precio por volumen (antes <s>{formatMoney(volume.listPriceCents)}</s>)
@@ -154,7 +162,7 @@ export function CartLine({
             </p>
           )}
           {controlled && <ControlledNotice compact />}
-          {previousPriceCents !== undefined && (
+          {previousPriceCents !== undefined && !contract && (
             <p className="mt-1 text-xs font-medium text-amber-700" data-testid="price-changed">
               El precio cambió: antes {formatMoney(previousPriceCents)}, ahora {formatMoney(item.priceCents)}
             </p>

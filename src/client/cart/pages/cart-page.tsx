@@ -29,6 +29,11 @@ const SaveCartAsList = lazy(() =>
   import('@/client/lib/lists/save-to-list.tsx').then((m) => ({ default: m.SaveCartAsList })),
 );
 
+// «Enviar a aprobación» (issue 34): only while the session buys for an institution, its code loaded when shown.
+const SendForApproval = lazy(() =>
+  import('@/client/lib/requisitions/send-for-approval.tsx').then((m) => ({ default: m.SendForApproval })),
+);
+
 const primaryButton =
   'inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
 const secondaryButton =
@@ -213,6 +218,7 @@ export function Component() {
                   volume={lineVolume(item.code, item.quantity)}
                   backorder={lineBackorder(item.code, item.quantity)}
                   controlled={quote.data?.lines.some((l) => l.code === item.code && l.controlled)}
+                  contract={quote.data?.lines.some((l) => l.code === item.code && l.contract)}
                 />
               ))}
             </ul>
@@ -235,6 +241,11 @@ export function Component() {
             {session.data?.user && fresh?.lines.every((l) => l.name !== null) && (
               <Suspense fallback={null}>
                 <SaveCartAsList items={quoteItems} />
+              </Suspense>
+            )}
+            {session.data?.user && fresh?.lines.every((l) => l.name !== null) && (
+              <Suspense fallback={null}>
+                <SendForApproval items={quoteItems} />
               </Suspense>
             )}
             <Link to="/" className={secondaryButton}>

@@ -36,6 +36,8 @@ export const institutions = pgTable(
     /** The names the institution gives to the two free fields of a requisition (e.g. 'Centro de costos'). */
     costCentreLabel: text('cost_centre_label').notNull().default('Centro de costos'),
     projectLabel: text('project_label').notNull().default('Proyecto o convenio'),
+    /** The institution's rule (decision 059): an approved requisition is placed at once, without a comprador. */
+    approvalPlacesOrder: boolean('approval_places_order').notNull().default(false),
     /** Credit line granted by staff: limit in centavos and terms in days; null = no credit. */
     creditLimitCents: bigint('credit_limit_cents', { mode: 'number' }),
     creditDays: integer('credit_days'),

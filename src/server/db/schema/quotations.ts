@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { institutions } from './institutions.ts';
 
 /**
  * One line of a quotation revision, a snapshot: what was quoted stays as quoted whatever the catalogue does
@@ -61,6 +62,8 @@ export const quotations = pgTable(
     institution: text('institution').notNull().default(''),
     rfc: text('rfc').notNull().default(''),
     purchaseOrder: text('purchase_order'),
+    /** Issued for an institution (decision 059): its contract prices price it, now and when renewed. */
+    institutionId: integer('institution_id').references(() => institutions.id),
     /** The order it became (the one paid or still being paid); null while not converted. */
     orderNumber: integer('order_number'),
     convertedAt: timestamp('converted_at', { withTimezone: true }),
