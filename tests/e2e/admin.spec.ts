@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { ownServerPort } from './own-server-port.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -9,10 +10,10 @@ import { signInStaff } from './staff-session.ts';
  * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
  * 'Cancelar pedido' is gone. The first staff account is made with `npm run staff:create`, which needs
  * the database before the server opens it (the embedded database allows one process), so this journey
- * starts its own server on a fresh database: E2E_PORT + 7 — a copy of the run's template (migrated, with the
+ * starts its own server on a fresh database (own-server-port.ts) — a copy of the run's template (migrated, with the
  * demo catalogue: scripts/e2e-template.ts) when playwright.config.ts made one.
  */
-const port = Number(process.env.E2E_PORT ?? 3100) + 7;
+const port = ownServerPort('admin');
 const base = `http://127.0.0.1:${port}`;
 const dataDir = `test-results/e2e-admin-data-${port}`;
 const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Envios2025' };

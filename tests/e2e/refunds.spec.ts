@@ -4,6 +4,7 @@ import { cpSync, rmSync } from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { clabeCheckDigit } from '../../src/shared/clabe.ts';
 import { formatMoney } from '../../src/shared/money.ts';
+import { ownServerPort } from './own-server-port.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff as signInAs } from './staff-session.ts';
 
@@ -16,10 +17,10 @@ import { signInStaff as signInAs } from './staff-session.ts';
  * buyer's order and mail then say where the money went.
  *
  * Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so this
- * journey starts its own server like admin.spec.ts, on E2E_PORT + 6 (admin.spec.ts takes + 7; the workers' servers
+ * journey starts its own server like admin.spec.ts, on its own port (own-server-port.ts; the workers' servers
  * take + 0 and + 1). SHOTS_DIR=… saves screenshots of the screens at 1280 and 390 px.
  */
-const port = Number(process.env.E2E_PORT ?? 3100) + 6;
+const port = ownServerPort('refunds');
 const base = `http://127.0.0.1:${port}`;
 const dataDir = `test-results/e2e-refunds-data-${port}`;
 const STAFF = { email: 'caja@ciencia-occidente.mx', password: 'Caja#Reembolsos2025' };

@@ -4,17 +4,18 @@ import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { formatMoney } from '../../src/shared/money.ts';
+import { ownServerPort } from './own-server-port.ts';
 import { registerThroughApi } from './register-helper.ts';
 
 /**
  * Issue 34, decision 059: a solicitante sends the cart for approval, an aprobador approves it from the mail's
  * link, a comprador places it at the quoted prices; each step mailed. Then a 40-line requisition approved and
- * placed in the browser, timed, and the administrador's trail. Its own server on the local PostgreSQL (E2E_PORT + 5:
- * refunds.spec.ts takes + 6, admin.spec.ts + 7, the workers' servers + 0 and + 1), so the journey can make the
+ * placed in the browser, timed, and the administrador's trail. Its own server on the local PostgreSQL (its own port,
+ * own-server-port.ts), so the journey can make the
  * institution and its members as rows (the institution screens are another slice) and set each session's
  * «Comprando para».
  */
-const port = Number(process.env.E2E_PORT ?? 3100) + 5;
+const port = ownServerPort('requisitions');
 const base = `http://127.0.0.1:${port}`;
 const adminUrl = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `tienda_e2e_req_${port}_${randomBytes(3).toString('hex')}`;

@@ -4,6 +4,7 @@ import { cpSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { formatMoney } from '../../src/shared/money.ts';
+import { ownServerPort } from './own-server-port.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -14,10 +15,10 @@ import { signInStaff } from './staff-session.ts';
  * money went, and the product's stock is back.
  *
  * Staff accounts are made with `npm run staff:create` before the server opens its database, so this journey starts
- * its own server like admin.spec.ts, on E2E_PORT + 5 (refunds + 6, admin + 7). SHOTS_DIR=… saves screenshots of the
+ * its own server like admin.spec.ts, on its own port (own-server-port.ts). SHOTS_DIR=… saves screenshots of the
  * return request at 1280 and 390 px.
  */
-const port = Number(process.env.E2E_PORT ?? 3100) + 5;
+const port = ownServerPort('returns');
 const base = `http://127.0.0.1:${port}`;
 const dataDir = `test-results/e2e-returns-data-${port}`;
 const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Devoluciones2025' };
