@@ -26,6 +26,7 @@ import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFoun
 import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { RenderBudget, registerRateLimits } from './http/rate-limit.ts';
+import { institutionRoutes } from './institutions/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
+  await app.register(institutionRoutes);
   await app.register(adminRoutes);
   // Made here, started by main.ts (startBackgroundJobs): buildApp alone runs no timer.
   app.decorate('jobs', createJobRegistry(app));

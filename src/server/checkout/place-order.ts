@@ -13,7 +13,10 @@ import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
-import { AppError, conflict } from '../http/errors.ts';
+import { AppError, conflict, notFound } from '../http/errors.ts';
+import { institutionAddress } from '../institutions/addresses.ts';
+import type { Membership } from '../institutions/membership.ts';
+import { checkInstitutionOrder } from '../institutions/order-rules.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
 import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
@@ -132,6 +135,7 @@ async function placePendingOrder(
   key: string,
   hash: string,
   body: PlaceOrder,
+  buyingFor: Membership | null = null,
 ): Promise<number> {
   const hold = ctx.hold ?? DEFAULT_HOLD;
   await releaseEarlierAttempts(ctx, user);
@@ -151,9 +155,14 @@ async function placePendingOrder(
       .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
     // The chosen address (issue 20) must be the buyer's own (else 404 before anything is written); none: the default.
-    const chosen = await getShippingAddress(tx, user.id, body.addressId);
+    // Buying for an institution (issue 34): one of its shared addresses may be chosen instead.
+    if (body.institutionAddressId !== undefined && !buyingFor) throw notFound('Dirección no encontrada');
+    const chosen =
+      buyingFor && body.institutionAddressId !== undefined
+        ? await institutionAddress(tx, buyingFor.institution.id, body.institutionAddressId)
+        : await getShippingAddress(tx, user.id, body.addressId);
     if (!chosen) throw conflict(NO_ADDRESS, 'address_required');
-    const { id: _id, alias: _alias, isDefault: _default, ...address } = chosen;
+    const { id: _id, alias: _alias, isDefault: _default, ...address } = { isDefault: false, ...chosen };
     // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
     const quoted = body.quotation
       ? await claimQuotationForOrder(tx, user.id, body.quotation, body.items)
@@ -165,6 +174,14 @@ async function placePendingOrder(
     const method = body.paymentMethod ?? 'card';
     // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
     refuseOverLimit(quote.totalCents, method);
+    // Buying for an institution (decision 058): its role, purchase-order and spending-limit rules, under this lock.
+    const institution = buyingFor
+      ? await checkInstitutionOrder(
+          tx,
+          { userId: user.id, institutionId: buyingFor.institution.id },
+          { totalCents: quote.totalCents, purchaseOrder },
+        )
+      : null;
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -231,6 +248,7 @@ async function placePendingOrder(
         totalCents: quote.totalCents,
       },
       lines,
+      institutionId: institution?.institutionId ?? null,
     });
     await recordPaymentAttempt(tx, {
       orderNumber: number,
@@ -505,6 +523,7 @@ export async function placeOrder(
   user: SessionUser,
   key: string,
   body: PlaceOrder,
+  buyingFor: Membership | null = null,
 ): Promise<PlaceOrderResult> {
   const hash = requestHash(body);
   const claim = await claimKey(ctx.db, user.id, key, hash);
@@ -519,7 +538,15 @@ export async function placeOrder(
 
   const stop = holdKey(ctx.db, user.id, key);
   try {
-    return await placeWithKey(ctx, user, key, hash, body, claim.kind === 'resume' ? claim.orderNumber : null);
+    return await placeWithKey(
+      ctx,
+      user,
+      key,
+      hash,
+      body,
+      claim.kind === 'resume' ? claim.orderNumber : null,
+      buyingFor,
+    );
   } finally {
     stop();
   }
@@ -533,12 +560,13 @@ async function placeWithKey(
   hash: string,
   body: PlaceOrder,
   resumed: number | null,
+  buyingFor: Membership | null,
 ): Promise<PlaceOrderResult> {
   let number = resumed;
   try {
     if (number === null) {
       await refuseMsiOnDebit(ctx, body);
-      number = await placePendingOrder(ctx, user, key, hash, body);
+      number = await placePendingOrder(ctx, user, key, hash, body, buyingFor);
     }
   } catch (error) {
     if (!(error instanceof AppError)) {

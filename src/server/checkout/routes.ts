@@ -7,6 +7,7 @@ import {
   placeOrderSchema,
 } from '../../shared/schemas/orders.ts';
 import { requireUser } from '../auth/session.ts';
+import { buyingFor } from '../institutions/membership.ts';
 import { orderContext } from '../orders/context.ts';
 import { type PlaceOrderResult, placeOrder } from './place-order.ts';
 
@@ -79,6 +80,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         user,
         request.headers['idempotency-key'],
         request.body,
+        await buyingFor(request),
       );
       const { status, body } = reply(result);
       return res.header('Cache-Control', 'no-store').code(status).send(body);

@@ -17,6 +17,8 @@ export type NewOrder = {
   purchaseOrder?: string | null;
   /** The quotation the order is converted from (issue 20). */
   quotationId?: number | null;
+  /** The institution the order is placed for (issue 34); null = a personal order. */
+  institutionId?: number | null;
   /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
   paymentMethod?: PaymentMethod;
   /** SPEI or cash: the payment's deadline, which is also the end of the reservation. */
@@ -54,6 +56,7 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     address: order.address,
     purchaseOrder: order.purchaseOrder ?? null,
     quotationId: order.quotationId ?? null,
+    institutionId: order.institutionId ?? null,
     idempotencyKey: order.idempotencyKey,
     requestHash: order.requestHash,
     reservedUntil: order.paymentDueAt ?? sql`now() + make_interval(mins => ${order.reservationMinutes})`,

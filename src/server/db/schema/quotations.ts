@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { institutions } from './institutions.ts';
 
 /**
  * One line of a quotation revision, a snapshot: what was quoted stays as quoted whatever the catalogue does
@@ -61,6 +62,8 @@ export const quotations = pgTable(
     institution: text('institution').notNull().default(''),
     rfc: text('rfc').notNull().default(''),
     purchaseOrder: text('purchase_order'),
+    /** Made while buying for this institution (issue 34): shared with its members; null = the person's own. */
+    institutionId: integer('institution_id').references(() => institutions.id),
     /** The order it became (the one paid or still being paid); null while not converted. */
     orderNumber: integer('order_number'),
     convertedAt: timestamp('converted_at', { withTimezone: true }),
@@ -71,6 +74,7 @@ export const quotations = pgTable(
   (t) => [
     uniqueIndex('quotations_folio_idx').on(t.folio),
     index('quotations_user_idx').on(t.userId, t.createdAt),
+    index('quotations_institution_idx').on(t.institutionId).where(sql`${t.institutionId} is not null`),
     index('quotations_order_idx').on(t.orderNumber).where(sql`${t.orderNumber} is not null`),
   ],
 );
