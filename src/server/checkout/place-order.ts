@@ -165,7 +165,12 @@ async function placePendingOrder(
     const { id: _id, alias: _alias, isDefault: _default, ...address } = { isDefault: false, ...chosen };
     // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
     const quoted = body.quotation
-      ? await claimQuotationForOrder(tx, user.id, body.quotation, body.items)
+      ? await claimQuotationForOrder(
+          tx,
+          { userId: user.id, institutionId: buyingFor?.institution.id ?? null },
+          body.quotation,
+          body.items,
+        )
       : null;
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
     if (buyer?.requiresPurchaseOrder && !purchaseOrder)

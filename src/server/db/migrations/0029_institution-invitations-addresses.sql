@@ -49,4 +49,7 @@ CREATE INDEX "institution_invitations_institution_idx" ON "institution_invitatio
 ALTER TABLE "saved_lists" ADD CONSTRAINT "saved_lists_institution_id_institutions_id_fk" FOREIGN KEY ("institution_id") REFERENCES "public"."institutions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quotations" ADD CONSTRAINT "quotations_institution_id_institutions_id_fk" FOREIGN KEY ("institution_id") REFERENCES "public"."institutions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "saved_lists_institution_idx" ON "saved_lists" USING btree ("institution_id") WHERE "saved_lists"."institution_id" is not null;--> statement-breakpoint
-CREATE INDEX "quotations_institution_idx" ON "quotations" USING btree ("institution_id") WHERE "quotations"."institution_id" is not null;
+CREATE INDEX "quotations_institution_idx" ON "quotations" USING btree ("institution_id") WHERE "quotations"."institution_id" is not null;--> statement-breakpoint
+DROP INDEX "saved_lists_user_name_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "saved_lists_user_name_idx" ON "saved_lists" USING btree ("user_id",lower("name")) WHERE "saved_lists"."institution_id" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "saved_lists_institution_name_idx" ON "saved_lists" USING btree ("institution_id",lower("name")) WHERE "saved_lists"."institution_id" is not null;

@@ -36,7 +36,13 @@ export const savedLists = pgTable(
     index('saved_lists_user_idx').on(t.userId),
     index('saved_lists_institution_idx').on(t.institutionId).where(sql`${t.institutionId} is not null`),
     // One name per account, compared without case ('Reactivos' and 'reactivos' are the same list to a person).
-    uniqueIndex('saved_lists_user_name_idx').on(t.userId, sql`lower(${t.name})`),
+    uniqueIndex('saved_lists_user_name_idx')
+      .on(t.userId, sql`lower(${t.name})`)
+      .where(sql`${t.institutionId} is null`),
+    // An institution's shared lists (decision 058): one name per institution, whoever made them.
+    uniqueIndex('saved_lists_institution_name_idx')
+      .on(t.institutionId, sql`lower(${t.name})`)
+      .where(sql`${t.institutionId} is not null`),
     uniqueIndex('saved_lists_share_token_idx').on(t.shareToken),
   ],
 );
