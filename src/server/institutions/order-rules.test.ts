@@ -149,9 +149,27 @@ describe('reglas de compra de la institución en el checkout', () => {
     });
     const withPo = await order(buyer, product.code, { purchaseOrder: 'OC-2026-0042' });
     expect(withPo.statusCode, withPo.body).toBe(201);
+    // Its invoice form starts from the institution's fiscal data (the CFDI's receptor).
+    const invoice = await t.app.inject({
+      url: `/api/orders/${withPo.json().number}/invoice`,
+      headers: { cookie: buyer.cookie },
+    });
+    expect(invoice.json().institutionReceptor).toEqual({
+      nombreFiscal: 'Centro de Investigación OC',
+      rfc: 'LQB150101AB3',
+      regimenFiscal: '601',
+      usoCfdi: 'G03',
+      cp: '44100',
+    });
     // The same person buying for themself is not bound by the institution's rule.
     await buyFor(t, buyer, null);
-    expect((await order(buyer, product.code)).statusCode).toBe(201);
+    const personal = await order(buyer, product.code);
+    expect(personal.statusCode).toBe(201);
+    const personalInvoice = await t.app.inject({
+      url: `/api/orders/${personal.json().number}/invoice`,
+      headers: { cookie: buyer.cookie },
+    });
+    expect(personalInvoice.json().institutionReceptor).toBeNull();
   });
 
   it('ships to one of the institution’s shared addresses, never to another institution’s', async () => {
