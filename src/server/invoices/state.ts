@@ -137,7 +137,8 @@ function correctionOf(
 export async function getInvoiceState(ctx: InvoicingContext, user: SessionUser, number: number) {
   const order = await ownOrder(ctx.db, user.id, number);
   const state = stateOf(order, await invoicesOf(ctx.db, number), ctx.now());
-  return { ...state, institutionReceptor: await institutionReceptorOf(ctx.db, order.institutionId) };
+  const receptor = await institutionReceptorOf(ctx.db, order.institutionId);
+  return receptor ? { ...state, institutionReceptor: receptor } : state;
 }
 
 /** An institution order's receptor (decision 058): the institution's fiscal data, the form's starting point. */
