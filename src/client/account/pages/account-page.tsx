@@ -14,6 +14,7 @@ const menu = [
   { to: '/cuenta/password', label: 'Contraseña', end: false },
   { to: '/cuenta/domicilio', label: 'Mis direcciones', end: false },
   { to: '/cuenta/fiscales', label: 'Datos fiscales', end: false },
+  { to: '/cuenta/instituciones', label: 'Instituciones', end: false },
 ];
 
 function Panel({
