@@ -160,15 +160,6 @@ export const ROUTES: readonly RouteEntry[] = [
     bare: true,
   },
   {
-    id: 'institutions',
-    path: 'cuenta/instituciones/*',
-    page: 'institutions/pages/institutions-page.tsx',
-    render: 'client',
-    area: 'account',
-    title: 'Mis instituciones',
-    private: true,
-  },
-  {
     id: 'account',
     path: 'cuenta/*',
     page: 'account/pages/account-page.tsx',

@@ -18,7 +18,7 @@ const navLinks = [
 ];
 
 // «Comprando para» (issue 34): its own chunk, fetched only once a signed-in session is known.
-const BuyingFor = lazy(() => import('@/client/institutions/components/buying-for.tsx'));
+const BuyingFor = lazy(() => import('@/client/account/components/buying-for.tsx'));
 
 function BuyingForSlot() {
   const { user } = useSessionUser();

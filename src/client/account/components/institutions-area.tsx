@@ -1,5 +1,4 @@
 import { Link, Route, Routes, useParams } from 'react-router';
-import { RequireSignedIn } from '@/client/lib/auth/require-signed-in.tsx';
 import type { SessionUser } from '@/client/lib/auth/session.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
@@ -7,8 +6,8 @@ import { Spinner } from '@/client/ui/spinner.tsx';
 import { INSTITUTION_ROLE_LABELS } from '@/shared/institutions.ts';
 import { shop } from '@/shared/shop.ts';
 import { useMyInstitutions } from '../api/institutions.ts';
-import { AcceptInvitation } from '../components/accept-invitation.tsx';
-import { InstitutionDetail } from '../components/institution-detail.tsx';
+import { InstitutionDetail } from './institution-detail.tsx';
+import { AcceptInvitation } from './institution-invitation.tsx';
 
 function MyInstitutions() {
   const mine = useMyInstitutions();
@@ -16,8 +15,8 @@ function MyInstitutions() {
   if (mine.error) return <Alert tone="danger">{mine.error.message}</Alert>;
   const { memberships, activeId } = mine.data;
   return (
-    <div>
-      <h1 className="text-2xl font-semibold text-slate-900 sm:text-3xl">Mis instituciones</h1>
+    <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">
+      <h2 className="text-xl font-semibold text-slate-900">Mis instituciones</h2>
       <p className="mt-1 text-sm text-slate-600">
         Las universidades, hospitales, centros de investigación y empresas para las que usted compra. Elija en
         el encabezado, en «Comprando para», a nombre de quién hace cada compra.
@@ -30,12 +29,12 @@ function MyInstitutions() {
           </Alert>
         </div>
       ) : (
-        <ul className="mt-6 grid gap-4 md:grid-cols-2">
+        <ul className="mt-6 grid gap-4 lg:grid-cols-2">
           {memberships.map((m) => (
             <li key={m.institution.id}>
               <Link
                 to={`/cuenta/instituciones/${m.institution.id}`}
-                className="block rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 hover:ring-brand-400"
+                className="block rounded-lg p-4 ring-1 ring-slate-200 hover:ring-brand-400"
               >
                 <p className="font-semibold text-slate-900">{m.institution.razonSocial}</p>
                 <p className="mt-0.5 text-sm text-slate-600">RFC {m.institution.rfc}</p>
@@ -57,7 +56,7 @@ function MyInstitutions() {
           ))}
         </ul>
       )}
-    </div>
+    </section>
   );
 }
 
@@ -71,31 +70,23 @@ function OneInstitution({ user }: { user: SessionUser }) {
   return <InstitutionDetail membership={membership} activeId={mine.data.activeId} userId={user.id} />;
 }
 
-function Invitation() {
-  const { token = '' } = useParams();
-  return <AcceptInvitation token={token} />;
+/** /cuenta/instituciones/* (issue 34), inside the account's settings: the person's institutions and one of them. */
+export function InstitutionsArea({ user }: { user: SessionUser }) {
+  return (
+    <Routes>
+      <Route index element={<MyInstitutions />} />
+      <Route path=":id" element={<OneInstitution user={user} />} />
+    </Routes>
+  );
 }
 
-/** /cuenta/instituciones/* (issue 34): the person's institutions, one institution, and an invitation's link. */
-export function Component() {
-  useDocumentTitle(`Mis instituciones | ${shop.tradeName}`);
+/** /cuenta/instituciones/invitacion/:token: open to a visitor too (the page asks them to sign in to accept). */
+export function InvitationScreen() {
+  const { token = '' } = useParams();
+  useDocumentTitle(`Invitación | ${shop.tradeName}`);
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:py-10">
-      <Routes>
-        <Route path="invitacion/:token" element={<Invitation />} />
-        <Route
-          index
-          element={
-            <RequireSignedIn visitorTo="/ingresar?redirect=%2Fcuenta%2Finstituciones">
-              {() => <MyInstitutions />}
-            </RequireSignedIn>
-          }
-        />
-        <Route
-          path=":id"
-          element={<RequireSignedIn>{(user) => <OneInstitution user={user} />}</RequireSignedIn>}
-        />
-      </Routes>
+      <AcceptInvitation token={token} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { INSTITUTION_ROLE_LABELS, INSTITUTION_ROLES, type InstitutionRole } from
 import { formatMoney } from '@/shared/money.ts';
 import type { MemberView } from '@/shared/schemas/institutions.ts';
 import { useRemoveMember, useUpdateMember } from '../api/institutions.ts';
-import { pesosText } from './limits.ts';
+import { pesosText } from './institution-limits.ts';
 
 const input =
   'w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100';

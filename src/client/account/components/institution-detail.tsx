@@ -13,10 +13,10 @@ import {
   useMembers,
   useRevokeInvitation,
 } from '../api/institutions.ts';
-import { AuditPanel } from './audit-panel.tsx';
-import { InviteForm } from './invite-form.tsx';
-import { limitLabel } from './limits.ts';
-import { MemberRow } from './member-row.tsx';
+import { AuditPanel } from './institution-audit-panel.tsx';
+import { InviteForm } from './institution-invite-form.tsx';
+import { limitLabel } from './institution-limits.ts';
+import { MemberRow } from './institution-member-row.tsx';
 
 function Panel({
   title,
@@ -29,7 +29,7 @@ function Panel({
 }) {
   return (
     <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-7">
-      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
       {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       <div className="mt-5">{children}</div>
     </section>
@@ -69,7 +69,7 @@ function Members({ membership, userId }: { membership: MembershipView; userId: n
         </ul>
         {pending.length > 0 ? (
           <div className="mt-6">
-            <h3 className="text-sm font-semibold text-slate-900">Invitaciones pendientes</h3>
+            <h4 className="text-sm font-semibold text-slate-900">Invitaciones pendientes</h4>
             <ul className="mt-2 divide-y divide-slate-100 text-sm">
               {pending.map((i) => (
                 <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
@@ -149,7 +149,7 @@ export function InstitutionDetail({
         <Link to="/cuenta/instituciones" className="text-sm font-medium text-brand-700 hover:underline">
           ← Mis instituciones
         </Link>
-        <h1 className="mt-2 text-2xl font-semibold text-slate-900 sm:text-3xl">{institution.razonSocial}</h1>
+        <h2 className="mt-2 text-2xl font-semibold text-slate-900">{institution.razonSocial}</h2>
         <p className="mt-1 text-sm text-slate-600">
           Su papel: <strong>{INSTITUTION_ROLE_LABELS[role]}</strong> — {INSTITUTION_ROLE_HELP[role]}
         </p>
