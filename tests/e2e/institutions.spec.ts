@@ -26,7 +26,13 @@ test.beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   if (process.env.E2E_TEMPLATE_DIR)
     cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+  };
   const created = spawnSync(
     process.execPath,
     [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Crédito'],
@@ -54,10 +60,17 @@ test.afterAll(() => {
 async function shots(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${dir}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+    // The members' section alone, readable at its real size.
+    const members = page.getByRole('heading', { name: 'Miembros' }).locator('xpath=ancestor::section[1]');
+    await members.screenshot({ path: `${dir}/${name}-${width}-lista.png` });
+  }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -80,7 +93,9 @@ test('staff create an institution, its administrador accepts the invitation and 
   const { context, staff } = await signInStaff(browser, base, STAFF);
   await staff.getByRole('link', { name: 'Instituciones' }).click();
   const form = staff.getByRole('form', { name: 'Nueva institución' });
-  await form.getByLabel('Razón social (sin régimen de capital)').fill('Universidad Tecnológica del Occidente');
+  await form
+    .getByLabel('Razón social (sin régimen de capital)')
+    .fill('Universidad Tecnológica del Occidente');
   await form.getByLabel('RFC').fill('LQB150101AB3');
   await form.getByLabel('Código postal fiscal').fill('44100');
   await form.getByLabel('Correo de cuentas por pagar').fill('cxp@uto.example.mx');
@@ -122,7 +137,9 @@ test('staff create an institution, its administrador accepts the invitation and 
   await invite.getByLabel('Correo electrónico').fill('solicitante.lab3@cucei.example.mx');
   await invite.getByLabel('Límite por pedido (pesos)').fill('15000');
   await invite.getByRole('button', { name: 'Enviar invitación' }).click();
-  await expect(page.getByText('solicitante.lab3@cucei.example.mx · Solicitante')).toBeVisible();
+  await expect(
+    page.getByText(/^solicitante\.lab3@cucei\.example\.mx · Solicitante · vence el/),
+  ).toBeVisible();
   await expect(page.getByRole('list', { name: 'Miembros' })).toContainText(email);
   await expect(page.getByText('Invitación aceptada: nuevo miembro')).toBeVisible();
   await shots(page, 'institucion-miembros');

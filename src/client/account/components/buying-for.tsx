@@ -55,7 +55,7 @@ export default function BuyingFor() {
         {active ? (
           <Link
             to={`/cuenta/instituciones/${active.institution.id}`}
-            className="text-xs font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700"
+            className="hidden text-xs font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700 sm:inline"
           >
             Ver institución
           </Link>

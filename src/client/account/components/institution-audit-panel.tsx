@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Spinner } from '@/client/ui/spinner.tsx';
+import { INSTITUTION_ROLE_LABELS, isInstitutionRole } from '@/shared/institutions.ts';
 import { useInstitutionAudit } from '../api/institutions.ts';
 
 const when = (iso: string) =>
@@ -15,7 +16,8 @@ function detailOf(after: unknown, before: unknown): string {
   const a = pick(after);
   const b = pick(before);
   const email = (a.email ?? b.email) as string | undefined;
-  const role = (a.role ?? b.role) as string | undefined;
+  const raw = a.role ?? b.role;
+  const role = isInstitutionRole(raw) ? INSTITUTION_ROLE_LABELS[raw] : undefined;
   const alias = (a.alias ?? b.alias) as string | undefined;
   return [email, role, alias].filter(Boolean).join(' · ');
 }

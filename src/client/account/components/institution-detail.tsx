@@ -78,7 +78,10 @@ function Members({ membership, userId }: { membership: MembershipView; userId: n
                     <span className="text-slate-500">
                       {' '}
                       · vence el{' '}
-                      {new Date(i.expiresAt).toLocaleDateString('es-MX', { timeZone: 'America/Mexico_City' })}
+                      {new Date(i.expiresAt).toLocaleDateString('es-MX', {
+                        dateStyle: 'long',
+                        timeZone: 'America/Mexico_City',
+                      })}
                     </span>
                   </span>
                   <button

@@ -33,86 +33,88 @@ export function MemberRow({
     approvalLimit !== pesosText(member.approvalLimitCents);
   const id = `miembro-${member.userId}`;
   return (
-    <li className="grid gap-3 py-4 lg:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_repeat(3,minmax(0,0.8fr))_auto] lg:items-end">
-      <div className="min-w-0">
-        <p className="font-medium text-slate-900">
-          {member.name}
-          {self ? <span className="ml-1.5 text-xs font-normal text-slate-500">(usted)</span> : null}
+    <li className="py-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5">
+        <p className="min-w-0">
+          <span className="font-medium text-slate-900">{member.name}</span>
+          {self ? <span className="ml-1.5 text-xs text-slate-500">(usted)</span> : null}
+          <span className="block text-sm text-slate-600 [overflow-wrap:anywhere]">{member.email}</span>
         </p>
-        <p className="break-all text-sm text-slate-600">{member.email}</p>
-        <p className="mt-0.5 text-xs text-slate-500">
+        <p className="text-xs text-slate-500">
           Este mes: {formatMoney(member.spentThisMonthCents)}
           {member.monthlyLimitCents !== null ? ` de ${formatMoney(member.monthlyLimitCents)}` : ''}
         </p>
       </div>
-      <label className="text-xs font-medium text-slate-600" htmlFor={`${id}-papel`}>
-        Papel
-        <select
-          id={`${id}-papel`}
-          className={`${input} mt-1 bg-white`}
-          value={role}
-          onChange={(e) => setRole(e.target.value as InstitutionRole)}
-        >
-          {INSTITUTION_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {INSTITUTION_ROLE_LABELS[r]}
-            </option>
-          ))}
-        </select>
-      </label>
-      {(
-        [
-          ['Por pedido', orderLimit, setOrderLimit, 'pedido'],
-          ['Mensual', monthlyLimit, setMonthlyLimit, 'mensual'],
-          ['Aprueba hasta', approvalLimit, setApprovalLimit, 'aprueba'],
-        ] as const
-      ).map(([label, value, setValue, key]) => (
-        <label key={key} className="text-xs font-medium text-slate-600" htmlFor={`${id}-${key}`}>
-          {label}
-          <input
-            id={`${id}-${key}`}
-            className={`${input} mt-1`}
-            inputMode="decimal"
-            placeholder="Sin límite"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-          />
+      <div className="mt-3 grid items-end gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.3fr)_repeat(3,minmax(0,1fr))_auto]">
+        <label className="text-xs font-medium text-slate-600" htmlFor={`${id}-papel`}>
+          Papel
+          <select
+            id={`${id}-papel`}
+            className={`${input} mt-1 bg-white`}
+            value={role}
+            onChange={(e) => setRole(e.target.value as InstitutionRole)}
+          >
+            {INSTITUTION_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {INSTITUTION_ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
         </label>
-      ))}
-      <div className="flex gap-2">
-        <button
-          type="button"
-          disabled={!changed || update.isPending}
-          onClick={() =>
-            update.mutate(
-              { userId: member.userId, body: { role, orderLimit, monthlyLimit, approvalLimit } },
-              {
+        {(
+          [
+            ['Por pedido', orderLimit, setOrderLimit, 'pedido'],
+            ['Mensual', monthlyLimit, setMonthlyLimit, 'mensual'],
+            ['Aprueba hasta', approvalLimit, setApprovalLimit, 'aprueba'],
+          ] as const
+        ).map(([label, value, setValue, key]) => (
+          <label key={key} className="text-xs font-medium text-slate-600" htmlFor={`${id}-${key}`}>
+            {label}
+            <input
+              id={`${id}-${key}`}
+              className={`${input} mt-1`}
+              inputMode="decimal"
+              placeholder="Sin límite"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+            />
+          </label>
+        ))}
+        <div className="flex gap-2">
+          <button
+            type="button"
+            disabled={!changed || update.isPending}
+            onClick={() =>
+              update.mutate(
+                { userId: member.userId, body: { role, orderLimit, monthlyLimit, approvalLimit } },
+                {
+                  onSuccess: (a) => toast.success(a.message),
+                  onError: (error) => showServerError(error, 'No se pudo guardar el cambio'),
+                },
+              )
+            }
+            className="rounded-md bg-brand-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-300"
+          >
+            Guardar
+          </button>
+          <button
+            type="button"
+            disabled={remove.isPending}
+            onClick={() => {
+              if (
+                !window.confirm(`¿Dar de baja a ${member.name}? Dejará de poder comprar para la institución.`)
+              )
+                return;
+              remove.mutate(member.userId, {
                 onSuccess: (a) => toast.success(a.message),
-                onError: (error) => showServerError(error, 'No se pudo guardar el cambio'),
-              },
-            )
-          }
-          className="rounded-md bg-brand-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-300"
-        >
-          Guardar
-        </button>
-        <button
-          type="button"
-          disabled={remove.isPending}
-          onClick={() => {
-            if (
-              !window.confirm(`¿Dar de baja a ${member.name}? Dejará de poder comprar para la institución.`)
-            )
-              return;
-            remove.mutate(member.userId, {
-              onSuccess: (a) => toast.success(a.message),
-              onError: (error) => showServerError(error, 'No se pudo dar de baja'),
-            });
-          }}
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:border-red-400 hover:text-red-700"
-        >
-          Dar de baja
-        </button>
+                onError: (error) => showServerError(error, 'No se pudo dar de baja'),
+              });
+            }}
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:border-red-400 hover:text-red-700"
+          >
+            Dar de baja
+          </button>
+        </div>
       </div>
     </li>
   );
