@@ -43,7 +43,7 @@ export default function BuyingFor() {
               onError: (error) => showServerError(error, 'No se pudo cambiar para quién compra'),
             });
           }}
-          className="min-w-0 max-w-full flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-semibold text-slate-900 sm:max-w-md sm:flex-none"
+          className="min-w-0 max-w-full flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-semibold text-slate-900 sm:max-w-xl sm:flex-none"
         >
           <option value={PERSONAL}>Mí mismo (compra personal)</option>
           {memberships.map((m) => (
