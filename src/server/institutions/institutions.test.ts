@@ -286,3 +286,37 @@ describe('miembros', () => {
     expect(read.json().addresses.map((a: { alias: string }) => a.alias)).toEqual([address.alias]);
   });
 });
+
+describe('cotizaciones y listas compartidas', () => {
+  it('a quotation made for an institution is addressed to it and shared with its members only', async () => {
+    const inst = await createInstitution(t, {
+      razonSocial: 'Hospital Regional de Prueba',
+      rfc: 'EKU9003173C9',
+    });
+    const asker = await createShopper(t);
+    const buyer = await createShopper(t);
+    const outsider = await createShopper(t);
+    await addMember(t, inst.id, asker, 'solicitante');
+    await addMember(t, inst.id, buyer, 'comprador');
+    const [product] = await t.db
+      .execute<{ code: string }>(sql`select code from products where active limit 1`)
+      .then((r) => r.rows);
+    await buyFor(t, asker, inst.id);
+    const made = await inject(asker, 'POST', '/api/quotations', {
+      items: [{ code: product!.code, quantity: 2 }],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ institution: 'Hospital Regional de Prueba', rfc: 'EKU9003173C9' });
+    const folio = made.json().folio as string;
+
+    // Another member sees it while buying for the institution, not in their personal quotations.
+    expect((await inject(buyer, 'GET', `/api/quotations/${folio}`)).statusCode).toBe(404);
+    await buyFor(t, buyer, inst.id);
+    expect((await inject(buyer, 'GET', `/api/quotations/${folio}`)).statusCode).toBe(200);
+    // Its maker buying for themself does not see it among their own either; an outsider never.
+    await buyFor(t, asker, null);
+    expect((await inject(asker, 'GET', '/api/quotations')).json().quotations).toEqual([]);
+    expect((await buyFor(t, outsider, inst.id)).statusCode).toBe(403);
+    expect((await inject(outsider, 'GET', `/api/quotations/${folio}`)).statusCode).toBe(404);
+  });
+});

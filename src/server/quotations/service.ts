@@ -16,6 +16,7 @@ import { quoteCart } from '../cart/quote.ts';
 import { controlledAmong } from '../controlled/rules.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
+  institutions,
   orders,
   products,
   type QuotationLineSnapshot,
@@ -339,6 +340,14 @@ export async function createQuotation(
     );
     const validUntil = validUntilFrom(now);
     const buyer = await buyerOf(tx, user.id);
+    // A quotation made for an institution (decision 058) is addressed to it unless the buyer typed otherwise.
+    const [institution] =
+      institutionId === null
+        ? []
+        : await tx
+            .select({ razonSocial: institutions.razonSocial, rfc: institutions.rfc })
+            .from(institutions)
+            .where(eq(institutions.id, institutionId));
     const [created] = await tx
       .insert(quotations)
       .values({
@@ -348,8 +357,8 @@ export async function createQuotation(
         revision: 1,
         validUntil,
         buyerName: buyer.name,
-        institution: body.institution ?? '',
-        rfc: body.rfc ?? '',
+        institution: body.institution || institution?.razonSocial || '',
+        rfc: body.rfc || institution?.rfc || '',
         purchaseOrder: body.purchaseOrder || null,
         createdAt: now,
         updatedAt: now,
