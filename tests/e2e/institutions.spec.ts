@@ -57,6 +57,21 @@ test.afterAll(() => {
   server?.kill('SIGTERM');
 });
 
+/** A page at 1280 and 390 px, whole (SHOTS_DIR only). */
+async function pageShots(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 async function shots(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
@@ -104,6 +119,7 @@ test('staff create an institution, its administrador accepts the invitation and 
   await expect(staff.getByRole('heading', { name: 'Universidad Tecnológica del Occidente' })).toBeVisible();
   await staff.getByRole('button', { name: 'Marcar como verificada (CSF revisada)' }).click();
   await expect(staff.getByText(/^Verificada/)).toBeVisible();
+  await pageShots(staff, 'admin-institucion');
   await context.close();
 
   // The invitation arrives by mail with its single-use link.
@@ -121,6 +137,7 @@ test('staff create an institution, its administrador accepts the invitation and 
 
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Universidad Tecnológica del Occidente' })).toBeVisible();
+  await pageShots(page, 'invitacion');
   await page.getByRole('button', { name: 'Aceptar la invitación' }).click();
   await expect(page).toHaveURL(/\/cuenta\/instituciones\/\d+$/);
   await expect(page.getByText('Su papel:')).toContainText('Administrador');
