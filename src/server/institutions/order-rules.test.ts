@@ -102,6 +102,19 @@ describe('reglas de compra de la institución en el checkout', () => {
     expect(members.statusCode).toBe(403);
   });
 
+  it('two orders at once that only one fits under the monthly limit: exactly one goes through', async () => {
+    const product = await productWithStock(t, 50, 6);
+    const total = await totalOf(product.code);
+    const inst = await createInstitution(t);
+    const buyer = await createShopper(t);
+    await addMember(t, inst.id, buyer, 'comprador', { monthlyLimitCents: total + Math.floor(total / 2) });
+    await buyFor(t, buyer, inst.id);
+    const answers = await Promise.all([order(buyer, product.code), order(buyer, product.code)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.statusCode === 409)?.json().error.code).toBe('monthly_limit');
+    expect(await t.db.select().from(orders).where(eq(orders.institutionId, inst.id))).toHaveLength(1);
+  });
+
   it('the month is Mexico City’s: an order at 23:30 of the 30th counts in November, not in December', async () => {
     const product = await productWithStock(t, 50, 3);
     const total = await totalOf(product.code);

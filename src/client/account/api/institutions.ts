@@ -52,6 +52,23 @@ export const useInstitutionAddresses = (id: number) =>
       ),
   });
 
+export const useInstitutionOrders = (id: number, enabled: boolean) =>
+  useQuery({
+    queryKey: ['institutions', id, 'orders'],
+    queryFn: () =>
+      apiFetch<{
+        orders: {
+          number: number;
+          date: string;
+          buyer: string;
+          status: string;
+          purchaseOrder: string | null;
+          totalCents: number;
+        }[];
+      }>(`/api/institutions/${id}/orders`).then((r) => r.orders),
+    enabled,
+  });
+
 export const useInstitutionAudit = (id: number, page: number, enabled: boolean) =>
   useQuery({
     queryKey: ['institutions', id, 'audit', page],

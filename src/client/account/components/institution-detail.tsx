@@ -17,6 +17,7 @@ import { AuditPanel } from './institution-audit-panel.tsx';
 import { InviteForm } from './institution-invite-form.tsx';
 import { limitLabel } from './institution-limits.ts';
 import { MemberRow } from './institution-member-row.tsx';
+import { InstitutionOrders } from './institution-orders.tsx';
 
 function Panel({
   title,
@@ -204,6 +205,14 @@ export function InstitutionDetail({
       <Panel title="Direcciones de envío" description="Campus, laboratorios y almacenes de la institución.">
         <Addresses institutionId={institution.id} />
       </Panel>
+      {actions.includes('orders.read_all') ? (
+        <Panel
+          title="Pedidos de la institución"
+          description="Los pedidos de todos los miembros a nombre de la institución."
+        >
+          <InstitutionOrders institutionId={institution.id} />
+        </Panel>
+      ) : null}
       {actions.includes('members.manage') ? <Members membership={membership} userId={userId} /> : null}
       {actions.includes('audit.read') ? (
         <Panel title="Bitácora" description="Quién cambió qué: miembros, invitaciones, reglas y direcciones.">
