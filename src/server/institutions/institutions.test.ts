@@ -198,6 +198,9 @@ describe('invitaciones de un solo uso', () => {
     const unknown = await inject(late, 'GET', `/api/institutions/invitations/${'x'.repeat(43)}`);
     expect(unknown.statusCode).toBe(404);
     expect((await inject(late, 'GET', '/api/institutions/invitations/corto')).statusCode).toBe(400);
+    const huge = await buyFor(t, late, 2 ** 40);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error.message).toBe('Institución no encontrada');
   });
 });
 

@@ -126,7 +126,14 @@ export const invitationTokenParamsSchema = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'El enlace de invitación no es válido'),
 });
 export const institutionListQuerySchema = z.object({ q: z.string().trim().max(80).optional(), page });
-export const chooseInstitutionSchema = z.object({ institutionId: z.number().int().min(1).nullable() });
+export const chooseInstitutionSchema = z.object({
+  institutionId: z
+    .number({ error: INSTITUTION_NOT_FOUND })
+    .int(INSTITUTION_NOT_FOUND)
+    .min(1, INSTITUTION_NOT_FOUND)
+    .max(2_147_483_647, INSTITUTION_NOT_FOUND)
+    .nullable(),
+});
 
 /** What a member (and staff) see of an institution. */
 export const institutionViewSchema = z.object({
