@@ -149,6 +149,22 @@ test('staff create an institution, its administrador accepts the invitation and 
   await page.reload();
   await expect(page.getByLabel('Comprando para:')).toHaveValue(/^\d+$/);
 
+  // A shared address (a campus laboratory), with the same form and checks as a person's own.
+  await page.getByRole('button', { name: 'Agregar dirección' }).click();
+  const address = page.getByRole('form', { name: 'Domicilio de envío' });
+  await address.getByLabel('Nombre de la dirección').fill('CUCEI — Laboratorio de Química 3');
+  await address.getByLabel('Nombre completo').fill('Almacén de Ciencias Químicas');
+  await address.getByLabel('Calle').fill('Boulevard Marcelino García Barragán');
+  await address.getByLabel('Número exterior').fill('1421');
+  await address.getByLabel('Colonia').fill('Olímpica');
+  await address.getByLabel('Municipio').fill('Guadalajara');
+  await address.getByLabel('Ciudad').fill('Guadalajara');
+  await address.getByLabel('Código postal').fill('44430');
+  await address.getByLabel('Teléfono').fill('3313785900');
+  await address.getByLabel('Estado').selectOption({ label: 'Jalisco' });
+  await address.getByRole('button', { name: 'Guardar dirección' }).click();
+  await expect(page.getByText('CUCEI — Laboratorio de Química 3', { exact: true })).toBeVisible();
+
   // The administrador's members page: themself, an invitation, the trail.
   const invite = page.getByRole('form', { name: 'Invitar a un miembro' });
   await invite.getByLabel('Correo electrónico').fill('solicitante.lab3@cucei.example.mx');

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client.ts';
+import type { ShippingAddress } from '@/shared/schemas/account.ts';
 import type { AuditEntry } from '@/shared/schemas/admin.ts';
 import type {
   InstitutionAddress,
@@ -117,6 +118,16 @@ export const useRemoveMember = (id: number) =>
 export const useSaveSettings = (id: number) =>
   useInstitutionMutation(id, (body: InstitutionSettingsInput) =>
     apiFetch<object>(`/api/institutions/${id}/settings`, { method: 'PUT', body }),
+  );
+
+export const useSaveInstitutionAddress = (id: number) =>
+  useInstitutionMutation(id, (body: ShippingAddress) =>
+    apiFetch<InstitutionAddress>(`/api/institutions/${id}/addresses`, { method: 'POST', body }),
+  );
+
+export const useDeleteInstitutionAddress = (id: number) =>
+  useInstitutionMutation(id, (addressId: number) =>
+    apiFetch<{ message: string }>(`/api/institutions/${id}/addresses/${addressId}`, { method: 'DELETE' }),
   );
 
 export const useInvitationPreview = (token: string) =>

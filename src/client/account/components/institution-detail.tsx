@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '@/client/ui/alert.tsx';
@@ -9,10 +9,13 @@ import { formatMoney } from '@/shared/money.ts';
 import type { MembershipView } from '@/shared/schemas/institutions.ts';
 import {
   useChooseInstitution,
+  useDeleteInstitutionAddress,
   useInstitutionAddresses,
   useMembers,
   useRevokeInvitation,
+  useSaveInstitutionAddress,
 } from '../api/institutions.ts';
+import { AddressForm } from './address-form.tsx';
 import { AuditPanel } from './institution-audit-panel.tsx';
 import { InviteForm } from './institution-invite-form.tsx';
 import { limitLabel } from './institution-limits.ts';
@@ -110,27 +113,66 @@ function Members({ membership, userId }: { membership: MembershipView; userId: n
   );
 }
 
-function Addresses({ institutionId }: { institutionId: number }) {
+function Addresses({ institutionId, manage }: { institutionId: number; manage: boolean }) {
   const addresses = useInstitutionAddresses(institutionId);
+  const save = useSaveInstitutionAddress(institutionId);
+  const remove = useDeleteInstitutionAddress(institutionId);
+  const [adding, setAdding] = useState(false);
   if (addresses.isPending) return <Spinner />;
   if (addresses.error) return <Alert tone="danger">{addresses.error.message}</Alert>;
-  if (addresses.data.length === 0)
-    return (
-      <p className="text-sm text-slate-600">La institución aún no tiene direcciones de envío guardadas.</p>
-    );
   return (
-    <ul className="grid gap-3 sm:grid-cols-2">
-      {addresses.data.map((a) => (
-        <li key={a.id} className="rounded-lg border border-slate-200 p-3 text-sm">
-          <p className="font-semibold text-slate-900">{a.alias}</p>
-          <p className="text-slate-600">
-            {a.calleEnvio} {a.numExtEnvio}
-            {a.numIntEnvio ? ` int. ${a.numIntEnvio}` : ''}, {a.coloniaEnvio}, {a.municipioEnvio},{' '}
-            {a.estadoEnvio}, C.P. {a.cpEnvio}
-          </p>
-        </li>
-      ))}
-    </ul>
+    <div className="grid gap-4">
+      {addresses.data.length === 0 ? (
+        <p className="text-sm text-slate-600">La institución aún no tiene direcciones de envío guardadas.</p>
+      ) : (
+        <ul className="grid gap-3 sm:grid-cols-2">
+          {addresses.data.map((a) => (
+            <li key={a.id} className="rounded-lg border border-slate-200 p-3 text-sm">
+              <p className="font-semibold text-slate-900">{a.alias}</p>
+              <p className="text-slate-600">
+                {a.calleEnvio} {a.numExtEnvio}
+                {a.numIntEnvio ? ` int. ${a.numIntEnvio}` : ''}, {a.coloniaEnvio}, {a.municipioEnvio},{' '}
+                {a.estadoEnvio}, C.P. {a.cpEnvio}
+              </p>
+              {manage ? (
+                <button
+                  type="button"
+                  className="mt-2 text-sm font-medium text-red-700 hover:underline"
+                  onClick={() =>
+                    remove.mutate(a.id, {
+                      onSuccess: (answer) => toast.success(answer.message),
+                      onError: (error) => showServerError(error, 'No se pudo eliminar la dirección'),
+                    })
+                  }
+                >
+                  Eliminar
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {manage && !adding ? (
+        <div>
+          <button
+            type="button"
+            onClick={() => setAdding(true)}
+            className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-700 hover:border-brand-500 hover:text-brand-700"
+          >
+            Agregar dirección
+          </button>
+        </div>
+      ) : null}
+      {manage && adding ? (
+        <AddressForm
+          address={null}
+          submitLabel="Guardar dirección"
+          saveTo={save}
+          onSaved={() => setAdding(false)}
+          onCancel={() => setAdding(false)}
+        />
+      ) : null}
+    </div>
   );
 }
 
@@ -203,7 +245,7 @@ export function InstitutionDetail({
         />
       </Panel>
       <Panel title="Direcciones de envío" description="Campus, laboratorios y almacenes de la institución.">
-        <Addresses institutionId={institution.id} />
+        <Addresses institutionId={institution.id} manage={actions.includes('addresses.manage')} />
       </Panel>
       {actions.includes('orders.read_all') ? (
         <Panel
