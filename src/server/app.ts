@@ -26,6 +26,7 @@ import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFoun
 import { rejectNulCharacters } from './http/input-guard.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { RenderBudget, registerRateLimits } from './http/rate-limit.ts';
+import { institutionRoutes } from './institutions/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { createJobRegistry, type JobRegistry } from './jobs.ts';
 import { listRoutes } from './lists/routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
   await app.register(requisitionRoutes);
+  await app.register(institutionRoutes);
   await app.register(adminRoutes);
   await app.register(returnsRoutes);
   await app.register(stockAlertRoutes);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
 import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
+import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { documentAdminRoutes } from './document-routes.ts';
@@ -36,6 +37,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(searchAdminRoutes);
   await app.register(controlledAdminRoutes);
   await app.register(contractPriceAdminRoutes);
+  await app.register(institutionAdminRoutes);
 
   app.get(
     '/api/admin/audit',

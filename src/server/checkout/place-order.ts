@@ -13,7 +13,10 @@ import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
-import { AppError, conflict } from '../http/errors.ts';
+import { AppError, conflict, notFound } from '../http/errors.ts';
+import { institutionAddress } from '../institutions/addresses.ts';
+import type { Membership } from '../institutions/membership.ts';
+import { checkInstitutionOrder } from '../institutions/order-rules.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
 import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
@@ -139,6 +142,7 @@ async function placePendingOrder(
   body: PlaceOrder,
   extra: PlaceExtra,
 ): Promise<number> {
+  const buyingFor = extra.buyingFor ?? null;
   const hold = ctx.hold ?? DEFAULT_HOLD;
   await releaseEarlierAttempts(ctx, user);
   return ctx.db.transaction(async (tx) => {
@@ -157,26 +161,48 @@ async function placePendingOrder(
       .leftJoin(orderLines, eq(orderLines.orderNumber, orders.number))
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'pending_payment')));
     // The chosen address (issue 20) must be the buyer's own (else 404 before anything is written); none: the default.
-    const chosen = await getShippingAddress(tx, user.id, body.addressId);
+    // Buying for an institution (issue 34): one of its shared addresses may be chosen instead.
+    if (body.institutionAddressId !== undefined && !buyingFor) throw notFound('Dirección no encontrada');
+    const chosen =
+      buyingFor && body.institutionAddressId !== undefined
+        ? await institutionAddress(tx, buyingFor.institution.id, body.institutionAddressId)
+        : await getShippingAddress(tx, user.id, body.addressId);
     if (!chosen) throw conflict(NO_ADDRESS, 'address_required');
-    const { id: _id, alias: _alias, isDefault: _default, ...address } = chosen;
+    const { id: _id, alias: _alias, isDefault: _default, ...address } = { isDefault: false, ...chosen };
     // Placing an approved requisition (decision 059): its quotation (the requester's) for its institution.
     const requisition = extra.requisition
       ? await claimRequisitionForOrder(tx, user.id, extra.requisition, body.quotation)
       : null;
-    // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once).
+    // Converting a quotation (issue 20): its lines at its prices, claimed under its row lock (exactly once) — the
+    // requester's for a requisition, else the buyer's own or one shared with the institution they buy for.
     const quoted = body.quotation
-      ? await claimQuotationForOrder(tx, requisition?.row.requesterId ?? user.id, body.quotation, body.items)
+      ? await claimQuotationForOrder(
+          tx,
+          requisition
+            ? { userId: requisition.row.requesterId, institutionId: requisition.row.institutionId }
+            : { userId: user.id, institutionId: buyingFor?.institution.id ?? null },
+          body.quotation,
+          body.items,
+        )
       : null;
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
     if ((buyer?.requiresPurchaseOrder || requisition?.institution.requiresPurchaseOrder) && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
     // Buying for an institution: its contract prices, through the same rule (decision 059).
     const quote =
-      quoted ?? (await quoteCart(tx, body.items, undefined, { institutionId: extra.institutionId ?? null }));
+      quoted ??
+      (await quoteCart(tx, body.items, undefined, { institutionId: buyingFor?.institution.id ?? null }));
     const method = body.paymentMethod ?? 'card';
     // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
     refuseOverLimit(quote.totalCents, method);
+    // Buying for an institution (decision 058): its role, purchase-order and spending-limit rules, under this lock.
+    const institution = buyingFor
+      ? await checkInstitutionOrder(
+          tx,
+          { userId: user.id, institutionId: buyingFor.institution.id },
+          { totalCents: quote.totalCents, purchaseOrder },
+        )
+      : null;
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -230,7 +256,7 @@ async function placePendingOrder(
       address,
       purchaseOrder,
       quotationId: quoted?.quotationId ?? null,
-      institutionId: requisition?.row.institutionId ?? extra.institutionId ?? null,
+      institutionId: requisition?.row.institutionId ?? institution?.institutionId ?? null,
       idempotencyKey: key,
       requestHash: hash,
       reservationMinutes: hold.minutes,
@@ -516,8 +542,11 @@ async function refuseMsiOnDebit(ctx: OrderContext, body: PlaceOrder): Promise<vo
 /** What the server adds to a placement that the browser cannot send: an approved requisition (decision 059). */
 export type PlaceExtra = {
   requisition?: RequisitionClaim;
-  /** The institution the session buys for (read from the session, never the body): its contract prices. */
-  institutionId?: number | null;
+  /**
+   * The institution the session buys for and the member's role (read from the session, never the body): its rules
+   * (decision 058), its shared addresses and quotations, and its contract prices (decision 059).
+   */
+  buyingFor?: Membership | null;
 };
 
 /** POST /api/orders: create (or resume) the order for this Idempotency-Key and charge it. */

@@ -7,7 +7,8 @@ import {
   placeOrderSchema,
 } from '../../shared/schemas/orders.ts';
 import { requireUser } from '../auth/session.ts';
-import { buyingFor, requireInstitution } from '../institutions/membership.ts';
+import { buyingFor } from '../institutions/membership.ts';
+import { refuseUnlessMayPlace } from '../institutions/order-rules.ts';
 import { orderContext } from '../orders/context.ts';
 import { type PlaceOrderResult, placeOrder } from './place-order.ts';
 
@@ -75,16 +76,16 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, res) => {
       const user = await requireUser(request);
-      // Buying for an institution: only a comprador or the administrador places its orders (a solicitante sends
-      // the cart for approval); its contract prices apply (decision 059).
+      // Buying for an institution: its rules — only a comprador or the administrador places its orders, a
+      // solicitante sends the cart for approval (decision 058) — and its contract prices (decision 059).
       const buying = await buyingFor(request);
-      if (buying) requireInstitution(buying, 'order.place');
+      if (buying) refuseUnlessMayPlace(buying);
       const result = await placeOrder(
         orderContext(app, request),
         user,
         request.headers['idempotency-key'],
         request.body,
-        { institutionId: buying?.institution.id ?? null },
+        { buyingFor: buying },
       );
       const { status, body } = reply(result);
       return res.header('Cache-Control', 'no-store').code(status).send(body);

@@ -4,7 +4,7 @@ import type { InvoiceState } from '../../shared/schemas/invoice.ts';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
 import type { Db } from '../db/client.ts';
-import { invoices, orders } from '../db/schema.ts';
+import { institutions, invoices, orders } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { type InvoiceBlock, invoiceBlock } from '../orders/rules.ts';
 import type { InvoiceRow, InvoicingContext, OrderRow } from './context.ts';
@@ -136,5 +136,22 @@ function correctionOf(
 /** GET /api/orders/:number/invoice — the order's invoice state, for /factura, /historial and the receipt. */
 export async function getInvoiceState(ctx: InvoicingContext, user: SessionUser, number: number) {
   const order = await ownOrder(ctx.db, user.id, number);
-  return stateOf(order, await invoicesOf(ctx.db, number), ctx.now());
+  const state = stateOf(order, await invoicesOf(ctx.db, number), ctx.now());
+  const receptor = await institutionReceptorOf(ctx.db, order.institutionId);
+  return receptor ? { ...state, institutionReceptor: receptor } : state;
+}
+
+/** An institution order's receptor (decision 058): the institution's fiscal data, the form's starting point. */
+async function institutionReceptorOf(db: Db, institutionId: number | null) {
+  if (institutionId === null) return null;
+  const [row] = await db.select().from(institutions).where(eq(institutions.id, institutionId));
+  return row
+    ? {
+        nombreFiscal: row.razonSocial,
+        rfc: row.rfc,
+        regimenFiscal: row.regimenFiscal,
+        usoCfdi: row.usoCfdi,
+        cp: row.cp,
+      }
+    : null;
 }

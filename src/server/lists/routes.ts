@@ -12,7 +12,7 @@ import {
   sharedListParamsSchema,
   sharedListSchema,
 } from '../../shared/schemas/lists.ts';
-import { requireUser } from '../auth/session.ts';
+import { buyerScope } from '../institutions/access.ts';
 import {
   addToList,
   createList,
@@ -28,11 +28,14 @@ import {
 } from './service.ts';
 
 /**
- * 'Mis listas' (issue 18, decision 031). Every /api/lists call acts on the session's user; a list of another
- * account answers 404 as if it did not exist. /api/lists/shared/:token is the one read without a session.
+ * 'Mis listas' (issue 18, decision 031). Every /api/lists call acts on the session's user (or, while the session buys
+ * for an institution, on the institution's shared lists, decision 058); a list of another account answers 404 as if
+ * it did not exist. /api/lists/shared/:token is the one read without a session.
  */
 export const listRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['listas'];
+  // The person's own lists, or the institution's they are buying for (issue 34).
+  const owner = (request: Parameters<typeof buyerScope>[0]) => buyerScope(request, 'lists.use');
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -41,7 +44,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/lists',
     { schema: { tags, summary: 'Listas guardadas del cliente', response: { 200: listSummariesSchema } } },
-    async (request) => ({ lists: await listLists(app.db, (await requireUser(request)).id) }),
+    async (request) => ({ lists: await listLists(app.db, await owner(request)) }),
   );
 
   app.post(
@@ -55,9 +58,9 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await requireUser(request);
+      const who = await owner(request);
       reply.code(201);
-      return createList(app.db, user.id, request.body);
+      return createList(app.db, who, request.body);
     },
   );
 
@@ -71,7 +74,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) => getList(app.db, (await requireUser(request)).id, request.params.id),
+    async (request) => getList(app.db, await owner(request), request.params.id),
   );
 
   app.patch(
@@ -85,8 +88,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) =>
-      renameList(app.db, (await requireUser(request)).id, request.params.id, request.body.name),
+    async (request) => renameList(app.db, await owner(request), request.params.id, request.body.name),
   );
 
   app.delete(
@@ -100,7 +102,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteList(app.db, (await requireUser(request)).id, request.params.id);
+      await deleteList(app.db, await owner(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -116,7 +118,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) => addToList(app.db, (await requireUser(request)).id, request.params.id, request.body),
+    async (request) => addToList(app.db, await owner(request), request.params.id, request.body),
   );
 
   app.put(
@@ -133,7 +135,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       setListQuantity(
         app.db,
-        (await requireUser(request)).id,
+        await owner(request),
         request.params.id,
         request.params.code,
         request.body.quantity,
@@ -150,8 +152,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) =>
-      removeFromList(app.db, (await requireUser(request)).id, request.params.id, request.params.code),
+    async (request) => removeFromList(app.db, await owner(request), request.params.id, request.params.code),
   );
 
   app.post(
@@ -164,7 +165,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) => shareList(app.db, (await requireUser(request)).id, request.params.id),
+    async (request) => shareList(app.db, await owner(request), request.params.id),
   );
 
   app.delete(
@@ -177,7 +178,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listDetailSchema },
       },
     },
-    async (request) => unshareList(app.db, (await requireUser(request)).id, request.params.id),
+    async (request) => unshareList(app.db, await owner(request), request.params.id),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, max, type SQL, sql } from 'drizzle-orm';
 import { availabilityText, type LeadTime, leadTimeOf, splitText } from '../../shared/backorder.ts';
 import { MAX_LINE_QUANTITY } from '../../shared/limits.ts';
 import { presentationName } from '../../shared/presentation-name.ts';
@@ -16,7 +16,7 @@ import {
 } from '../../shared/schemas/lists.ts';
 import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
-import { products, savedListLines, savedLists, users } from '../db/schema.ts';
+import { institutions, products, savedListLines, savedLists, users } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 
 /**
@@ -35,6 +35,17 @@ const quantityCap = (now: number) =>
   `La lista ya tiene ${now} de este producto; la cantidad por producto no puede pasar de ${MAX_LINE_QUANTITY}`;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Whose lists (issue 34, decision 058): the person's own, or — while the session buys for an institution — the
+ * institution's, shared by all its members ('lists.use'). A list made while buying for an institution belongs to it;
+ * a person's own lists and an institution's never show in each other's place, and another institution's never.
+ */
+export type ListOwner = { userId: number; institutionId: number | null };
+const scope = (owner: ListOwner): SQL =>
+  owner.institutionId === null
+    ? and(eq(savedLists.userId, owner.userId), isNull(savedLists.institutionId))!
+    : eq(savedLists.institutionId, owner.institutionId);
 type ListRow = typeof savedLists.$inferSelect;
 
 const sharePath = (token: string | null) => (token ? `/listas/compartida/${token}` : null);
@@ -107,11 +118,11 @@ async function detail(db: Db | Tx, row: ListRow): Promise<ListDetail> {
 }
 
 /** The user's list, locked for the rest of the transaction when asked; 404 when it is not theirs. */
-async function ownList(db: Db | Tx, userId: number, id: number, lock = false): Promise<ListRow> {
+async function ownList(db: Db | Tx, owner: ListOwner, id: number, lock = false): Promise<ListRow> {
   const query = db
     .select()
     .from(savedLists)
-    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)));
+    .where(and(eq(savedLists.id, id), scope(owner)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw notFound(LIST_NOT_FOUND);
   return row;
@@ -123,31 +134,38 @@ async function ownList(db: Db | Tx, userId: number, id: number, lock = false): P
  */
 async function changeOwnList(
   db: Db,
-  userId: number,
+  owner: ListOwner,
   id: number,
   change: (tx: Tx, row: ListRow) => Promise<ListRow>,
 ): Promise<ListDetail> {
-  return db.transaction(async (tx) => detail(tx, await change(tx, await ownList(tx, userId, id, true))));
+  return db.transaction(async (tx) => detail(tx, await change(tx, await ownList(tx, owner, id, true))));
 }
 
 /** A change to the list's lines (changeOwnList): the list's `updatedAt` moves with it. */
-function changeLines(db: Db, userId: number, id: number, change: (tx: Tx) => Promise<void>) {
-  return changeOwnList(db, userId, id, async (tx, row) => {
+function changeLines(db: Db, owner: ListOwner, id: number, change: (tx: Tx) => Promise<void>) {
+  return changeOwnList(db, owner, id, async (tx, row) => {
     await change(tx);
     await touch(tx, id);
     return { ...row, updatedAt: new Date() };
   });
 }
 
-async function lockUser(tx: Tx, userId: number) {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+async function lockOwner(tx: Tx, owner: ListOwner) {
+  if (owner.institutionId === null)
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, owner.userId)).for('update');
+  else
+    await tx
+      .select({ id: institutions.id })
+      .from(institutions)
+      .where(eq(institutions.id, owner.institutionId))
+      .for('update');
 }
 
-async function nameTaken(tx: Tx, userId: number, name: string, except?: number) {
+async function nameTaken(tx: Tx, owner: ListOwner, name: string, except?: number) {
   const [row] = await tx
     .select({ id: savedLists.id })
     .from(savedLists)
-    .where(and(eq(savedLists.userId, userId), sql`lower(${savedLists.name}) = lower(${name})`));
+    .where(and(scope(owner), sql`lower(${savedLists.name}) = lower(${name})`));
   return row !== undefined && row.id !== except;
 }
 
@@ -155,7 +173,7 @@ const touch = (tx: Tx, id: number) =>
   tx.update(savedLists).set({ updatedAt: new Date() }).where(eq(savedLists.id, id));
 
 /** Most recently changed first. */
-export async function listLists(db: Db, userId: number): Promise<ListSummary[]> {
+export async function listLists(db: Db, owner: ListOwner): Promise<ListSummary[]> {
   const rows = await db
     .select({
       id: savedLists.id,
@@ -165,7 +183,7 @@ export async function listLists(db: Db, userId: number): Promise<ListSummary[]> 
       lineCount: sql<number>`(select count(*)::int from ${savedListLines} where ${savedListLines.listId} = ${savedLists.id})`,
     })
     .from(savedLists)
-    .where(eq(savedLists.userId, userId))
+    .where(scope(owner))
     .orderBy(sql`${savedLists.updatedAt} desc`, asc(savedLists.id));
   return rows.map((r) => ({
     id: r.id,
@@ -176,23 +194,20 @@ export async function listLists(db: Db, userId: number): Promise<ListSummary[]> 
   }));
 }
 
-export async function getList(db: Db, userId: number, id: number): Promise<ListDetail> {
-  return detail(db, await ownList(db, userId, id));
+export async function getList(db: Db, owner: ListOwner, id: number): Promise<ListDetail> {
+  return detail(db, await ownList(db, owner, id));
 }
 
 /**
  * A new list, empty or with lines (the cart saved as a list). Every code must be a catalogue product (inactive
  * ones are kept and shown as not for sale); an unknown code refuses the whole list, naming the line.
  */
-export async function createList(db: Db, userId: number, input: ListCreate): Promise<ListDetail> {
+export async function createList(db: Db, owner: ListOwner, input: ListCreate): Promise<ListDetail> {
   return db.transaction(async (tx) => {
-    await lockUser(tx, userId);
-    const [{ n } = { n: 0 }] = await tx
-      .select({ n: count() })
-      .from(savedLists)
-      .where(eq(savedLists.userId, userId));
+    await lockOwner(tx, owner);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(savedLists).where(scope(owner));
     if (n >= MAX_LISTS) throw conflict(tooManyListsMessage(), 'too_many_lists');
-    if (await nameTaken(tx, userId, input.name)) throw conflict(duplicateName(input.name), 'duplicate_name');
+    if (await nameTaken(tx, owner, input.name)) throw conflict(duplicateName(input.name), 'duplicate_name');
     const codes = input.lines.map((l) => l.code);
     if (codes.length > 0) {
       const known = new Set(
@@ -206,7 +221,10 @@ export async function createList(db: Db, userId: number, input: ListCreate): Pro
       });
       if (Object.keys(fields).length > 0) throw badRequest(Object.values(fields)[0]!, fields);
     }
-    const [row] = await tx.insert(savedLists).values({ userId, name: input.name }).returning();
+    const [row] = await tx
+      .insert(savedLists)
+      .values({ userId: owner.userId, institutionId: owner.institutionId, name: input.name })
+      .returning();
     if (input.lines.length > 0)
       await tx
         .insert(savedListLines)
@@ -217,11 +235,11 @@ export async function createList(db: Db, userId: number, input: ListCreate): Pro
   });
 }
 
-export async function renameList(db: Db, userId: number, id: number, name: string): Promise<ListDetail> {
+export async function renameList(db: Db, owner: ListOwner, id: number, name: string): Promise<ListDetail> {
   return db.transaction(async (tx) => {
-    await lockUser(tx, userId);
-    const row = await ownList(tx, userId, id, true);
-    if (await nameTaken(tx, userId, name, id)) throw conflict(duplicateName(name), 'duplicate_name');
+    await lockOwner(tx, owner);
+    const row = await ownList(tx, owner, id, true);
+    if (await nameTaken(tx, owner, name, id)) throw conflict(duplicateName(name), 'duplicate_name');
     const [renamed] = await tx
       .update(savedLists)
       .set({ name, updatedAt: new Date() })
@@ -231,10 +249,10 @@ export async function renameList(db: Db, userId: number, id: number, name: strin
   });
 }
 
-export async function deleteList(db: Db, userId: number, id: number): Promise<void> {
+export async function deleteList(db: Db, owner: ListOwner, id: number): Promise<void> {
   const deleted = await db
     .delete(savedLists)
-    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)))
+    .where(and(eq(savedLists.id, id), scope(owner)))
     .returning({ id: savedLists.id });
   if (deleted.length === 0) throw notFound(LIST_NOT_FOUND);
 }
@@ -245,11 +263,11 @@ export async function deleteList(db: Db, userId: number, id: number): Promise<vo
  */
 export async function addToList(
   db: Db,
-  userId: number,
+  owner: ListOwner,
   id: number,
   line: { code: string; quantity: number },
 ): Promise<ListDetail> {
-  return changeLines(db, userId, id, async (tx) => {
+  return changeLines(db, owner, id, async (tx) => {
     const [product] = await tx
       .select({ code: products.code, active: products.active })
       .from(products)
@@ -285,12 +303,12 @@ export async function addToList(
 
 export async function setListQuantity(
   db: Db,
-  userId: number,
+  owner: ListOwner,
   id: number,
   code: string,
   quantity: number,
 ): Promise<ListDetail> {
-  return changeLines(db, userId, id, async (tx) => {
+  return changeLines(db, owner, id, async (tx) => {
     const updated = await tx
       .update(savedListLines)
       .set({ quantity })
@@ -300,8 +318,13 @@ export async function setListQuantity(
   });
 }
 
-export async function removeFromList(db: Db, userId: number, id: number, code: string): Promise<ListDetail> {
-  return changeLines(db, userId, id, async (tx) => {
+export async function removeFromList(
+  db: Db,
+  owner: ListOwner,
+  id: number,
+  code: string,
+): Promise<ListDetail> {
+  return changeLines(db, owner, id, async (tx) => {
     const removed = await tx
       .delete(savedListLines)
       .where(and(eq(savedListLines.listId, id), eq(savedListLines.code, code)))
@@ -311,8 +334,8 @@ export async function removeFromList(db: Db, userId: number, id: number, code: s
 }
 
 /** 'Compartir': the list gets a link (the same one while it stays shared). */
-export async function shareList(db: Db, userId: number, id: number): Promise<ListDetail> {
-  return changeOwnList(db, userId, id, async (tx, row) => {
+export async function shareList(db: Db, owner: ListOwner, id: number): Promise<ListDetail> {
+  return changeOwnList(db, owner, id, async (tx, row) => {
     if (row.shareToken) return row;
     const [shared] = await tx
       .update(savedLists)
@@ -324,12 +347,12 @@ export async function shareList(db: Db, userId: number, id: number): Promise<Lis
 }
 
 /** 'Dejar de compartir': the link stops working at once (sharing again makes a new one). */
-export async function unshareList(db: Db, userId: number, id: number): Promise<ListDetail> {
-  await ownList(db, userId, id);
+export async function unshareList(db: Db, owner: ListOwner, id: number): Promise<ListDetail> {
+  await ownList(db, owner, id);
   const [row] = await db
     .update(savedLists)
     .set({ shareToken: null })
-    .where(and(eq(savedLists.id, id), eq(savedLists.userId, userId)))
+    .where(and(eq(savedLists.id, id), scope(owner)))
     .returning();
   return detail(db, row!);
 }

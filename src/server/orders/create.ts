@@ -17,7 +17,7 @@ export type NewOrder = {
   purchaseOrder?: string | null;
   /** The quotation the order is converted from (issue 20). */
   quotationId?: number | null;
-  /** The institution the order is placed for (issue 34, decision 057). */
+  /** The institution the order is placed for (issue 34); null = a personal order. */
   institutionId?: number | null;
   /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
   paymentMethod?: PaymentMethod;

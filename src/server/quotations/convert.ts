@@ -5,7 +5,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { products, quotations } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
 import { cannotConvert } from './rules.ts';
-import { currentRevision, findQuotation, stateOfRow } from './service.ts';
+import { currentRevision, findQuotation, type QuotationOwner, stateOfRow } from './service.ts';
 
 /**
  * 'Convertir en pedido' (issue 20): the quotation's lines at the quotation's prices become an order. The browser
@@ -58,10 +58,10 @@ async function stockProblem(
 /** POST /api/quotations/:folio/convert: vigente and in stock → what checkout sends back with the folio. */
 export async function prepareConversion(
   db: Db,
-  userId: number,
+  owner: QuotationOwner,
   folio: string,
 ): Promise<ConvertQuotationResponse> {
-  const q = await findQuotation(db, userId, folio);
+  const q = await findQuotation(db, owner, folio);
   const state = await stateOfRow(db, q);
   const refusal = cannotConvert(folio, state, q.orderNumber);
   if (refusal) throw conflict(refusal, CODES[state]);
@@ -82,11 +82,11 @@ export async function prepareConversion(
  */
 export async function claimQuotationForOrder(
   tx: Tx,
-  userId: number,
+  owner: QuotationOwner,
   folio: string,
   items: readonly { code: string; quantity: number }[],
 ) {
-  const q = await findQuotation(tx, userId, folio, true);
+  const q = await findQuotation(tx, owner, folio, true);
   const state = await stateOfRow(tx, q);
   const refusal = cannotConvert(folio, state, q.orderNumber);
   if (refusal) throw conflict(refusal, CODES[state]);

@@ -9,7 +9,7 @@ import {
 } from '../../shared/schemas/quotations.ts';
 import { requireUser } from '../auth/session.ts';
 import { sendAttachment } from '../http/attachment.ts';
-import { buyingFor } from '../institutions/membership.ts';
+import { buyerScope } from '../institutions/access.ts';
 import { prepareConversion } from './convert.ts';
 import { quotationFileName, renderQuotationPdf } from './pdf.ts';
 import {
@@ -24,9 +24,13 @@ import {
 
 const tags = ['cotizaciones'];
 
-/** 'Mis cotizaciones' (issue 20): the signed-in buyer's own quotations only; another's folio is a 404. */
+/**
+ * 'Mis cotizaciones' (issue 20): the signed-in buyer's own quotations only — or, while the session buys for an
+ * institution, the institution's shared ones (decision 058); another's folio is a 404.
+ */
 export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx: QuotationContext = { db: app.db, publicUrl: app.config.publicUrl };
+  const owner = (request: Parameters<typeof buyerScope>[0]) => buyerScope(request, 'quotations.use');
   app.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'private, no-store');
   });
@@ -41,8 +45,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return { quotations: await listQuotations(app.db, user.id) };
+      return { quotations: await listQuotations(app.db, await owner(request)) };
     },
   );
 
@@ -58,7 +61,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const institutionId = (await buyingFor(request))?.institution.id ?? null;
+      const { institutionId } = await owner(request);
       return reply.code(201).send(await createQuotation(ctx, user, request.body, institutionId));
     },
   );
@@ -74,8 +77,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return getQuotation(app.db, user.id, request.params.folio);
+      return getQuotation(app.db, await owner(request), request.params.folio);
     },
   );
 
@@ -84,7 +86,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'La cotización en PDF (tamaño carta)', params: quotationFolioParamsSchema } },
     async (request, reply) => {
       const user = await requireUser(request);
-      const detail = await getQuotation(app.db, user.id, request.params.folio);
+      const detail = await getQuotation(app.db, await owner(request), request.params.folio);
       const pdf = await renderQuotationPdf(detail, user.email);
       return sendAttachment(request, reply, pdf, {
         filename: quotationFileName(detail.folio, detail.revision),
@@ -104,8 +106,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return prepareConversion(app.db, user.id, request.params.folio);
+      return prepareConversion(app.db, await owner(request), request.params.folio);
     },
   );
 
@@ -121,8 +122,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return renewalPreview(ctx, user.id, request.params.folio);
+      return renewalPreview(ctx, await owner(request), request.params.folio);
     },
   );
 
@@ -137,8 +137,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return renewQuotation(ctx, user.id, request.params.folio);
+      return renewQuotation(ctx, await owner(request), request.params.folio);
     },
   );
 
@@ -153,8 +152,7 @@ export const quotationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await requireUser(request);
-      return cancelQuotation(ctx, user.id, request.params.folio);
+      return cancelQuotation(ctx, await owner(request), request.params.folio);
     },
   );
 };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { leadTimeOf } from '../../shared/backorder.ts';
 import { payableMethodsNote } from '../../shared/charge-limits.ts';
 import { saleIva } from '../../shared/money.ts';
@@ -16,6 +16,7 @@ import { quoteCart } from '../cart/quote.ts';
 import { controlledAmong } from '../controlled/rules.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
+  institutions,
   orders,
   products,
   type QuotationLineSnapshot,
@@ -136,12 +137,19 @@ export async function currentRevision(
   return r;
 }
 
-/** The quotation of this folio, the buyer's own (userId) or any (null: staff); another's is a 404. */
-export async function findQuotation(db: Db, userId: number | null, folio: string, lock = false) {
-  const where =
-    userId === null
-      ? eq(quotations.folio, folio)
-      : and(eq(quotations.folio, folio), eq(quotations.userId, userId));
+/**
+ * Whose quotations (issue 34, decision 058): the person's own, or — while the session buys for an institution — the
+ * institution's, shared by its members ('quotations.use'). The two never show in each other's place.
+ */
+export type QuotationOwner = { userId: number; institutionId: number | null };
+const scope = (owner: QuotationOwner) =>
+  owner.institutionId === null
+    ? and(eq(quotations.userId, owner.userId), isNull(quotations.institutionId))
+    : eq(quotations.institutionId, owner.institutionId);
+
+/** The quotation of this folio, the owner's (person or institution) or any (null: staff); another's is a 404. */
+export async function findQuotation(db: Db, owner: QuotationOwner | null, folio: string, lock = false) {
+  const where = owner === null ? eq(quotations.folio, folio) : and(eq(quotations.folio, folio), scope(owner));
   const query = db.select().from(quotations).where(where);
   const [q] = lock ? await query.for('update') : await query;
   if (!q) throw notFound(QUOTATION_NOT_FOUND);
@@ -258,17 +266,17 @@ export async function summariesOf(db: Db, rows: QuotationRow[], now = new Date()
 }
 
 /** GET /api/quotations: the buyer's quotations, newest first. */
-export async function listQuotations(db: Db, userId: number): Promise<QuotationSummary[]> {
+export async function listQuotations(db: Db, owner: QuotationOwner): Promise<QuotationSummary[]> {
   const rows = await db
     .select()
     .from(quotations)
-    .where(eq(quotations.userId, userId))
+    .where(scope(owner))
     .orderBy(desc(quotations.createdAt), desc(quotations.id));
   return (await summariesOf(db, rows)).map((s) => s.summary);
 }
 
-export async function getQuotation(db: Db, userId: number, folio: string) {
-  return detailOf(db, await findQuotation(db, userId, folio));
+export async function getQuotation(db: Db, owner: QuotationOwner, folio: string) {
+  return detailOf(db, await findQuotation(db, owner, folio));
 }
 
 async function buyerOf(db: Db, userId: number) {
@@ -314,7 +322,7 @@ export async function createQuotation(
   ctx: QuotationContext,
   user: SessionUser,
   body: CreateQuotation & { items: { code: string; quantity: number }[] },
-  /** The institution the session buys for (decision 059): priced at its contract prices. */
+  /** The institution the session buys for: shared with its members (058), priced at its contract prices (059). */
   institutionId: number | null = null,
 ): Promise<QuotationDetail> {
   const now = nowOf(ctx);
@@ -338,18 +346,26 @@ export async function createQuotation(
     );
     const validUntil = validUntilFrom(now);
     const buyer = await buyerOf(tx, user.id);
+    // A quotation made for an institution (decision 058) is addressed to it unless the buyer typed otherwise.
+    const [institution] =
+      institutionId === null
+        ? []
+        : await tx
+            .select({ razonSocial: institutions.razonSocial, rfc: institutions.rfc })
+            .from(institutions)
+            .where(eq(institutions.id, institutionId));
     const [created] = await tx
       .insert(quotations)
       .values({
         folio: folioOf(now, Number(rows[0]!.n)),
         userId: user.id,
+        institutionId,
         revision: 1,
         validUntil,
         buyerName: buyer.name,
-        institution: body.institution ?? '',
-        rfc: body.rfc ?? '',
+        institution: body.institution || institution?.razonSocial || '',
+        rfc: body.rfc || institution?.rfc || '',
         purchaseOrder: body.purchaseOrder || null,
-        institutionId,
         createdAt: now,
         updatedAt: now,
       })
@@ -370,8 +386,8 @@ export async function createQuotation(
 }
 
 /** An expired quotation of the buyer's, locked or not; any other state is a 409 saying why it needs no renewal. */
-async function expiredQuotation(db: Db, userId: number, folio: string, now: Date, lock: boolean) {
-  const q = await findQuotation(db, userId, folio, lock);
+async function expiredQuotation(db: Db, owner: QuotationOwner, folio: string, now: Date, lock: boolean) {
+  const q = await findQuotation(db, owner, folio, lock);
   const state = await stateOfRow(db, q, now);
   if (state !== 'vencida')
     throw conflict(
@@ -390,11 +406,11 @@ async function expiredQuotation(db: Db, userId: number, folio: string, now: Date
  */
 export async function renewalPreview(
   ctx: QuotationContext,
-  userId: number,
+  owner: QuotationOwner,
   folio: string,
 ): Promise<RenewalPreview> {
   const now = nowOf(ctx);
-  const q = await expiredQuotation(ctx.db, userId, folio, now, false);
+  const q = await expiredQuotation(ctx.db, owner, folio, now, false);
   const current = await currentRevision(ctx.db, q);
   const { lines, shippingCents } = await pricedLines(ctx.db, current.lines, q.institutionId);
   const renewed = totalsOf(lines, shippingCents);
@@ -433,10 +449,10 @@ export async function renewalPreview(
  * POST /api/quotations/:folio/renew: an expired quotation, again at today's prices and for another 30 days; staff's
  * note is kept (the page shows renewalPreview first).
  */
-export async function renewQuotation(ctx: QuotationContext, userId: number, folio: string) {
+export async function renewQuotation(ctx: QuotationContext, owner: QuotationOwner, folio: string) {
   const now = nowOf(ctx);
   const q = await ctx.db.transaction(async (tx) => {
-    const q = await expiredQuotation(tx, userId, folio, now, true);
+    const q = await expiredQuotation(tx, owner, folio, now, true);
     const current = await currentRevision(tx, q);
     const { lines, shippingCents } = await pricedLines(tx, current.lines, q.institutionId);
     return writeRevision(ctx, tx, q, {
@@ -453,10 +469,10 @@ export async function renewQuotation(ctx: QuotationContext, userId: number, foli
 }
 
 /** POST /api/quotations/:folio/cancel: the buyer withdraws a quotation that was not converted. */
-export async function cancelQuotation(ctx: QuotationContext, userId: number, folio: string) {
+export async function cancelQuotation(ctx: QuotationContext, owner: QuotationOwner, folio: string) {
   const now = nowOf(ctx);
   const q = await ctx.db.transaction(async (tx) => {
-    const q = await findQuotation(tx, userId, folio, true);
+    const q = await findQuotation(tx, owner, folio, true);
     const state = await stateOfRow(tx, q, now);
     if (state === 'convertida' || state === 'cancelada')
       throw conflict(

@@ -5,8 +5,8 @@ import type { Tx } from '../db/client.ts';
 import { quotations } from '../db/schema.ts';
 import { conflict, forbidden } from '../http/errors.ts';
 import { membershipOf } from '../institutions/membership.ts';
+import { checkSpendingLimits } from '../institutions/spending.ts';
 import { currentRevision } from '../quotations/service.ts';
-import { checkSpendingLimits } from './limits.ts';
 import { enqueueRequisitionMail } from './mail.ts';
 import { personOf } from './read.ts';
 import { applyRequisitionTransition, canMove, lockRequisition, refusal } from './transitions.ts';
@@ -44,7 +44,12 @@ export async function claimRequisitionForOrder(
   const requester = await personOf(tx, row.requesterId);
   await checkSpendingLimits(
     tx,
-    { institutionId: row.institutionId, userId: row.requesterId, name: requester.name },
+    {
+      institutionId: row.institutionId,
+      userId: row.requesterId,
+      institution: m.institution.razonSocial,
+      name: requester.name,
+    },
     row.totalCents,
     { lock: true },
   );

@@ -10,8 +10,8 @@ import type { Db, Tx } from '../db/client.ts';
 import { institutionMembers, quotations, requisitionEvents, requisitions, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import type { Membership } from '../institutions/membership.ts';
+import { checkSpendingLimits } from '../institutions/spending.ts';
 import { currentRevision } from '../quotations/service.ts';
-import { checkSpendingLimits } from './limits.ts';
 import { canMove, REQUISITION_NOT_FOUND, type RequisitionRow } from './transitions.ts';
 
 /** What a member may see of their institution's requisitions (decision 059), and how it reads. */
@@ -134,7 +134,12 @@ export async function detailOf(
     try {
       await checkSpendingLimits(
         db,
-        { institutionId: row.institutionId, userId: row.requesterId, name: requester?.name ?? '' },
+        {
+          institutionId: row.institutionId,
+          userId: row.requesterId,
+          institution: membership.institution.razonSocial,
+          name: requester?.name ?? '',
+        },
         row.totalCents,
       );
     } catch (error) {

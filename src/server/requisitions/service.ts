@@ -6,8 +6,8 @@ import type { Db } from '../db/client.ts';
 import { requisitions } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
 import { type Membership, requireInstitution } from '../institutions/membership.ts';
+import { checkSpendingLimits } from '../institutions/spending.ts';
 import { createQuotation, currentRevision, findQuotation, stateOfRow } from '../quotations/service.ts';
-import { checkSpendingLimits } from './limits.ts';
 import { enqueueRequisitionMail } from './mail.ts';
 import { approversFor, detailOf, personName } from './read.ts';
 import { recordSent } from './transitions.ts';
@@ -30,10 +30,16 @@ export async function createRequisition(
   body: CreateRequisition,
 ) {
   const m = requireInstitution(membership, 'requisition.create');
-  const who = { institutionId: m.institution.id, userId: user.id, name: personName(user) };
+  // The requester sending it: 'su límite'.
+  const who = {
+    institutionId: m.institution.id,
+    userId: user.id,
+    institution: m.institution.razonSocial,
+    name: null,
+  };
   let folio = body.quotation;
   if (folio) {
-    const q = await findQuotation(ctx.db, user.id, folio);
+    const q = await findQuotation(ctx.db, { userId: user.id, institutionId: m.institution.id }, folio);
     const state = await stateOfRow(ctx.db, q);
     if (state !== 'vigente')
       throw conflict(
@@ -65,7 +71,7 @@ export async function createRequisition(
     );
     folio = issued.folio;
   }
-  const q = await findQuotation(ctx.db, user.id, folio);
+  const q = await findQuotation(ctx.db, { userId: user.id, institutionId: m.institution.id }, folio);
   const revision = await currentRevision(ctx.db, q);
   const now = new Date();
   const row = await ctx.db.transaction(async (tx) => {

@@ -177,6 +177,20 @@ export const invoiceStateSchema = z.object({
   /** Last day to request the invoice (ISO date-time), when the order is paid. */
   deadline: z.string().nullable(),
   /**
+   * An order placed for an institution (issue 34): the institution's fiscal data, the receptor the invoice form
+   * starts from (decision 058). Absent or null for a personal order.
+   */
+  institutionReceptor: z
+    .object({
+      nombreFiscal: z.string(),
+      rfc: z.string(),
+      regimenFiscal: z.string(),
+      usoCfdi: z.string(),
+      cp: z.string(),
+    })
+    .nullable()
+    .optional(),
+  /**
    * The order's stamped credit notes (CFDI de egreso, relación 01 with the invoice they credit), newest first:
    * the shopper downloads each one's XML and PDF beside the invoice.
    */

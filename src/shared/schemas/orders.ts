@@ -82,6 +82,8 @@ export const placeOrderSchema = z
       quotation: quotationFolioSchema.optional(),
       /** Which of the buyer's saved addresses the order goes to (issue 20); left out: the default one. */
       addressId: addressIdSchema.optional(),
+      /** Buying for an institution (issue 34): one of its shared addresses instead of the buyer's own. */
+      institutionAddressId: addressIdSchema.optional(),
       /** 'Facturar esta compra': one of the buyer's saved fiscal profiles; the CFDI is issued once paid. */
       invoiceProfileId: z
         .number({ error: 'Seleccione sus datos fiscales' })

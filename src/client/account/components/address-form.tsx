@@ -45,6 +45,7 @@ export function AddressForm({
   backTo,
   address,
   onCancel,
+  saveTo,
 }: {
   submitLabel: string;
   onSaved?: () => void;
@@ -54,12 +55,20 @@ export function AddressForm({
   address?: SavedAddress | null;
   /** 'Mis direcciones': shows 'Cancelar'. */
   onCancel?: () => void;
+  /** An institution's shared address (issue 34): saved through this instead of the buyer's own addresses. */
+  saveTo?: {
+    mutate: (
+      data: ShippingAddress,
+      handlers: { onSuccess: () => void; onError: (error: Error) => void },
+    ) => void;
+    isPending: boolean;
+  };
 }) {
   const listMode = address !== undefined;
   const saved = useShippingAddress(!listMode);
   const saveDefault = useSaveShippingAddress();
   const saveOne = useSaveAddress();
-  const save = listMode ? saveOne : saveDefault;
+  const save = saveTo ?? (listMode ? saveOne : saveDefault);
   const {
     register,
     handleSubmit,
@@ -96,7 +105,8 @@ export function AddressForm({
       toast.success('Información de domicilio correctamente actualizada');
       onSaved?.();
     };
-    if (listMode)
+    if (saveTo) saveTo.mutate(data, { onSuccess: done, onError });
+    else if (listMode)
       saveOne.mutate({ ...(address ? { id: address.id } : {}), data }, { onSuccess: done, onError });
     else saveDefault.mutate(data, { onSuccess: done, onError });
   });
@@ -186,7 +196,7 @@ export function AddressForm({
       />
       <input type="hidden" readOnly {...register('paisEnvio')} />
       <p className="text-sm text-slate-500 sm:col-span-2">País: {COUNTRY}</p>
-      {listMode && !address?.isDefault ? (
+      {listMode && !saveTo && !address?.isDefault ? (
         <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2">
           <input type="checkbox" className="size-4 accent-brand-700" {...register('isDefault')} />
           Usar como dirección por omisión

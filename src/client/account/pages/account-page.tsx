@@ -5,6 +5,7 @@ import type { SessionUser } from '@/client/lib/auth/session.ts';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { shop } from '@/shared/shop.ts';
 import { FiscalProfiles } from '../components/fiscal-profiles.tsx';
+import { InstitutionsArea, InvitationScreen } from '../components/institutions-area.tsx';
 import { MyAddresses } from '../components/my-addresses.tsx';
 import { PasswordForm } from '../components/password-form.tsx';
 import { ProfileForm } from '../components/profile-form.tsx';
@@ -14,6 +15,7 @@ const menu = [
   { to: '/cuenta/password', label: 'Contraseña', end: false },
   { to: '/cuenta/domicilio', label: 'Mis direcciones', end: false },
   { to: '/cuenta/fiscales', label: 'Datos fiscales', end: false },
+  { to: '/cuenta/instituciones', label: 'Instituciones', end: false },
 ];
 
 function Panel({
@@ -35,6 +37,7 @@ function Panel({
 }
 
 function Settings({ user }: { user: SessionUser }) {
+  useDocumentTitle(`Ajustes | ${shop.tradeName}`);
   const profile = (
     <Panel title="Perfil" description="Sus datos de contacto.">
       <ProfileForm />
@@ -105,6 +108,7 @@ function Settings({ user }: { user: SessionUser }) {
                 </Panel>
               }
             />
+            <Route path="instituciones/*" element={<InstitutionsArea user={user} />} />
             <Route path="*" element={<Navigate to="/cuenta" replace />} />
           </Routes>
         </div>
@@ -115,6 +119,13 @@ function Settings({ user }: { user: SessionUser }) {
 
 /** /cuenta/* (spec §2 Account settings): signed-in only, visitors go to /. */
 export function Component() {
-  useDocumentTitle(`Ajustes | ${shop.tradeName}`);
-  return <RequireSignedIn visitorTo="/">{(user) => <Settings user={user} />}</RequireSignedIn>;
+  return (
+    <Routes>
+      <Route path="instituciones/invitacion/:token" element={<InvitationScreen />} />
+      <Route
+        path="*"
+        element={<RequireSignedIn visitorTo="/">{(user) => <Settings user={user} />}</RequireSignedIn>}
+      />
+    </Routes>
+  );
 }

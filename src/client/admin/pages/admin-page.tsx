@@ -16,6 +16,8 @@ import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
 import { DelayedPaymentsScreen } from '../screens/delayed-payments-screen.tsx';
 import { ImportScreen } from '../screens/import-screen.tsx';
+import { InstitutionDetailScreen } from '../screens/institution-detail-screen.tsx';
+import { InstitutionsScreen } from '../screens/institutions-screen.tsx';
 import { InvoicesScreen } from '../screens/invoices-screen.tsx';
 import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
 import { OrdersScreen } from '../screens/orders-screen.tsx';
@@ -38,6 +40,7 @@ const NAV = [
   { to: 'facturas', label: 'Facturas' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
+  { to: 'instituciones', label: 'Instituciones' },
   { to: 'busqueda', label: 'Búsqueda' },
   { to: 'bitacora', label: 'Bitácora' },
 ];
@@ -189,6 +192,8 @@ function Shell({ email }: { email: string }) {
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
             <Route path="clientes" element={<CustomersScreen />} />
             <Route path="clientes/:id" element={<CustomerDetailScreen />} />
+            <Route path="instituciones" element={<InstitutionsScreen />} />
+            <Route path="instituciones/:id" element={<InstitutionDetailScreen />} />
             <Route path="bitacora" element={<AuditScreen />} />
             <Route path="busqueda" element={<SearchScreen />} />
             <Route path="*" element={<p className="text-slate-600">Esta sección no existe.</p>} />

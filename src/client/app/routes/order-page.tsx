@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useAddresses } from '@/client/account/api/addresses.ts';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
+import { InstitutionShipTo } from '@/client/account/components/institution-ship-to.tsx';
 import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
 import { PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
@@ -100,6 +101,8 @@ function Checkout() {
   // 'Mis direcciones' (issue 20): the default comes chosen; the buyer may pick another of their own.
   const addresses = useAddresses();
   const [addressId, setAddressId] = useState<number | null>(null);
+  // Buying for an institution (issue 34): one of its shared addresses instead.
+  const [institutionAddressId, setInstitutionAddressId] = useState<number | null>(null);
   const chosen = addresses.data?.find((a) => a.id === addressId);
   const address = { ...defaultAddress, data: chosen ?? defaultAddress.data };
   const navigate = useNavigate();
@@ -274,6 +277,7 @@ function Checkout() {
             addresses={addresses.data ?? []}
             onSelect={setAddressId}
           />
+          <InstitutionShipTo onChange={setInstitutionAddressId} />
           {address.data && controlled.length > 0 && (
             <ControlledDeclaration
               products={controlled}
@@ -299,6 +303,7 @@ function Checkout() {
                   ...(purchaseOrder.value.trim() ? { purchaseOrder: purchaseOrder.value } : {}),
                   ...(folio ? { quotation: folio } : {}),
                   ...(chosen ? { addressId: chosen.id } : {}),
+                  ...(institutionAddressId ? { institutionAddressId } : {}),
                   ...(controlled.length > 0 && declaration ? { controlledDeclaration: declaration } : {}),
                 }}
                 disabled={!canPay}

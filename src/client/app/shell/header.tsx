@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { AccountMenu, MobileAccountLinks } from '@/client/auth/account-menu.tsx';
+import { useSessionUser } from '@/client/lib/auth/session.ts';
 import { useCartCount } from '@/client/lib/cart-store.ts';
 import { BrandMark } from '@/client/ui/brand-mark.tsx';
 import { CartIcon, CloseIcon, MenuIcon } from '@/client/ui/icons.tsx';
@@ -15,6 +16,19 @@ const navLinks = [
   { to: '/contacto', label: 'Contacto' },
   { to: '/sucursales', label: 'Sucursales' },
 ];
+
+// «Comprando para» (issue 34): its own chunk, fetched only once a signed-in session is known.
+const BuyingFor = lazy(() => import('@/client/account/components/buying-for.tsx'));
+
+function BuyingForSlot() {
+  const { user } = useSessionUser();
+  if (!user) return null;
+  return (
+    <Suspense fallback={null}>
+      <BuyingFor />
+    </Suspense>
+  );
+}
 
 function CartLink() {
   const count = useCartCount();
@@ -81,6 +95,7 @@ export function Header() {
           ))}
         </div>
       </nav>
+      <BuyingForSlot />
 
       {drawer && (
         <div className="fixed inset-0 z-50 md:hidden">

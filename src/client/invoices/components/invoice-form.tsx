@@ -9,6 +9,7 @@ import { GENERIC_RFCS, isGenericRfc, REGIMENES_FISCALES, USOS_FOR_SALE } from '@
 import {
   type InvoiceRequest,
   type InvoiceRequestInput,
+  type InvoiceState,
   invoiceRequestSchema,
 } from '@/shared/schemas/invoice.ts';
 import { useSavedFiscalProfiles } from '../api/fiscal-profiles.ts';
@@ -40,7 +41,16 @@ type Correction = {
  * shape, régimen by persona type and uso CFDI by régimen. A generic RFC disables the form. With `correction`
  * it is «Corregir factura»: the corrected data replace the active invoice (POST …/invoice/replace).
  */
-export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; correction?: Correction }) {
+export function InvoiceForm({
+  orderNumber,
+  correction,
+  institution = null,
+}: {
+  orderNumber: number;
+  correction?: Correction;
+  /** An order placed for an institution (decision 058): its fiscal data come first, before the buyer's own. */
+  institution?: InvoiceState['institutionReceptor'];
+}) {
   const request = useRequestInvoice();
   const replace = useReplaceInvoice();
   const issue = correction ? replace : request;
@@ -59,7 +69,7 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
   const saved = useSavedFiscalProfiles();
   const profiles = saved.data?.profiles ?? [];
   const [chosen, setChosen] = useState('');
-  const fillFrom = (p: (typeof profiles)[number]) =>
+  const fillFrom = (p: Omit<(typeof profiles)[number], 'id' | 'email' | 'isDefault'>) =>
     reset({
       rfc: p.rfc,
       nombreFiscal: p.nombreFiscal,
@@ -68,17 +78,26 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
       cp: p.cp,
       rfcConfirmado: p.rfcConfirmado,
     });
+  const INSTITUTION = 'institucion';
   // A new request starts from the buyer's default fiscal profile, once (issue 37, item 4); a correction starts
   // from the invoice it corrects.
   const prefilled = useRef(false);
   const defaultProfile = saved.data?.profiles.find((p) => p.isDefault);
   // biome-ignore lint/correctness/useExhaustiveDependencies: fillFrom only resets the form; once per default found.
   useEffect(() => {
-    if (correction || prefilled.current || !defaultProfile) return;
+    if (correction || prefilled.current) return;
+    // An institution's order is invoiced to the institution unless the buyer picks otherwise (decision 058).
+    if (institution) {
+      prefilled.current = true;
+      setChosen(INSTITUTION);
+      fillFrom({ ...institution, rfcConfirmado: true });
+      return;
+    }
+    if (!defaultProfile) return;
     prefilled.current = true;
     setChosen(String(defaultProfile.id));
     fillFrom(defaultProfile);
-  }, [correction, defaultProfile]);
+  }, [correction, defaultProfile, institution]);
   const generic = isGenericRfc((watch('rfc') ?? '').trim());
   const busy = issue.isPending;
   const disabled = generic || busy;
@@ -113,15 +132,27 @@ export function InvoiceForm({ orderNumber, correction }: { orderNumber: number; 
       className="grid gap-5 sm:grid-cols-2"
       aria-label={correction ? 'Corrección de datos fiscales' : 'Datos de facturación'}
     >
-      {profiles.length > 0 ? (
+      {profiles.length > 0 || institution ? (
         <SelectField
           label="Usar mis datos fiscales guardados"
           placeholder="Escribirlos a mano"
           className="sm:col-span-2"
-          options={profiles.map((p) => ({ value: String(p.id), label: `${p.rfc} · ${p.nombreFiscal}` }))}
+          options={[
+            ...(institution
+              ? [
+                  {
+                    value: INSTITUTION,
+                    label: `Institución: ${institution.rfc} · ${institution.nombreFiscal}`,
+                  },
+                ]
+              : []),
+            ...profiles.map((p) => ({ value: String(p.id), label: `${p.rfc} · ${p.nombreFiscal}` })),
+          ]}
           value={chosen}
           onChange={(event) => {
             setChosen(event.target.value);
+            if (institution && event.target.value === INSTITUTION)
+              return fillFrom({ ...institution, rfcConfirmado: true });
             const p = profiles.find((x) => String(x.id) === event.target.value);
             if (p) fillFrom(p);
           }}

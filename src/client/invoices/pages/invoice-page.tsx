@@ -71,7 +71,7 @@ function InvoiceContent({ orderNumber }: { orderNumber: number }) {
               : ''}
           </p>
           <div className="mt-6">
-            <InvoiceForm orderNumber={orderNumber} />
+            <InvoiceForm orderNumber={orderNumber} institution={invoice.institutionReceptor ?? null} />
           </div>
         </section>
       ) : (

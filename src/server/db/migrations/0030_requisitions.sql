@@ -48,7 +48,6 @@ CREATE TABLE "requisitions" (
 	CONSTRAINT "requisitions_total_chk" CHECK ("requisitions"."total_cents" > 0)
 );
 --> statement-breakpoint
-ALTER TABLE "quotations" ADD COLUMN "institution_id" integer;--> statement-breakpoint
 ALTER TABLE "institutions" ADD COLUMN "approval_places_order" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "institution_prices" ADD CONSTRAINT "institution_prices_institution_id_institutions_id_fk" FOREIGN KEY ("institution_id") REFERENCES "public"."institutions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "institution_prices" ADD CONSTRAINT "institution_prices_product_code_products_code_fk" FOREIGN KEY ("product_code") REFERENCES "public"."products"("code") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -66,5 +65,4 @@ CREATE INDEX "institution_prices_code_idx" ON "institution_prices" USING btree (
 CREATE INDEX "requisition_events_requisition_idx" ON "requisition_events" USING btree ("requisition_id","id");--> statement-breakpoint
 CREATE INDEX "requisitions_institution_idx" ON "requisitions" USING btree ("institution_id","created_at");--> statement-breakpoint
 CREATE INDEX "requisitions_requester_idx" ON "requisitions" USING btree ("requester_id","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "requisitions_order_uq" ON "requisitions" USING btree ("order_number");--> statement-breakpoint
-ALTER TABLE "quotations" ADD CONSTRAINT "quotations_institution_id_institutions_id_fk" FOREIGN KEY ("institution_id") REFERENCES "public"."institutions"("id") ON DELETE no action ON UPDATE no action;
+CREATE UNIQUE INDEX "requisitions_order_uq" ON "requisitions" USING btree ("order_number");

@@ -10,6 +10,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { InstitutionRole } from '../../../shared/institutions.ts';
 import { users } from './accounts.ts';
@@ -86,4 +87,70 @@ export const institutionMembers = pgTable(
       sql`${t.role} in ('solicitante', 'aprobador', 'comprador', 'administrador')`,
     ),
   ],
+);
+
+/**
+ * An invitation to join an institution (decision 058): mailed as a single-use link whose random token is never
+ * stored, only its SHA-256. Accepted once, by the signed-in person whose e-mail it names, within 7 days; the
+ * administrador (or staff) may revoke it before. The limits are those the member will have.
+ */
+export const institutionInvitations = pgTable(
+  'institution_invitations',
+  {
+    id: serial('id').primaryKey(),
+    institutionId: integer('institution_id')
+      .notNull()
+      .references(() => institutions.id, { onDelete: 'cascade' }),
+    /** Lower-case; compared with the e-mail of the account that accepts. */
+    email: text('email').notNull(),
+    role: text('role').$type<InstitutionRole>().notNull(),
+    approvalLimitCents: bigint('approval_limit_cents', { mode: 'number' }),
+    orderLimitCents: bigint('order_limit_cents', { mode: 'number' }),
+    monthlyLimitCents: bigint('monthly_limit_cents', { mode: 'number' }),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: integer('invited_by').references(() => users.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: integer('accepted_by').references(() => users.id),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('institution_invitations_token_idx').on(t.tokenHash),
+    index('institution_invitations_institution_idx').on(t.institutionId, t.createdAt),
+    check(
+      'institution_invitations_role_chk',
+      sql`${t.role} in ('solicitante', 'aprobador', 'comprador', 'administrador')`,
+    ),
+  ],
+);
+
+/**
+ * The institution's shipping addresses (campuses, laboratories, the central store), shared by its members and
+ * offered at checkout when a member buys for it. Same fields and validation as a person's saved address.
+ */
+export const institutionAddresses = pgTable(
+  'institution_addresses',
+  {
+    id: serial('id').primaryKey(),
+    institutionId: integer('institution_id')
+      .notNull()
+      .references(() => institutions.id, { onDelete: 'cascade' }),
+    /** 'Campus Norte — Laboratorio de bioquímica', 'Almacén central'. */
+    alias: text('alias').notNull(),
+    nombreEnvio: text('nombre_envio').notNull(),
+    telefonoEnvio: text('telefono_envio').notNull(),
+    cpEnvio: text('cp_envio').notNull(),
+    calleEnvio: text('calle_envio').notNull(),
+    numExtEnvio: text('num_ext_envio').notNull(),
+    numIntEnvio: text('num_int_envio').notNull().default(''),
+    coloniaEnvio: text('colonia_envio').notNull(),
+    municipioEnvio: text('municipio_envio').notNull(),
+    ciudadEnvio: text('ciudad_envio').notNull(),
+    estadoEnvio: text('estado_envio').notNull(),
+    paisEnvio: text('pais_envio').notNull().default('México'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('institution_addresses_institution_idx').on(t.institutionId)],
 );

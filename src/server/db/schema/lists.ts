@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { institutions } from './institutions.ts';
 
 /**
  * 'Mis listas' (issue 18, decision 031): a signed-in shopper's named lists of products with quantities
@@ -26,13 +27,22 @@ export const savedLists = pgTable(
     name: text('name').notNull(),
     /** The read-only link's secret (/listas/compartida/<token>); null when the list is not shared. */
     shareToken: text('share_token'),
+    /** Made while buying for this institution (issue 34): shared with its members; null = the person's own. */
+    institutionId: integer('institution_id').references(() => institutions.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('saved_lists_user_idx').on(t.userId),
+    index('saved_lists_institution_idx').on(t.institutionId).where(sql`${t.institutionId} is not null`),
     // One name per account, compared without case ('Reactivos' and 'reactivos' are the same list to a person).
-    uniqueIndex('saved_lists_user_name_idx').on(t.userId, sql`lower(${t.name})`),
+    uniqueIndex('saved_lists_user_name_idx')
+      .on(t.userId, sql`lower(${t.name})`)
+      .where(sql`${t.institutionId} is null`),
+    // An institution's shared lists (decision 058): one name per institution, whoever made them.
+    uniqueIndex('saved_lists_institution_name_idx')
+      .on(t.institutionId, sql`lower(${t.name})`)
+      .where(sql`${t.institutionId} is not null`),
     uniqueIndex('saved_lists_share_token_idx').on(t.shareToken),
   ],
 );

@@ -62,7 +62,10 @@ export const quotations = pgTable(
     institution: text('institution').notNull().default(''),
     rfc: text('rfc').notNull().default(''),
     purchaseOrder: text('purchase_order'),
-    /** Issued for an institution (decision 059): its contract prices price it, now and when renewed. */
+    /**
+     * Made while buying for this institution (issue 34): shared with its members, and priced by its contract prices
+     * now and when renewed (decision 059); null = the person's own.
+     */
     institutionId: integer('institution_id').references(() => institutions.id),
     /** The order it became (the one paid or still being paid); null while not converted. */
     orderNumber: integer('order_number'),
@@ -74,6 +77,7 @@ export const quotations = pgTable(
   (t) => [
     uniqueIndex('quotations_folio_idx').on(t.folio),
     index('quotations_user_idx').on(t.userId, t.createdAt),
+    index('quotations_institution_idx').on(t.institutionId).where(sql`${t.institutionId} is not null`),
     index('quotations_order_idx').on(t.orderNumber).where(sql`${t.orderNumber} is not null`),
   ],
 );

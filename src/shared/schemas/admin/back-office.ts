@@ -117,6 +117,18 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'quotation.extend': 'Vigencia de cotización extendida',
   'customer.purchase-order': 'Orden de compra obligatoria cambiada',
   'controlled.export': 'Exportación de ventas de productos controlados',
+  'institution.create': 'Institución creada',
+  'institution.verify': 'Institución verificada',
+  'institution.terms': 'Condiciones de la institución cambiadas',
+  'institution.settings': 'Reglas de compra de la institución cambiadas',
+  'institution.invite': 'Invitación enviada',
+  'institution.invitation_revoke': 'Invitación revocada',
+  'institution.join': 'Invitación aceptada: nuevo miembro',
+  'institution.member_update': 'Papel o límites de un miembro cambiados',
+  'institution.member_remove': 'Miembro dado de baja',
+  'institution.address_create': 'Dirección de la institución agregada',
+  'institution.address_update': 'Dirección de la institución modificada',
+  'institution.address_delete': 'Dirección de la institución eliminada',
 };
 
 /**
