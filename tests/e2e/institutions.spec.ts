@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { ownServerPort } from './own-server-port.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -8,10 +9,10 @@ import { signInStaff } from './staff-session.ts';
  * Institution accounts (issue 34): staff create an institution in the back office and invite its administrador → the
  * person opens the mailed link and accepts → chooses the institution in the header's «Comprando para» → sees it and
  * its members. Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so
- * this journey starts its own server like admin.spec.ts, on E2E_PORT + 5 (refunds + 6, admin + 7, workers + 0/+ 1).
+ * this journey starts its own server like admin.spec.ts, on its own port (own-server-port.ts).
  * SHOTS_DIR=… saves screenshots of the members page at 1280 and 390 px.
  */
-const port = Number(process.env.E2E_PORT ?? 3100) + 5;
+const port = ownServerPort('institutions');
 const base = `http://127.0.0.1:${port}`;
 const dataDir = `test-results/e2e-institutions-data-${port}`;
 const STAFF = { email: 'credito@ciencia-occidente.mx', password: 'Credito#Instituciones2026' };
