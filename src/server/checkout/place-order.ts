@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { CREDIT_NO_INVOICE_PROFILE } from '../../shared/credit.ts';
 import {
   type DelayedMethod,
   delayedPaymentDeadline,
@@ -12,11 +13,15 @@ import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
+import { confirmOnCredit } from '../credit/confirm.ts';
+import { refuseCredit } from '../credit/line.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict } from '../http/errors.ts';
+import { type Membership, requireInstitution } from '../institutions/membership.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
 import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
+import { ledgerActor, recordMovement } from '../orders/ledger.ts';
 import { markPaymentError, markPaymentFailed } from '../orders/payment.ts';
 import {
   latestPayment,
@@ -132,8 +137,14 @@ async function placePendingOrder(
   key: string,
   hash: string,
   body: PlaceOrder,
+  buyingFor: Membership | null,
 ): Promise<number> {
   const hold = ctx.hold ?? DEFAULT_HOLD;
+  // On credit (decision 060): only a member whose role may, for the institution the session buys for.
+  const onCredit = body.paymentMethod === 'credit';
+  const institution = onCredit ? requireInstitution(buyingFor, 'order.place_on_credit').institution : null;
+  if (onCredit && body.invoiceProfileId !== undefined)
+    throw conflict(CREDIT_NO_INVOICE_PROFILE, 'credit_invoice_profile');
   await releaseEarlierAttempts(ctx, user);
   return ctx.db.transaction(async (tx) => {
     const [buyer] = await tx
@@ -163,8 +174,10 @@ async function placePendingOrder(
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
     const quote = quoted ?? (await quoteCart(tx, body.items));
     const method = body.paymentMethod ?? 'card';
-    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
-    refuseOverLimit(quote.totalCents, method);
+    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike; on credit,
+    // the institution's available credit, decided under its row lock (credit/line.ts).
+    if (method === 'credit') await refuseCredit(tx, institution!.id, quote.totalCents, new Date());
+    else refuseOverLimit(quote.totalCents, method);
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -222,6 +235,7 @@ async function placePendingOrder(
       requestHash: hash,
       reservationMinutes: hold.minutes,
       paymentMethod: method,
+      institutionId: institution?.id ?? null,
       ...(isDelayed(method) ? { paymentDueAt: delayedPaymentDeadline(method, new Date()) } : {}),
       msiMonths: body.msiMonths ?? null,
       amounts: {
@@ -232,11 +246,21 @@ async function placePendingOrder(
       },
       lines,
     });
-    await recordPaymentAttempt(tx, {
-      orderNumber: number,
-      gateway: ctx.gateway.name,
-      amountCents: quote.totalCents,
-    });
+    if (method === 'credit') {
+      // The debt is born with the order, in the transaction that decided the credit (decision 060).
+      await recordMovement(tx, number, ledgerActor({ kind: 'shopper', userId: user.id }), {
+        kind: 'credit_sale',
+        amountCents: quote.totalCents,
+        method: 'credit',
+        reference: 'credit-sale',
+      });
+    } else {
+      await recordPaymentAttempt(tx, {
+        orderNumber: number,
+        gateway: ctx.gateway.name,
+        amountCents: quote.totalCents,
+      });
+    }
     if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
     if (declaration) await recordDeclaration(tx, number, declaration);
     if (invoiceProfile) {
@@ -313,6 +337,10 @@ async function chargeOrder(
   if (order.status === 'cancelled' && !order.paidAt) return storedError(ctx, number);
   if (order.status !== 'pending_payment') return { kind: 'paid', number };
   const method = body.paymentMethod ?? 'card';
+  if (method === 'credit') {
+    await confirmOnCredit(ctx, number, user.id);
+    return { kind: 'paid', number };
+  }
   if (isDelayed(method)) return chargeDelayed(ctx, user, number, method);
 
   let attempt = await latestPayment(ctx.db, number);
@@ -505,6 +533,7 @@ export async function placeOrder(
   user: SessionUser,
   key: string,
   body: PlaceOrder,
+  buyingFor: Membership | null = null,
 ): Promise<PlaceOrderResult> {
   const hash = requestHash(body);
   const claim = await claimKey(ctx.db, user.id, key, hash);
@@ -519,7 +548,15 @@ export async function placeOrder(
 
   const stop = holdKey(ctx.db, user.id, key);
   try {
-    return await placeWithKey(ctx, user, key, hash, body, claim.kind === 'resume' ? claim.orderNumber : null);
+    return await placeWithKey(
+      ctx,
+      user,
+      key,
+      hash,
+      body,
+      claim.kind === 'resume' ? claim.orderNumber : null,
+      buyingFor,
+    );
   } finally {
     stop();
   }
@@ -533,12 +570,13 @@ async function placeWithKey(
   hash: string,
   body: PlaceOrder,
   resumed: number | null,
+  buyingFor: Membership | null,
 ): Promise<PlaceOrderResult> {
   let number = resumed;
   try {
     if (number === null) {
       await refuseMsiOnDebit(ctx, body);
-      number = await placePendingOrder(ctx, user, key, hash, body);
+      number = await placePendingOrder(ctx, user, key, hash, body, buyingFor);
     }
   } catch (error) {
     if (!(error instanceof AppError)) {

@@ -7,6 +7,7 @@ import {
   placeOrderSchema,
 } from '../../shared/schemas/orders.ts';
 import { requireUser } from '../auth/session.ts';
+import { buyingFor } from '../institutions/membership.ts';
 import { orderContext } from '../orders/context.ts';
 import { type PlaceOrderResult, placeOrder } from './place-order.ts';
 
@@ -79,6 +80,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         user,
         request.headers['idempotency-key'],
         request.body,
+        // Only an order on credit needs to know the institution here (decision 060).
+        request.body.paymentMethod === 'credit' ? await buyingFor(request) : null,
       );
       const { status, body } = reply(result);
       return res.header('Cache-Control', 'no-store').code(status).send(body);

@@ -148,7 +148,10 @@ export function parties(w: Writer, input: InvoicePdfInput) {
   const facts: [string, string][] = [
     ['Pedido', `#${input.orderNumber}`],
     ['Forma de pago', formaPagoText(s.formaPago)],
-    ['Método de pago', 'PUE - Pago en una sola exhibición'],
+    [
+      'Método de pago',
+      s.metodoPago === 'PPD' ? 'PPD - Pago en parcialidades o diferido' : 'PUE - Pago en una sola exhibición',
+    ],
     ['Moneda', 'MXN - Peso mexicano'],
     ['Exportación', '01 - No aplica'],
   ];

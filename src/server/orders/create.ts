@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { promisedDates } from '../../shared/backorder.ts';
-import type { PaymentMethod } from '../../shared/payment-methods.ts';
+import type { OrderPaymentMethod } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
 import { orderLines, orderNumberSeq, orders } from '../db/schema.ts';
@@ -18,7 +18,9 @@ export type NewOrder = {
   /** The quotation the order is converted from (issue 20). */
   quotationId?: number | null;
   /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
-  paymentMethod?: PaymentMethod;
+  paymentMethod?: OrderPaymentMethod;
+  /** The institution it is placed for (issue 34); null or absent: a personal order. */
+  institutionId?: number | null;
   /** SPEI or cash: the payment's deadline, which is also the end of the reservation. */
   paymentDueAt?: Date;
   /** Card on meses sin intereses. */
@@ -58,6 +60,7 @@ export async function createPendingOrder(tx: Tx, order: NewOrder): Promise<numbe
     requestHash: order.requestHash,
     reservedUntil: order.paymentDueAt ?? sql`now() + make_interval(mins => ${order.reservationMinutes})`,
     paymentMethod: order.paymentMethod ?? 'card',
+    institutionId: order.institutionId ?? null,
     paymentDueAt: order.paymentDueAt ?? null,
     msiMonths: order.msiMonths ?? null,
     shipNowBy: dates.shipNowBy,
