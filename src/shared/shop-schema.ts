@@ -117,13 +117,11 @@ export const shopConfigSchema = z.object({
    * (default: the debt and its due date start when the goods leave) or at once when the order is confirmed — and
    * how many days before and after its due date the reminder mails go.
    */
-  credit: z
-    .object({
-      invoiceAt: z.enum(['shipment', 'order']),
-      reminderDaysBefore: z.number().int().min(1).max(30),
-      reminderDaysAfter: z.number().int().min(1).max(60),
-    })
-    .default({ invoiceAt: 'shipment', reminderDaysBefore: 5, reminderDaysAfter: 3 }),
+  credit: z.object({
+    invoiceAt: z.enum(['shipment', 'order']),
+    reminderDaysBefore: z.number().int().min(1).max(30),
+    reminderDaysAfter: z.number().int().min(1).max(60),
+  }),
 });
 
 export type ShopConfig = z.infer<typeof shopConfigSchema>;

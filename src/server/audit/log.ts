@@ -19,7 +19,16 @@ export const actorOf = (user: { id: number; email: string }): Actor => ({
 
 export type AuditRecord = {
   action: keyof typeof AUDIT_ACTION_LABELS | string;
-  entityType: 'order' | 'product' | 'catalogue' | 'invoice' | 'user' | 'quotation' | 'synonym' | 'export';
+  entityType:
+    | 'order'
+    | 'product'
+    | 'catalogue'
+    | 'invoice'
+    | 'user'
+    | 'quotation'
+    | 'synonym'
+    | 'export'
+    | 'institution';
   entityId: string | number;
   before?: unknown;
   after?: unknown;

@@ -24,7 +24,7 @@ import { orders } from './orders.ts';
  * What the PDF of a CFDI de pago needs beside its XML (issue 34, decision 060): the stamped document's header and
  * one line per invoice it pays.
  */
-export type PaymentCfdiSnapshot = Omit<InvoiceSnapshot, 'conceptos' | 'formaPago'> & {
+export type PaymentCfdiSnapshot = InvoiceSnapshot & {
   fechaPago: string;
   formaDePagoP: string;
   monto: string;

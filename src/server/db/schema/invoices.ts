@@ -49,7 +49,7 @@ export type InvoiceSnapshot = {
   /** TFD Leyenda (the sandbox PAC marks its stamps with it). */
   leyenda: string | null;
   /** 'E' for a credit note (Comprobante de egreso); absent on older rows, which are all 'I'. */
-  tipoDeComprobante?: 'I' | 'E';
+  tipoDeComprobante?: 'I' | 'E' | 'P';
   /** CfdiRelacionados: 01 (credit note → invoice) or 04 (replacement → replaced invoice). */
   cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
   /** The buyer's purchase-order number (issue 20), printed on the PDF; not part of the CFDI itself. */
