@@ -21,7 +21,7 @@ export const creditShortBy = (shortCents: number, availableCents: number) =>
 
 /** Any invoice past its due date with a balance puts the account on hold. */
 export const creditOnHold = (count: number, overdueCents: number) =>
-  `La cuenta de crédito está suspendida: tiene ${count === 1 ? 'una factura vencida' : `${count} facturas vencidas`} por ${formatMoney(overdueCents)}. Puede pagar este pedido con tarjeta o transferencia; el crédito se reactiva al registrar el pago.`;
+  `La cuenta de crédito está suspendida: tiene ${count === 1 ? 'una factura vencida' : `${count} facturas vencidas`} por ${formatMoney(overdueCents)}. Mientras tanto puede pagar sus pedidos con tarjeta o transferencia; el crédito se reactiva al registrar el pago.`;
 
 /** Aging buckets of an estado de cuenta: days past the due date (not yet due counts as 0–30). */
 export const AGING_BUCKETS = [

@@ -1,4 +1,5 @@
 import { createVerify, X509Certificate } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCfdiPagoXml } from '../../../tests/server/support/cfdi-xsd.ts';
@@ -16,6 +17,7 @@ import {
   orderRow,
   placeOnCredit,
 } from '../../../tests/server/support/credit.ts';
+import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
 import { creditPayments, invoices, mailOutbox, orderLedger } from '../db/schema.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
@@ -199,6 +201,14 @@ describe('the invoice PPD, the hold and the CFDI de pago', () => {
       headers: { cookie: buyer.cookie },
     });
     expect(statement.json()).toMatchObject({ onHold: true });
+    const heldPdf = await t.app.inject({
+      method: 'GET',
+      url: '/api/credit/statement.pdf',
+      headers: { cookie: buyer.cookie },
+    });
+    expect(pdfText(heldPdf.rawPayload)).toContain('La cuenta de crédito está suspendida');
+    if (process.env.CREDIT_PDF_DIR)
+      writeFileSync(`${process.env.CREDIT_PDF_DIR}/estado-de-cuenta-vencido.pdf`, heldPdf.rawPayload);
 
     // Paid: the hold lifts at once.
     const paid = await recordPayment({
@@ -326,6 +336,13 @@ describe('the invoice PPD, the hold and the CFDI de pago', () => {
       headers: { cookie: buyer.cookie },
     });
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    const printed = pdfText(pdf.rawPayload);
+    expect(printed).toContain('CFDI DE PAGO');
+    expect(printed).toContain('SPEI 0026112000000001');
+    expect(printed).toContain(b.uuid!);
+    // To look at them: CREDIT_PDF_DIR=/tmp/x npx vitest run src/server/credit/credit.test.ts, then pdftoppm.
+    if (process.env.CREDIT_PDF_DIR)
+      writeFileSync(`${process.env.CREDIT_PDF_DIR}/cfdi-pago.pdf`, pdf.rawPayload);
     const other = await setUp(1_000_000, 4);
     const foreign = await t.app.inject({
       method: 'GET',
@@ -339,6 +356,15 @@ describe('the invoice PPD, the hold and the CFDI de pago', () => {
     ).json();
     expect(statement).toMatchObject({ balanceCents: 0, openInvoices: [], onHold: false });
     expect(statement.payments).toHaveLength(2);
+    const statementPdf = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/credit/institutions/${institution.id}/statement.pdf`,
+      headers: { cookie: staff.cookie },
+    });
+    expect(statementPdf.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(statementPdf.rawPayload)).toContain('ESTADO DE CUENTA');
+    if (process.env.CREDIT_PDF_DIR)
+      writeFileSync(`${process.env.CREDIT_PDF_DIR}/estado-de-cuenta-pagado.pdf`, statementPdf.rawPayload);
   });
 
   it('a crash between stamping and recording the CFDI de pago issues it once', async () => {

@@ -82,8 +82,9 @@ export async function renderStatementPdf(s: Statement): Promise<Uint8Array> {
   w.text(shop.tradeName, margin, w.y - 14, 18, w.bold, BRAND);
   w.text(shop.legalName, margin, w.y - 28, 8.5, w.font, MUTED);
   const a = shop.address;
-  w.text(`${a.street}, ${a.neighbourhood}, ${a.postalCode} ${a.city}, ${a.state}`, margin, w.y - 42, 8);
-  w.text(`Tel. ${shop.phones.join(' · ')} · ${shop.email}`, margin, w.y - 52, 8);
+  w.text(`${a.street}, ${a.neighbourhood}`, margin, w.y - 42, 8);
+  w.text(`${a.postalCode} ${a.city}, ${a.state}`, margin, w.y - 52, 8);
+  w.text(`Tel. ${shop.phones.join(' · ')} · ${shop.email}`, margin, w.y - 62, 8);
   const boxW = 220;
   const boxX = width - margin - boxW;
   const top = w.y;
@@ -91,7 +92,7 @@ export async function renderStatementPdf(s: Statement): Promise<Uint8Array> {
   w.text('ESTADO DE CUENTA', boxX + 10, top - 16, 12, w.bold, BRAND);
   w.text(`Al ${date(s.asOf)}`, boxX + 10, top - 30, 8.5);
   w.text('Importes en pesos mexicanos, IVA incluido', boxX + 10, top - 42, 7, w.font, MUTED);
-  w.y = top - 76;
+  w.y = top - 80;
 
   // The institution and its line.
   w.text('CLIENTE', margin, w.y - 8, 8, w.bold, BRAND);
@@ -117,7 +118,7 @@ export async function renderStatementPdf(s: Statement): Promise<Uint8Array> {
   }
   w.y -= 50;
   if (s.onHold && s.holdReason) {
-    const lines = w.wrap(s.holdReason, width - 2 * margin - 20, 8);
+    const lines = w.wrap(s.holdReason, width - 2 * margin - 30, 8, w.bold);
     const h = 10 + lines.length * 10;
     w.page.drawRectangle({
       x: margin,
