@@ -80,7 +80,7 @@ function reminderMail(
             kind: 'paragraph',
             text: `Pague por transferencia indicando el número de factura. Por cada pago le enviaremos su CFDI de pago. Si ya pagó, ignore este mensaje: registraremos su pago en cuanto lo veamos en nuestra cuenta.`,
           },
-          { kind: 'button', label: 'Ver estado de cuenta', url: `${publicUrl}/cuenta/credito` },
+          { kind: 'button', label: 'Ver estado de cuenta', url: `${publicUrl}/estado-de-cuenta` },
         ],
       },
       publicUrl,

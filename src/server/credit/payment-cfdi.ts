@@ -269,7 +269,7 @@ export async function issuePaymentCfdi(
               ...(stamp.test
                 ? [{ kind: 'note' as const, text: 'Timbrado con el PAC de pruebas: sin validez fiscal.' }]
                 : []),
-              { kind: 'button', label: 'Ver estado de cuenta', url: `${ctx.publicUrl}/cuenta/credito` },
+              { kind: 'button', label: 'Ver estado de cuenta', url: `${ctx.publicUrl}/estado-de-cuenta` },
             ],
           },
           ctx.publicUrl,

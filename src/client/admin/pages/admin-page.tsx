@@ -22,6 +22,7 @@ import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
 import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
+import { ReceivablesScreen } from '../screens/receivables-screen.tsx';
 import { RefundsScreen } from '../screens/refunds-screen.tsx';
 import { SearchScreen } from '../screens/search-screen.tsx';
 
@@ -33,6 +34,7 @@ const NAV = [
   { to: 'reembolsos', label: 'Reembolsos pendientes' },
   { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
+  { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
   { to: 'busqueda', label: 'Búsqueda' },
@@ -180,6 +182,7 @@ function Shell({ email }: { email: string }) {
             <Route path="reembolsos" element={<RefundsScreen />} />
             <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
+            <Route path="cuentas-por-cobrar" element={<ReceivablesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
             <Route path="clientes" element={<CustomersScreen />} />
