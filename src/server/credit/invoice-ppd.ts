@@ -89,3 +89,15 @@ export async function issueCreditInvoicesRound(ctx: InvoicingContext): Promise<n
   }
   return issued;
 }
+
+/**
+ * Right after staff ship an order (admin's ship route): an order on credit gets its invoice PPD at once instead of
+ * at the job's next round. Never throws — the job issues whatever this could not.
+ */
+export async function invoiceShippedOnCredit(ctx: InvoicingContext, number: number): Promise<void> {
+  try {
+    if ((await creditOrdersToInvoice(ctx, 200)).includes(number)) await issueCreditInvoice(ctx, number);
+  } catch (error) {
+    ctx.log?.error({ order: number, err: error }, 'la factura PPD se emitirá en la siguiente ronda');
+  }
+}

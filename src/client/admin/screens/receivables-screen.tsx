@@ -179,7 +179,6 @@ export function ReceivablesScreen() {
             head={
               <tr>
                 <th className={th}>Institución</th>
-                <th className={`${th} text-right`}>Línea</th>
                 <th className={`${th} text-right`}>Saldo</th>
                 {AGING_BUCKETS.map((b) => (
                   <th key={b.key} className={`${th} text-right`}>
@@ -200,10 +199,9 @@ export function ReceivablesScreen() {
                     </span>
                   )}
                   <span className="block text-xs text-slate-500">
-                    {r.rfc} · {r.days} días
+                    {r.rfc} · línea {formatMoney(r.limitCents)} a {r.days} días
                   </span>
                 </td>
-                <td className={`${td} text-right`}>{formatMoney(r.limitCents)}</td>
                 <td className={`${td} text-right font-semibold`}>{formatMoney(r.balanceCents)}</td>
                 {AGING_BUCKETS.map((b) => (
                   <td key={b.key} className={`${td} text-right`}>
