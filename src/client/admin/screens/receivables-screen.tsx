@@ -180,18 +180,14 @@ export function ReceivablesScreen() {
               <tr>
                 <th className={th}>Institución</th>
                 <th className={`${th} text-right`}>Saldo</th>
-                {AGING_BUCKETS.map((b) => (
-                  <th key={b.key} className={`${th} text-right`}>
-                    {b.label}
-                  </th>
-                ))}
+                <th className={th}>Antigüedad</th>
                 <th className={th}>Acciones</th>
               </tr>
             }
           >
             {data.rows.map((r) => (
               <tr key={r.institutionId} data-testid="receivable-row">
-                <td className={td}>
+                <td className="px-4 py-3 text-slate-700">
                   <span className="font-medium text-slate-900">{r.razonSocial}</span>
                   {r.onHold && (
                     <span className="ml-2">
@@ -203,11 +199,16 @@ export function ReceivablesScreen() {
                   </span>
                 </td>
                 <td className={`${td} text-right font-semibold`}>{formatMoney(r.balanceCents)}</td>
-                {AGING_BUCKETS.map((b) => (
-                  <td key={b.key} className={`${td} text-right`}>
-                    {formatMoney(r.aging[b.key])}
-                  </td>
-                ))}
+                <td className="px-4 py-3 text-xs text-slate-600">
+                  <dl className="grid grid-cols-2 gap-x-4 gap-y-0.5">
+                    {AGING_BUCKETS.map((b) => (
+                      <div key={b.key} className="flex justify-between gap-2">
+                        <dt className="whitespace-nowrap">{b.label}</dt>
+                        <dd className="font-medium text-slate-800">{formatMoney(r.aging[b.key])}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                </td>
                 <td className={td}>
                   <button
                     type="button"
