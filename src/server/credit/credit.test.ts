@@ -162,6 +162,25 @@ describe('the credit line at checkout', () => {
   });
 });
 
+describe('cancelling an order on credit', () => {
+  it('is refused with a clear message and changes nothing (the debt is adjusted by collections, decision 060)', async () => {
+    const { buyer, product } = await setUp(1_000_000, 6);
+    const { number } = (await placeOnCredit(t, buyer, [{ code: product.code, quantity: 1 }])).json() as {
+      number: number;
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${number}/cancel`,
+      headers: { cookie: staff.cookie },
+      payload: { reason: 'El cliente ya no lo necesita' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toContain('Un pedido a crédito no se cancela desde aquí todavía');
+    expect((await orderRow(t, number)).status).toBe('on_credit');
+    expect((await stockOf(t, product.code)).stock).toBe(19);
+  });
+});
+
 describe('the invoice PPD, the hold and the CFDI de pago', () => {
   it('invoices at shipment PPD / FormaPago 99 with the institution as receptor; an overdue invoice puts the account on hold', async () => {
     const { institution, buyer, product } = await setUp(5_000_000, 2);
