@@ -13,7 +13,7 @@ import {
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { unpaidHoldsSchema } from '../../shared/schemas/orders.ts';
 import { invoiceShippedOnCredit } from '../credit/invoice-ppd.ts';
-import { createInvoicingContext } from '../invoices/context.ts';
+import { createInvoicingContext, type InvoicingContext } from '../invoices/context.ts';
 import { listUnpaidHolds, releaseUnpaidOrder } from '../orders/abandon.ts';
 import { cancelOrder } from '../orders/cancellation.ts';
 import { orderContext } from '../orders/context.ts';
@@ -24,7 +24,12 @@ import { delayedPayments, getAdminOrder, listAdminOrders } from './orders-servic
 const tags = ['administración'];
 
 export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const invoicing = createInvoicingContext(app.config, app.db, { log: app.log });
+  // Made on first use: only an order on credit needs it here (its invoice PPD at shipment).
+  let invoicing: InvoicingContext | undefined;
+  const invoicingContext = () => {
+    invoicing ??= createInvoicingContext(app.config, app.db, { log: app.log });
+    return invoicing;
+  };
   app.get(
     '/api/admin/orders',
     {
@@ -102,7 +107,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
       );
       // An order on credit is invoiced (PPD) when it ships (decision 060).
-      await invoiceShippedOnCredit(invoicing, number);
+      await invoiceShippedOnCredit(app.db, invoicingContext, number);
       return {
         message: `Pedido #${number} enviado; avisamos al cliente por correo`,
         order: await getAdminOrder(app.db, number),

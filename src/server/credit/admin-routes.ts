@@ -17,7 +17,7 @@ import { writeAudit } from '../audit/log.ts';
 import { institutions } from '../db/schema.ts';
 import { sendAttachment } from '../http/attachment.ts';
 import { notFound } from '../http/errors.ts';
-import { createInvoicingContext } from '../invoices/context.ts';
+import { createInvoicingContext, type InvoicingContext } from '../invoices/context.ts';
 import { paymentCfdiFile } from './downloads.ts';
 import { issuePaymentCfdi } from './payment-cfdi.ts';
 import { recordPayment } from './payments.ts';
@@ -30,7 +30,12 @@ const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorE
 
 /** Staff's side of sales on credit (decision 060), under /api/admin (adminRoutes' guard): lines, payments, receivables. */
 export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ctx = createInvoicingContext(app.config, app.db, { log: app.log });
+  // Made on first use, as the invoice routes' own.
+  let invoicing: InvoicingContext | undefined;
+  const context = () => {
+    invoicing ??= createInvoicingContext(app.config, app.db, { log: app.log });
+    return invoicing;
+  };
 
   app.put(
     '/api/admin/credit/institutions/:id/line',
@@ -83,8 +88,8 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { paymentId } = await recordPayment(ctx, await staffActor(request), request.body);
-      const cfdi = await issuePaymentCfdi(ctx, paymentId);
+      const { paymentId } = await recordPayment(context(), await staffActor(request), request.body);
+      const cfdi = await issuePaymentCfdi(context(), paymentId);
       const message =
         cfdi === 'issued' || cfdi === 'already'
           ? 'Pago registrado; el CFDI de pago se timbró y se envió a la institución.'
@@ -102,18 +107,18 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: receivablesSchema },
       },
     },
-    async () => receivables(app.db, ctx.now()),
+    async () => receivables(app.db, new Date()),
   );
 
   app.get(
     '/api/admin/credit/receivables.csv',
     { schema: { tags, summary: 'Cuentas por cobrar en CSV (una línea por factura con saldo)' } },
     async (request, reply) => {
-      const csv = receivablesCsv(await receivables(app.db, ctx.now()));
+      const csv = receivablesCsv(await receivables(app.db, new Date()));
       return reply
         .header(
           'Content-Disposition',
-          `attachment; filename="cuentas-por-cobrar-${ctx.now().toISOString().slice(0, 10)}.csv"`,
+          `attachment; filename="cuentas-por-cobrar-${new Date().toISOString().slice(0, 10)}.csv"`,
         )
         .type('text/csv; charset=utf-8')
         .send(csv);
@@ -130,7 +135,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: statementSchema, 404: errorEnvelopeSchema },
       },
     },
-    async (request) => statementOf(app.db, request.params.id, ctx.now()),
+    async (request) => statementOf(app.db, request.params.id, new Date()),
   );
 
   app.get(
@@ -143,7 +148,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const statement = await statementOf(app.db, request.params.id, ctx.now());
+      const statement = await statementOf(app.db, request.params.id, new Date());
       return sendAttachment(request, reply, await renderStatementPdf(statement), {
         filename: `estado-de-cuenta-${statement.institution.rfc}-${statement.asOf.slice(0, 10)}.pdf`,
         type: 'application/pdf',

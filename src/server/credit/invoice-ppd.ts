@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, notExists } from 'drizzle-orm';
 import { shop } from '../../shared/shop.ts';
 import type { SessionUser } from '../auth/session.ts';
+import type { Db } from '../db/client.ts';
 import { institutions, invoices, orders, users } from '../db/schema.ts';
 import type { InvoicingContext } from '../invoices/context.ts';
 import { issueNew } from '../invoices/issue.ts';
@@ -94,10 +95,21 @@ export async function issueCreditInvoicesRound(ctx: InvoicingContext): Promise<n
  * Right after staff ship an order (admin's ship route): an order on credit gets its invoice PPD at once instead of
  * at the job's next round. Never throws — the job issues whatever this could not.
  */
-export async function invoiceShippedOnCredit(ctx: InvoicingContext, number: number): Promise<void> {
+export async function invoiceShippedOnCredit(
+  db: Db,
+  context: () => InvoicingContext,
+  number: number,
+): Promise<void> {
+  let ctx: InvoicingContext | undefined;
   try {
+    const [row] = await db
+      .select({ method: orders.paymentMethod })
+      .from(orders)
+      .where(eq(orders.number, number));
+    if (row?.method !== 'credit') return;
+    ctx = context();
     if ((await creditOrdersToInvoice(ctx, 200)).includes(number)) await issueCreditInvoice(ctx, number);
   } catch (error) {
-    ctx.log?.error({ order: number, err: error }, 'la factura PPD se emitirá en la siguiente ronda');
+    ctx?.log?.error({ order: number, err: error }, 'la factura PPD se emitirá en la siguiente ronda');
   }
 }
