@@ -89,7 +89,11 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { paymentId } = await recordPayment(context(), await staffActor(request), request.body);
-      const cfdi = await issuePaymentCfdi(context(), paymentId);
+      // The payment is recorded whatever the PAC says; its CFDI de pago that could not be stamped now is the jobs'.
+      const cfdi = await issuePaymentCfdi(context(), paymentId).catch((error: unknown) => {
+        request.log.error({ err: error, payment: paymentId }, 'no se emitió el CFDI de pago; se reintentará');
+        return 'failed' as const;
+      });
       const message =
         cfdi === 'issued' || cfdi === 'already'
           ? 'Pago registrado; el CFDI de pago se timbró y se envió a la institución.'

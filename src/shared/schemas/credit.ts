@@ -15,10 +15,18 @@ const cents = (what: string) =>
 /** POST /api/admin/credit/payments: a transfer received, and the invoices PPD it pays (partial allowed). */
 export const recordPaymentSchema = z.object(
   {
-    institutionId: z.number({ error: 'Elija la institución' }).int().min(1, 'Elija la institución'),
+    institutionId: z
+      .number({ error: 'Elija la institución' })
+      .int('Elija la institución')
+      .min(1, 'Elija la institución')
+      .max(2_147_483_647, 'Elija la institución'),
     receivedOn: z
       .string({ error: 'Escriba la fecha en que llegó el pago' })
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha del pago debe ser AAAA-MM-DD'),
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha del pago debe ser AAAA-MM-DD')
+      .refine((v) => {
+        const day = new Date(`${v}T00:00:00Z`);
+        return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v && v >= '2020-01-01';
+      }, 'La fecha del pago no es una fecha válida'),
     amountCents: cents('El importe del pago'),
     bankReference: z
       .string({ error: 'Escriba la referencia bancaria o la clave de rastreo SPEI' })
@@ -29,7 +37,11 @@ export const recordPaymentSchema = z.object(
     allocations: z
       .array(
         z.object({
-          invoiceId: z.number({ error: 'Elija la factura' }).int().min(1, 'Elija la factura'),
+          invoiceId: z
+            .number({ error: 'Elija la factura' })
+            .int('Elija la factura')
+            .min(1, 'Elija la factura')
+            .max(2_147_483_647, 'Elija la factura'),
           amountCents: cents('El importe aplicado'),
         }),
         { error: 'Indique a qué facturas se aplica el pago' },
