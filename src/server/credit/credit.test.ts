@@ -162,6 +162,55 @@ describe('the credit line at checkout', () => {
   });
 });
 
+describe('staff and the line', () => {
+  it('grant, change and withdraw a credit line (limit and days together), and refuse a payment dated on no real day', async () => {
+    const { institution, buyer } = await setUp(null, 7);
+    const put = (payload: object) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/credit/institutions/${institution.id}/line`,
+        headers: { cookie: staff.cookie },
+        payload,
+      });
+    const half = await put({ limitCents: 100_000, days: null });
+    expect(half.statusCode).toBe(400);
+    expect(half.json().error.message).toContain('Indique el límite y el plazo juntos');
+    const granted = await put({ limitCents: 2_500_000, days: 60 });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json().message).toBe(
+      `Línea de crédito de ${institution.razonSocial}: $25,000.00 a 60 días`,
+    );
+    const offer = await t.app.inject({
+      method: 'GET',
+      url: '/api/credit/offer?totalCents=100000',
+      headers: { cookie: buyer.cookie },
+    });
+    expect(offer.json()).toMatchObject({
+      offered: true,
+      label: 'A crédito (60 días)',
+      availableCents: 2_500_000,
+    });
+    expect((await put({ limitCents: null, days: null })).statusCode).toBe(200);
+    const none = await t.app.inject({
+      method: 'GET',
+      url: '/api/credit/offer?totalCents=100000',
+      headers: { cookie: buyer.cookie },
+    });
+    expect(none.json()).toMatchObject({ offered: false });
+    expect(none.json().reason).toContain('no tiene línea de crédito');
+
+    const badDay = await recordPayment({
+      institutionId: institution.id,
+      receivedOn: '2026-02-30',
+      amountCents: 100,
+      bankReference: 'SPEI FEBRERO 30',
+      allocations: [{ invoiceId: 1, amountCents: 100 }],
+    });
+    expect(badDay.statusCode).toBe(400);
+    expect(badDay.body).toContain('La fecha del pago no es una fecha válida');
+  });
+});
+
 describe('cancelling an order on credit', () => {
   it('is refused with a clear message and changes nothing (the debt is adjusted by collections, decision 060)', async () => {
     const { buyer, product } = await setUp(1_000_000, 6);
