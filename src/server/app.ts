@@ -20,6 +20,7 @@ import { catalogRoutes } from './catalog/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { chargeReports } from './checkout/settle.ts';
 import type { AppConfig } from './config.ts';
+import { creditRoutes } from './credit/routes.ts';
 import type { Database, Db } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
 import { handleClientError, installErrorHandler, sendFrameworkError, sendNotFound } from './http/errors.ts';
@@ -188,6 +189,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(checkoutRoutes);
   await app.register(ordersRoutes);
   await app.register(invoiceRoutes);
+  await app.register(creditRoutes);
   await app.register(quotationRoutes);
   await app.register(requisitionRoutes);
   await app.register(institutionRoutes);

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { purgeExpiredAuthData } from './auth/cleanup.ts';
 import { sweepCancellations, sweepOnce } from './checkout/sweeper.ts';
+import { followUpPaymentCfdis, sendReminders } from './credit/collections.ts';
+import { issueCreditInvoicesRound } from './credit/invoice-ppd.ts';
 import { JobLocks } from './db/lease.ts';
 import { issueWaitingAtPurchase } from './invoices/at-purchase.ts';
 import { createInvoicingContext, type InvoicingContext } from './invoices/context.ts';
@@ -191,6 +193,8 @@ export const JOBS = {
   invoiceFollowUp: 'seguimiento-facturas',
   globalInvoice: 'factura-global',
   stockAlerts: 'avisos-existencia',
+  creditInvoices: 'facturas-a-credito',
+  collections: 'cobranza',
 } as const;
 
 /**
@@ -287,6 +291,23 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
     run: async () => {
       if ((await globalInvoiceJob(invoices())) === 'issued')
         log.info('factura global del mes anterior emitida');
+    },
+  });
+  // Sales on credit (decision 060): the invoice PPD of orders shipped (or confirmed, per config) and CFDI de pago
+  // left pending, every minute; reminders before and after the due date and the CFDI de pago past the 5th, hourly.
+  registry.add({
+    name: JOBS.creditInvoices,
+    everyMs: 60_000,
+    run: () => issueCreditInvoicesRound(invoices()),
+  });
+  registry.add({
+    name: JOBS.collections,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 5 * 60_000,
+    run: async () => {
+      const ctx = invoices();
+      await followUpPaymentCfdis(ctx);
+      await sendReminders(ctx);
     },
   });
   return registry;

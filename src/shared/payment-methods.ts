@@ -11,10 +11,21 @@ export const PAYMENT_METHODS = ['card', 'spei', 'cash'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type DelayedMethod = Exclude<PaymentMethod, 'card'>;
 
+/**
+ * How an order may be settled: one of the gateway's methods, or 'credit' — an institution's order placed on its
+ * credit line (issue 34, decision 060), invoiced PPD and paid later by transfer. Never offered to a person.
+ */
+export type OrderPaymentMethod = PaymentMethod | 'credit';
+
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   card: 'Tarjeta de crédito o débito',
   spei: 'Transferencia SPEI',
   cash: 'Efectivo en tienda',
+};
+
+export const ORDER_PAYMENT_METHOD_LABELS: Record<OrderPaymentMethod, string> = {
+  ...PAYMENT_METHOD_LABELS,
+  credit: 'A crédito',
 };
 
 export const isDelayed = (method: PaymentMethod | string | null | undefined): method is DelayedMethod =>

@@ -1,5 +1,5 @@
 import { formatMoney } from './money.ts';
-import type { PaymentMethod } from './payment-methods.ts';
+import type { OrderPaymentMethod } from './payment-methods.ts';
 
 /**
  * How money goes back to a buyer, in the words every screen and mail uses (decision 045). Openpay refunds only
@@ -40,21 +40,24 @@ export function refundSentence(refund: {
 }
 
 /** The route money paid by `method` goes back by: cards through Openpay's refund, SPEI and cash to a CLABE. */
-export const refundRouteOf = (method: PaymentMethod): RefundRouteName =>
+export const refundRouteOf = (method: OrderPaymentMethod): RefundRouteName =>
   method === 'card' ? 'card' : 'payout';
 
 /**
  * What a cancellation will do with the buyer's money, told before they confirm it: the card's refund, or the
  * owed transfer in the same words the receipt and the mail use once it is owed.
  */
-export function cancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+export function cancellationRefundSentence(method: OrderPaymentMethod, amountCents: number): string {
+  // A sale on credit (decision 060) has no money to give back until it is paid: its balance is what changes.
+  if (method === 'credit')
+    return 'El importe se descontará del saldo de la cuenta de crédito de la institución.';
   if (refundRouteOf(method) === 'card')
     return `Reembolsaremos ${formatMoney(amountCents)} a la tarjeta con la que pagó.`;
   return refundSentence({ route: 'payout', state: 'owed', amountCents, clabeLast4: null });
 }
 
 /** The same for staff, before they cancel an order: where the money left on it goes. */
-export function staffCancellationRefundSentence(method: PaymentMethod, amountCents: number): string {
+export function staffCancellationRefundSentence(method: OrderPaymentMethod, amountCents: number): string {
   const amount = formatMoney(amountCents);
   return refundRouteOf(method) === 'card'
     ? `Se reembolsarán ${amount} a la tarjeta del cliente por Openpay.`
@@ -62,7 +65,7 @@ export function staffCancellationRefundSentence(method: PaymentMethod, amountCen
 }
 
 /** How a staff partial refund of an order paid by `method` leaves. */
-export function staffPartialRefundRouteText(method: PaymentMethod): string {
+export function staffPartialRefundRouteText(method: OrderPaymentMethod): string {
   return refundRouteOf(method) === 'card'
     ? 'Se reembolsa en el momento a la tarjeta del cliente por Openpay.'
     : 'Queda pendiente y se paga por transferencia SPEI a la cuenta CLABE del cliente.';

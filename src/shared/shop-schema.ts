@@ -117,6 +117,16 @@ export const shopConfigSchema = z.object({
       months: z.array(z.union([z.literal(3), z.literal(6), z.literal(9), z.literal(12)])),
     }),
   }),
+  /**
+   * Sales on credit (issue 34, decision 060): when the invoice PPD of an order on credit is issued — at shipment
+   * (default: the debt and its due date start when the goods leave) or at once when the order is confirmed — and
+   * how many days before and after its due date the reminder mails go.
+   */
+  credit: z.object({
+    invoiceAt: z.enum(['shipment', 'order']),
+    reminderDaysBefore: z.number().int().min(1).max(30),
+    reminderDaysAfter: z.number().int().min(1).max(60),
+  }),
 });
 
 export type ShopConfig = z.infer<typeof shopConfigSchema>;

@@ -211,6 +211,15 @@ export const ROUTES: readonly RouteEntry[] = [
     private: true,
   },
   {
+    id: 'statement',
+    path: 'estado-de-cuenta',
+    page: 'credit/pages/statement-page.tsx',
+    render: 'client',
+    area: 'account',
+    title: 'Estado de cuenta',
+    private: true,
+  },
+  {
     id: 'quotations',
     path: 'cotizaciones',
     page: 'quotations/pages/quotations-page.tsx',

@@ -12,6 +12,8 @@ import {
 } from '../../shared/schemas/admin.ts';
 import { orderNumberParamsSchema } from '../../shared/schemas/common.ts';
 import { unpaidHoldsSchema } from '../../shared/schemas/orders.ts';
+import { invoiceShippedOnCredit } from '../credit/invoice-ppd.ts';
+import { createInvoicingContext, type InvoicingContext } from '../invoices/context.ts';
 import { listUnpaidHolds, releaseUnpaidOrder } from '../orders/abandon.ts';
 import { cancelOrder } from '../orders/cancellation.ts';
 import { orderContext } from '../orders/context.ts';
@@ -22,6 +24,12 @@ import { delayedPayments, getAdminOrder, listAdminOrders } from './orders-servic
 const tags = ['administración'];
 
 export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Made on first use: only an order on credit needs it here (its invoice PPD at shipment).
+  let invoicing: InvoicingContext | undefined;
+  const invoicingContext = () => {
+    invoicing ??= createInvoicingContext(app.config, app.db, { log: app.log });
+    return invoicing;
+  };
   app.get(
     '/api/admin/orders',
     {
@@ -98,6 +106,8 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         'ship',
         request.body,
       );
+      // An order on credit is invoiced (PPD) when it ships (decision 060).
+      await invoiceShippedOnCredit(app.db, invoicingContext, number);
       return {
         message: `Pedido #${number} enviado; avisamos al cliente por correo`,
         order: await getAdminOrder(app.db, number),

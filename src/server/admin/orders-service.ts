@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { addDays, mexicoDayStart } from '../../shared/mexico-time.ts';
-import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
+import { ORDER_PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type {
   AdminDelayedPayments,
   AdminOrderDetail,
@@ -222,7 +222,7 @@ export async function delayedPayments(db: Db): Promise<AdminDelayedPayments> {
     date: r.createdAt.toISOString(),
     customerName: r.customerName,
     email: r.email,
-    methodLabel: PAYMENT_METHOD_LABELS[r.paymentMethod] ?? r.paymentMethod,
+    methodLabel: ORDER_PAYMENT_METHOD_LABELS[r.paymentMethod] ?? r.paymentMethod,
     totalCents: r.totalCents,
   });
   return {

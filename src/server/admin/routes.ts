@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
 import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
+import { creditAdminRoutes } from '../credit/admin-routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
@@ -38,6 +39,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(controlledAdminRoutes);
   await app.register(contractPriceAdminRoutes);
   await app.register(institutionAdminRoutes);
+  await app.register(creditAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { CREDIT_NO_INVOICE_PROFILE } from '../../shared/credit.ts';
 import {
   type DelayedMethod,
   delayedPaymentDeadline,
@@ -12,14 +13,17 @@ import { getFiscalProfile } from '../account/fiscal-profiles.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
+import { confirmOnCredit } from '../credit/confirm.ts';
+import { refuseCredit } from '../credit/line.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../http/errors.ts';
 import { institutionAddress } from '../institutions/addresses.ts';
-import type { Membership } from '../institutions/membership.ts';
+import { type Membership, requireInstitution } from '../institutions/membership.ts';
 import { checkInstitutionOrder } from '../institutions/order-rules.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
 import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
+import { ledgerActor, recordMovement } from '../orders/ledger.ts';
 import { markPaymentError, markPaymentFailed } from '../orders/payment.ts';
 import {
   latestPayment,
@@ -144,6 +148,11 @@ async function placePendingOrder(
 ): Promise<number> {
   const buyingFor = extra.buyingFor ?? null;
   const hold = ctx.hold ?? DEFAULT_HOLD;
+  // On credit (decision 060): only a member whose role may, for the institution the session buys for.
+  const onCredit = body.paymentMethod === 'credit';
+  if (onCredit) requireInstitution(buyingFor, 'order.place_on_credit');
+  if (onCredit && body.invoiceProfileId !== undefined)
+    throw conflict(CREDIT_NO_INVOICE_PROFILE, 'credit_invoice_profile');
   await releaseEarlierAttempts(ctx, user);
   return ctx.db.transaction(async (tx) => {
     const [buyer] = await tx
@@ -193,16 +202,19 @@ async function placePendingOrder(
       quoted ??
       (await quoteCart(tx, body.items, undefined, { institutionId: buyingFor?.institution.id ?? null }));
     const method = body.paymentMethod ?? 'card';
-    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
-    refuseOverLimit(quote.totalCents, method);
     // Buying for an institution (decision 058): its role, purchase-order and spending-limit rules, under this lock.
     const institution = buyingFor
       ? await checkInstitutionOrder(
           tx,
           { userId: user.id, institutionId: buyingFor.institution.id },
           { totalCents: quote.totalCents, purchaseOrder },
+          method === 'credit' ? 'order.place_on_credit' : 'order.place',
         )
       : null;
+    // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike; on credit,
+    // the institution's available credit, decided under its row lock (credit/line.ts).
+    if (method === 'credit') await refuseCredit(tx, institution!.institutionId, quote.totalCents, new Date());
+    else refuseOverLimit(quote.totalCents, method);
     // 'Facturar esta compra' (issue 20): the buyer's own saved profile, or a 404 before anything is written.
     const invoiceProfile =
       body.invoiceProfileId === undefined ? null : await getFiscalProfile(tx, user.id, body.invoiceProfileId);
@@ -271,11 +283,21 @@ async function placePendingOrder(
       },
       lines,
     });
-    await recordPaymentAttempt(tx, {
-      orderNumber: number,
-      gateway: ctx.gateway.name,
-      amountCents: quote.totalCents,
-    });
+    if (method === 'credit') {
+      // The debt is born with the order, in the transaction that decided the credit (decision 060).
+      await recordMovement(tx, number, ledgerActor({ kind: 'shopper', userId: user.id }), {
+        kind: 'credit_sale',
+        amountCents: quote.totalCents,
+        method: 'credit',
+        reference: 'credit-sale',
+      });
+    } else {
+      await recordPaymentAttempt(tx, {
+        orderNumber: number,
+        gateway: ctx.gateway.name,
+        amountCents: quote.totalCents,
+      });
+    }
     if (quoted) await markQuotationConverted(tx, quoted.quotationId, number);
     if (requisition) await markRequisitionPlaced(tx, requisition, number, user.id, ctx.publicUrl);
     if (declaration) await recordDeclaration(tx, number, declaration);
@@ -353,6 +375,10 @@ async function chargeOrder(
   if (order.status === 'cancelled' && !order.paidAt) return storedError(ctx, number);
   if (order.status !== 'pending_payment') return { kind: 'paid', number };
   const method = body.paymentMethod ?? 'card';
+  if (method === 'credit') {
+    await confirmOnCredit(ctx, number, user.id);
+    return { kind: 'paid', number };
+  }
   if (isDelayed(method)) return chargeDelayed(ctx, user, number, method);
 
   let attempt = await latestPayment(ctx.db, number);

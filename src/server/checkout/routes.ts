@@ -79,7 +79,11 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       // Buying for an institution: its rules — only a comprador or the administrador places its orders, a
       // solicitante sends the cart for approval (decision 058) — and its contract prices (decision 059).
       const buying = await buyingFor(request);
-      if (buying) refuseUnlessMayPlace(buying);
+      if (buying)
+        refuseUnlessMayPlace(
+          buying,
+          request.body.paymentMethod === 'credit' ? 'order.place_on_credit' : 'order.place',
+        );
       const result = await placeOrder(
         orderContext(app, request),
         user,

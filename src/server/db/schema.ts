@@ -4,6 +4,7 @@ export * from './schema/admin.ts';
 export * from './schema/catalog.ts';
 export * from './schema/contract-prices.ts';
 export * from './schema/controlled.ts';
+export * from './schema/credit.ts';
 export * from './schema/documents.ts';
 export * from './schema/institutions.ts';
 export * from './schema/invoices.ts';

@@ -52,6 +52,10 @@ export type Comprobante = {
   /** Local date-time of the place of issue, AAAA-MM-DDThh:mm:ss. */
   fecha: string;
   formaPago: string;
+  /** 'PPD' for a sale on credit (decision 060: FormaPago 99, paid later with CFDI de pago); absent: 'PUE'. */
+  metodoPago?: 'PPD' | undefined;
+  /** CondicionesDePago, e.g. 'Crédito a 30 días' (only on a PPD invoice). */
+  condicionesDePago?: string | undefined;
   noCertificado: string;
   certificado: string;
   subTotal: string;
@@ -106,6 +110,8 @@ export type BuildInput = {
   tipoDeComprobante?: 'I' | 'E';
   cfdiRelacionados?: Relacionados;
   informacionGlobal?: InformacionGlobal;
+  metodoPago?: 'PPD';
+  condicionesDePago?: string;
 };
 
 export function buildComprobante(input: BuildInput): Comprobante {
@@ -118,6 +124,8 @@ export function buildComprobante(input: BuildInput): Comprobante {
     ...(input.folio ? { folio: cfdiText(input.folio, 40) } : {}),
     fecha: mexicoDateTime(input.issuedAt),
     formaPago: input.formaPago,
+    ...(input.metodoPago ? { metodoPago: input.metodoPago } : {}),
+    ...(input.condicionesDePago ? { condicionesDePago: cfdiText(input.condicionesDePago, 1000) } : {}),
     noCertificado: input.csd.certificateNumber,
     certificado: input.csd.certificateBase64,
     subTotal: centsToDecimal(amounts.subtotalCents),
@@ -159,13 +167,14 @@ export function cadenaOriginal(c: Comprobante): string {
   req(c.fecha);
   opt(c.formaPago);
   req(c.noCertificado);
+  opt(c.condicionesDePago);
   req(c.subTotal);
   opt(c.descuento);
   req('MXN');
   req(c.total);
   req(c.tipoDeComprobante ?? 'I');
   req('01');
-  opt('PUE');
+  opt(c.metodoPago ?? 'PUE');
   req(c.lugarExpedicion);
   // cadenaoriginal_4_0.xslt: InformacionGlobal (Periodicidad, Meses, Año) right after the Comprobante's attributes.
   if (c.informacionGlobal) {
@@ -262,13 +271,14 @@ export function comprobanteXml(c: Comprobante, complemento?: string): string {
       ['FormaPago', c.formaPago],
       ['NoCertificado', c.noCertificado],
       ['Certificado', c.certificado],
+      ['CondicionesDePago', c.condicionesDePago],
       ['SubTotal', c.subTotal],
       ['Descuento', c.descuento],
       ['Moneda', 'MXN'],
       ['Total', c.total],
       ['TipoDeComprobante', c.tipoDeComprobante ?? 'I'],
       ['Exportacion', '01'],
-      ['MetodoPago', 'PUE'],
+      ['MetodoPago', c.metodoPago ?? 'PUE'],
       ['LugarExpedicion', c.lugarExpedicion],
     ])}>` +
     (c.informacionGlobal

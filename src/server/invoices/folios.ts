@@ -12,11 +12,15 @@ import { cfdiFolioSeries, cfdiFreeFolios, invoices } from '../db/schema.ts';
  * though a given-back folio may go to a later document.
  */
 
-export type DocumentKind = 'I' | 'E';
+export type DocumentKind = 'I' | 'E' | 'P';
 
-/** The series of a CFDI de ingreso (invoice) or de egreso (credit note). */
+/** The series of a CFDI de ingreso (invoice), de egreso (credit note) or de pago (decision 060). */
 export const seriesOf = (kind: DocumentKind): string =>
-  kind === 'I' ? shop.invoicing.series.ingreso : shop.invoicing.series.egreso;
+  kind === 'I'
+    ? shop.invoicing.series.ingreso
+    : kind === 'E'
+      ? shop.invoicing.series.egreso
+      : shop.invoicing.series.pago;
 
 export type Folio = { serie: string; folio: number };
 
@@ -34,10 +38,14 @@ export async function takeFolio(tx: Tx, kind: DocumentKind): Promise<Folio> {
   if (reused) return { serie, folio: Number(reused.folio) };
   // Documents issued before the series had a counter numbered themselves by their row id: the count starts after
   // them, so no folio is printed twice. The counter's row lock orders concurrent claims until they commit.
-  const [legacy] = await tx
-    .select({ last: max(invoices.id) })
-    .from(invoices)
-    .where(and(isNull(invoices.folio), eq(invoices.kind, kind)));
+  // CFDI de pago never numbered themselves (decision 060): their count starts at 1.
+  const [legacy] =
+    kind === 'P'
+      ? [{ last: 0 }]
+      : await tx
+          .select({ last: max(invoices.id) })
+          .from(invoices)
+          .where(and(isNull(invoices.folio), eq(invoices.kind, kind)));
   const [row] = await tx
     .insert(cfdiFolioSeries)
     .values({ series: serie, lastFolio: (legacy?.last ?? 0) + 1 })

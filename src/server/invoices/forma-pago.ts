@@ -14,6 +14,7 @@ export const FORMA_PAGO_TEXT: Record<string, string> = {
   '03': 'Transferencia electrónica de fondos',
   '04': 'Tarjeta de crédito',
   '28': 'Tarjeta de débito',
+  '99': 'Por definir',
 };
 
 /**

@@ -107,6 +107,7 @@ async function claimPending(
   user: SessionUser,
   request: InvoiceRequest,
   formaPago: string,
+  credit?: { days: number },
 ) {
   const values = {
     orderNumber: order.number,
@@ -122,6 +123,12 @@ async function claimPending(
     subtotalCents: 0,
     ivaCents: 0,
     totalCents: order.totalCents,
+    ...(credit
+      ? {
+          metodoPago: 'PPD' as const,
+          dueAt: new Date(ctx.now().getTime() + credit.days * 86_400_000),
+        }
+      : {}),
   };
   try {
     return await ctx.db.transaction(async (tx) => {
@@ -264,6 +271,8 @@ export async function issueNew(
   order: OrderRow,
   request: InvoiceRequest,
   relation?: Relacionados,
+  /** A sale on credit (decision 060): MetodoPago PPD, FormaPago 99, its terms and its due date. */
+  credit?: { days: number },
 ): Promise<string> {
   const now = ctx.now();
   // The invoice is for what the shop kept (decision 056): what was given back before it was invoiced — a staff
@@ -289,8 +298,9 @@ export async function issueNew(
   };
 
   // FormaPago from the charge that paid the order (card type, SPEI, cash), not from the request.
-  const formaPago = formaPagoFor(await paidWith(ctx.db, order.number));
-  const { id, serie, folio } = await claimPending(ctx, order, user, request, formaPago);
+  // On credit: 99 «Por definir» — the money's form is told by each CFDI de pago (Anexo 20, MetodoPago PPD).
+  const formaPago = credit ? '99' : formaPagoFor(await paidWith(ctx.db, order.number));
+  const { id, serie, folio } = await claimPending(ctx, order, user, request, formaPago, credit);
   let comprobante: Comprobante;
   let sealedXml: string;
   try {
@@ -312,6 +322,7 @@ export async function issueNew(
         issuedAt: now,
         csd: ctx.csd,
         ...(relation ? { cfdiRelacionados: relation } : {}),
+        ...(credit ? { metodoPago: 'PPD' as const, condicionesDePago: `Crédito a ${credit.days} días` } : {}),
       }),
       ctx.csd,
     ).comprobante;

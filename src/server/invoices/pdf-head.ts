@@ -48,8 +48,9 @@ export function header(w: Writer, input: InvoicePdfInput) {
   const top = w.y;
   w.page.drawRectangle({ x: boxX, y: top - 92, width: boxW, height: 92, color: BRAND_LIGHT });
   const egreso = s.tipoDeComprobante === 'E';
+  const pago = s.tipoDeComprobante === 'P';
   w.text(
-    egreso ? 'NOTA DE CRÉDITO · CFDI 4.0' : 'FACTURA · CFDI 4.0',
+    pago ? 'CFDI DE PAGO · CFDI 4.0' : egreso ? 'NOTA DE CRÉDITO · CFDI 4.0' : 'FACTURA · CFDI 4.0',
     boxX + 10,
     top - 16,
     11,
@@ -57,7 +58,11 @@ export function header(w: Writer, input: InvoicePdfInput) {
     BRAND,
   );
   w.text(
-    egreso ? 'Comprobante de egreso (E)' : 'Comprobante de ingreso (I)',
+    pago
+      ? 'Comprobante de recepción de pagos (P) · Pagos 2.0'
+      : egreso
+        ? 'Comprobante de egreso (E)'
+        : 'Comprobante de ingreso (I)',
     boxX + 10,
     top - 28,
     7.5,
@@ -145,13 +150,28 @@ export function parties(w: Writer, input: InvoicePdfInput) {
   });
   w.y = lowest - 2;
 
-  const facts: [string, string][] = [
-    ['Pedido', `#${input.orderNumber}`],
-    ['Forma de pago', formaPagoText(s.formaPago)],
-    ['Método de pago', 'PUE - Pago en una sola exhibición'],
-    ['Moneda', 'MXN - Peso mexicano'],
-    ['Exportación', '01 - No aplica'],
-  ];
+  // A CFDI de pago (decision 060) states no FormaPago nor MetodoPago: its money is in the complemento.
+  const facts: [string, string][] =
+    s.tipoDeComprobante === 'P'
+      ? [
+          ['Tipo', 'P - Pago'],
+          ['Concepto', '84111506 - Servicios de facturación'],
+          ['Unidad', 'ACT - Actividad'],
+          ['Moneda', 'XXX - Sin moneda'],
+          ['Exportación', '01 - No aplica'],
+        ]
+      : [
+          ['Pedido', `#${input.orderNumber}`],
+          ['Forma de pago', formaPagoText(s.formaPago)],
+          [
+            'Método de pago',
+            s.metodoPago === 'PPD'
+              ? 'PPD - Pago en parcialidades o diferido'
+              : 'PUE - Pago en una sola exhibición',
+          ],
+          ['Moneda', 'MXN - Peso mexicano'],
+          ['Exportación', '01 - No aplica'],
+        ];
   // 532 pt across. The widest Forma de pago ('03 - Transferencia electrónica de fondos', every SPEI invoice) gets
   // its own room; any value still wider than its column wraps inside it and the band grows, never overprints.
   const widths = [50, 160, 132, 100, 90];

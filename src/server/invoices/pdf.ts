@@ -163,7 +163,7 @@ function totals(w: Writer, input: InvoicePdfInput) {
   w.y -= 8;
 }
 
-function seals(w: Writer, input: InvoicePdfInput) {
+export function seals(w: Writer, input: InvoicePdfInput) {
   const s = input.snapshot;
   const { margin, width } = PAGE;
   const qrSize = 112;
@@ -233,7 +233,7 @@ function seals(w: Writer, input: InvoicePdfInput) {
   w.y = Math.min(y, top - qrSize - 16);
 }
 
-function footers(w: Writer) {
+export function footers(w: Writer) {
   const { margin, width } = PAGE;
   w.pages.forEach((page, i) => {
     const text = 'Este documento es una representación impresa de un CFDI 4.0.';

@@ -53,6 +53,7 @@ export function snapshotOf(c: Comprobante, stamp: Stamp): InvoiceSnapshot {
     fechaTimbrado: stamp.stampedAt,
     leyenda: readAttribute(stamp.xml, 'tfd:TimbreFiscalDigital', 'Leyenda') ?? null,
     tipoDeComprobante: c.tipoDeComprobante ?? 'I',
+    ...(c.metodoPago ? { metodoPago: c.metodoPago } : {}),
     ...(c.cfdiRelacionados ? { cfdiRelacionados: c.cfdiRelacionados } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/log.ts';
 import type { Tx } from '../db/client.ts';
 import { heartbeat, leaseEnd } from '../db/lease.ts';
 import { type LedgerActor, orderRefunds, orders, type RefundRoute } from '../db/schema.ts';
-import { badGateway, notFound } from '../http/errors.ts';
+import { badGateway, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
 import { auditSnapshot } from './fulfilment.ts';
 import { invoiceInProgress } from './invoice-state.ts';
@@ -67,6 +67,9 @@ export type CancelResult = {
   route: RefundRoute | null;
 };
 
+export const CREDIT_CANCEL_UNAVAILABLE =
+  'Un pedido a crédito no se cancela desde aquí todavía: el área de cobranza ajusta el saldo de la institución (nota de crédito o cancelación de la factura).';
+
 export async function cancelOrder(
   ctx: OrderContext,
   number: number,
@@ -78,6 +81,10 @@ export async function cancelOrder(
     if (!order || (policy.ownerId !== null && order.userId !== policy.ownerId))
       throw notFound(ORDER_NOT_FOUND);
     if (alreadyCancelledBy(order, policy.request)) return { kind: 'repeated' as const };
+    // A sale on credit (decision 060) is undone by releasing the institution's debt and, once invoiced, by a CFDI
+    // that follows it — not a refund. Not built yet: refused before anything is written.
+    if (order.paymentMethod === 'credit')
+      throw conflict(CREDIT_CANCEL_UNAVAILABLE, 'credit_cancel_unavailable');
     const refusal = policy.check(order, await invoiceInProgress(tx, number));
     if (refusal) throw refusal;
     const payment = await completedPayment(tx, number);

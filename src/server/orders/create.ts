@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { promisedDates } from '../../shared/backorder.ts';
-import type { PaymentMethod } from '../../shared/payment-methods.ts';
+import type { OrderPaymentMethod } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Tx } from '../db/client.ts';
 import { orderLines, orderNumberSeq, orders } from '../db/schema.ts';
@@ -20,7 +20,7 @@ export type NewOrder = {
   /** The institution the order is placed for (issue 34); null = a personal order. */
   institutionId?: number | null;
   /** Card unless told (issue 21: 'spei' or 'cash' hold the stock until paymentDueAt). */
-  paymentMethod?: PaymentMethod;
+  paymentMethod?: OrderPaymentMethod;
   /** SPEI or cash: the payment's deadline, which is also the end of the reservation. */
   paymentDueAt?: Date;
   /** Card on meses sin intereses. */

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
-import { isDelayed, PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
+import { isDelayed, ORDER_PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import { RETURN_STATE_LABELS } from '../../shared/returns.ts';
 import type { InvoiceState, OrderDetail, OrderStatus, OrderSummary } from '../../shared/schemas/orders.ts';
 import { shop } from '../../shared/shop.ts';
@@ -111,7 +111,7 @@ async function paymentView(db: Db, o: Order): Promise<OrderDetail['payment']> {
   const attempt = isDelayed(o.paymentMethod) ? await latestPayment(db, o.number) : undefined;
   return {
     method: o.paymentMethod,
-    methodLabel: PAYMENT_METHOD_LABELS[o.paymentMethod] ?? o.paymentMethod,
+    methodLabel: ORDER_PAYMENT_METHOD_LABELS[o.paymentMethod] ?? o.paymentMethod,
     deadline: awaitingDeadline(o),
     instructions: o.status === 'pending_payment' ? (attempt?.instructions ?? null) : null,
     msiMonths: o.msiMonths,

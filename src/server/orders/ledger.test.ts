@@ -82,4 +82,31 @@ describe('balances from the ledger', () => {
     expect(b.globalCreditedCents).toBe(40_000);
     expect(b.creditedCents).toBe(0);
   });
+
+  it('a sale on credit (decision 060): the invoice PPD owes its total until paid; each payment asks for its CFDI de pago', () => {
+    const sale = [row('credit_sale', 116_000, 'credit')];
+    expect(balancesFrom(sale)).toMatchObject({ receivableCents: 116_000, paidCents: 0, taxDueCents: 0 });
+    const invoiced = [...sale, row('invoice', 116_000)];
+    // Invoiced before the money: nothing is «owed» to the papers, the institution owes the invoice.
+    expect(balancesFrom(invoiced)).toMatchObject({ receivableCents: 116_000, taxDueCents: 0 });
+    const partly = [...invoiced, row('credit_payment', 50_000, 'spei')];
+    expect(balancesFrom(partly)).toMatchObject({
+      paidCents: 50_000,
+      receivableCents: 66_000,
+      paymentPapersDueCents: 50_000,
+      taxDueCents: 0,
+    });
+    const papered = [...partly, row('payment_cfdi', 50_000), row('credit_note', 16_000)];
+    expect(balancesFrom(papered)).toMatchObject({
+      receivableCents: 50_000,
+      paymentPapersDueCents: 0,
+      taxDueCents: 0,
+    });
+    const settled = [...papered, row('credit_payment', 50_000, 'spei'), row('payment_cfdi', 50_000)];
+    expect(balancesFrom(settled)).toMatchObject({
+      receivableCents: 0,
+      paymentPapersDueCents: 0,
+      taxDueCents: 0,
+    });
+  });
 });

@@ -90,7 +90,11 @@ export async function ledgerOf(db: Db, orderNumber: number): Promise<LedgerRow[]
  *   claimed: decision 056), and what of it a global egreso took back: globalCredited; globalTaxDue: what the global
  *   still states beyond what is kept and its egresos (positive: an egreso to the público en general is missing);
  * - taxDue: what the papers still owe the money — the live invoice minus its credit notes, minus what is kept
- *   (positive: a credit note is missing for money that went back).
+ *   and, on a sale on credit, minus what is still owed (positive: a credit note is missing for money that went back);
+ * - on credit (decision 060): creditSale, the sale placed on the credit line; creditPaid, money applied to its invoice
+ *   PPD (also in paid); receivable, what the institution still owes — the invoice's total (or, before it is
+ *   issued, the sale) minus payments applied minus credit notes; paymentPapersDue, money applied that has no CFDI de
+ *   pago yet (positive: a CFDI P is missing).
  */
 export type Balances = {
   paidCents: number;
@@ -107,6 +111,10 @@ export type Balances = {
   globalCreditedCents: number;
   globalTaxDueCents: number;
   taxDueCents: number;
+  creditSaleCents: number;
+  creditPaidCents: number;
+  receivableCents: number;
+  paymentPapersDueCents: number;
 };
 
 export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCents' | 'method' | 'detail'>[]) {
@@ -117,7 +125,9 @@ export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCent
     if (row.kind === 'refund') refundedByRoute[(row.method as RefundRoute) ?? 'card'] += row.amountCents;
   }
   const onGlobal = (r: (typeof rows)[number]) => r.detail?.global != null;
-  const paidCents = sum('charge');
+  const creditSaleCents = sum('credit_sale');
+  const creditPaidCents = sum('credit_payment');
+  const paidCents = sum('charge') + creditPaidCents;
   const refundedCents = sum('refund');
   const refundDueCents = Math.max(0, sum('refund_due') - refundedCents - sum('refund_failed'));
   const givenBackCents = refundedCents + refundDueCents;
@@ -129,7 +139,11 @@ export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCent
   const inGlobal = inGlobalCents > 0;
   const globalCreditedCents = sum('credit_note', onGlobal) - sum('credit_note_cancelled', onGlobal);
   const globalTaxDueCents = inGlobal ? inGlobalCents - globalCreditedCents - Math.max(0, keptCents) : 0;
-  const taxDueCents = invoicedCents > 0 ? invoicedCents - creditedCents - keptCents : 0;
+  // What the institution still owes: the invoice PPD once issued (its total is the sale), else the sale itself.
+  const owedOn = invoicedCents > 0 ? invoicedCents : creditSaleCents;
+  const receivableCents = creditSaleCents > 0 ? Math.max(0, owedOn - creditPaidCents - creditedCents) : 0;
+  const taxDueCents = invoicedCents > 0 ? invoicedCents - creditedCents - keptCents - receivableCents : 0;
+  const paymentPapersDueCents = creditPaidCents - sum('payment_cfdi');
   return {
     paidCents,
     refundedCents,
@@ -144,6 +158,10 @@ export function balancesFrom(rows: readonly Pick<LedgerRow, 'kind' | 'amountCent
     globalCreditedCents,
     globalTaxDueCents,
     taxDueCents,
+    creditSaleCents,
+    creditPaidCents,
+    receivableCents,
+    paymentPapersDueCents,
   } satisfies Balances;
 }
 

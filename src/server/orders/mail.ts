@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { orderLineSplitText, shipNowText } from '../../shared/backorder.ts';
 import { formatMoney } from '../../shared/money.ts';
-import { PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
+import { ORDER_PAYMENT_METHOD_LABELS } from '../../shared/payment-methods.ts';
 import type { Address } from '../../shared/schemas/common.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orderLines, purchaseInvoiceRequests, users } from '../db/schema.ts';
@@ -19,7 +19,7 @@ type MailOrder = Pick<
 
 /** 'Transferencia SPEI', or 'Tarjeta de crédito o débito · 6 meses sin intereses' (issue 21). */
 const paidWithText = (order: MailOrder) =>
-  `${PAYMENT_METHOD_LABELS[order.paymentMethod ?? 'card']}${order.msiMonths ? ` · ${order.msiMonths} meses sin intereses` : ''}`;
+  `${ORDER_PAYMENT_METHOD_LABELS[order.paymentMethod ?? 'card']}${order.msiMonths ? ` · ${order.msiMonths} meses sin intereses` : ''}`;
 
 const addressText = (a: Address) =>
   [
@@ -109,13 +109,17 @@ export async function enqueueOrderPaidMail(tx: Db, order: MailOrder, publicUrl: 
   if (!to) return;
   const { html, text } = renderMail(
     {
-      title: 'Compra realizada con éxito',
+      title: order.paymentMethod === 'credit' ? 'Pedido confirmado a crédito' : 'Compra realizada con éxito',
       preheader: `Pedido #${order.number}${order.purchaseOrder ? ` · OC ${order.purchaseOrder}` : ''} · ${formatMoney(order.totalCents)}`,
       greeting: `Hola, ${to.nombre}:`,
       blocks: [
         {
           kind: 'paragraph',
-          text: `Recibimos el pago de su pedido #${order.number}. Gracias por su compra.`,
+          // A sale on credit (decision 060): no money yet; the invoice PPD and its due date come with the shipment.
+          text:
+            order.paymentMethod === 'credit'
+              ? `Confirmamos su pedido #${order.number} a crédito, a nombre de su institución. Le enviaremos la factura (método de pago PPD) con su fecha de vencimiento; el pago se registra al recibir su transferencia.`
+              : `Recibimos el pago de su pedido #${order.number}. Gracias por su compra.`,
         },
         { kind: 'rows', rows: await lineRows(tx, order.number) },
         ...(await shipNowBlocks(tx, order)),

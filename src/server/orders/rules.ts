@@ -9,7 +9,13 @@ import { fromStates, TRANSITIONS, transitionFor } from './transitions.ts';
 /** The rules of an order's life that the shopper's history, the back office and the transitions share. */
 
 export const ORDER_NOT_FOUND = 'Pedido no encontrado';
-export const AFTER_PAYMENT: readonly OrderStatus[] = ['paid', 'preparing', 'shipped', 'delivered'];
+export const AFTER_PAYMENT: readonly OrderStatus[] = [
+  'paid',
+  'on_credit',
+  'preparing',
+  'shipped',
+  'delivered',
+];
 
 export const statusLabel = (status: OrderStatus) => ORDER_STATUS_LABELS[status] ?? status;
 export const guideOf = (guide: string | null) => (guide && guide.trim() !== '' ? guide : NO_GUIDE);
@@ -123,14 +129,16 @@ export const orderStatusLabel = (
  */
 export type InvoiceBlock = 'cancelled' | 'cancelling' | 'refunded' | 'in_dispute' | 'not_paid';
 export function invoiceBlock(
-  order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt' | 'paymentState'>,
+  order: Pick<Order, 'status' | 'cancelledAt' | 'paidAt' | 'paymentState' | 'paymentMethod'>,
 ): InvoiceBlock | null {
   if (order.status === 'cancelled') return 'cancelled';
   if (order.cancelledAt !== null) return 'cancelling';
   // The gateway's word after the payment (issue 14): no invoice for money that went back or is disputed.
   if (order.paymentState === 'refunded' || order.paymentState === 'lost') return 'refunded';
   if (order.paymentState === 'in_dispute') return 'in_dispute';
-  if (!AFTER_PAYMENT.includes(order.status) || order.paidAt === null) return 'not_paid';
+  // A sale on credit (decision 060) is invoiced (PPD) before its money: confirmed is enough.
+  if (!AFTER_PAYMENT.includes(order.status)) return 'not_paid';
+  if (order.paidAt === null && order.paymentMethod !== 'credit') return 'not_paid';
   return null;
 }
 

@@ -16,6 +16,7 @@ import type { Requester } from './requester.ts';
  */
 export type OrderEvent =
   | 'pay'
+  | 'confirm_on_credit'
   | 'decline'
   | 'payment_error'
   | 'expire_unpaid'
@@ -47,6 +48,15 @@ export const TRANSITIONS: readonly Transition[] = [
     who: ['gateway', 'sweeper'],
     by: 'markPaid',
     writes: "ledger 'charge', payment row, 'Compra realizada' mail, bought items out of the saved cart",
+  },
+  {
+    event: 'confirm_on_credit',
+    from: ['pending_payment'],
+    to: 'on_credit',
+    who: ['shopper'],
+    by: 'confirmOnCredit (credit/confirm.ts)',
+    writes:
+      "an institution's order placed on its credit line (decision 060): stock kept, ledger 'credit_sale' (written with the order), 'Pedido confirmado a crédito' mail",
   },
   {
     event: 'decline',
@@ -83,7 +93,7 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'prepare',
-    from: ['paid'],
+    from: ['paid', 'on_credit'],
     to: 'preparing',
     who: ['staff'],
     by: 'advanceOrder',
@@ -172,6 +182,7 @@ export async function applyTransition(
 
 const EVENT_VERBS: Record<OrderEvent, string> = {
   pay: 'marcar como pagado',
+  confirm_on_credit: 'confirmar a crédito',
   decline: 'marcar el pago como rechazado',
   payment_error: 'liberar por un error del pago',
   expire_unpaid: 'vencer por falta de pago',

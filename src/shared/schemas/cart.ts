@@ -52,6 +52,11 @@ export const paymentMethodSchema = z.enum(PAYMENT_METHODS, {
   error: 'La forma de pago no es válida',
 });
 
+/** How an order is settled: a gateway method, or 'credit' (an institution's credit line, decision 060). */
+export const orderPaymentMethodSchema = z.enum([...PAYMENT_METHODS, 'credit'], {
+  error: 'La forma de pago no es válida',
+});
+
 /** POST /api/cart/quote */
 export const quoteRequestSchema = z.object(
   {

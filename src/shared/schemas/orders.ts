@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cartLinesSchema, paymentMethodSchema } from './cart.ts';
+import { cartLinesSchema, orderPaymentMethodSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
 import { controlledDeclarationSchema } from './controlled.ts';
 import { refundViewSchema } from './refunds.ts';
@@ -14,6 +14,7 @@ import { refundViewSchema } from './refunds.ts';
 export const ORDER_STATUS_LABELS = {
   pending_payment: 'Pago pendiente',
   paid: 'Pagado',
+  on_credit: 'Confirmado a crédito',
   preparing: 'En preparación',
   shipped: 'Enviado',
   delivered: 'Entregado',
@@ -61,7 +62,7 @@ export const placeOrderSchema = z
   .object(
     {
       items: cartLinesSchema.refine((items) => items.length > 0, 'El carrito está vacío'),
-      paymentMethod: paymentMethodSchema.optional(),
+      paymentMethod: orderPaymentMethodSchema.optional(),
       cardToken: z
         .string({ error: 'Faltan los datos de la tarjeta' })
         .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Los datos de la tarjeta no son válidos')
@@ -151,7 +152,7 @@ export type PaymentInstructions = z.infer<typeof paymentInstructionsSchema>;
 
 /** How the order is (being) paid, its deadline while awaiting a delayed payment, and the instructions. */
 export const orderPaymentSchema = z.object({
-  method: paymentMethodSchema,
+  method: orderPaymentMethodSchema,
   methodLabel: z.string(),
   /** ISO date-time until which a SPEI or store payment is accepted (null once paid, or for cards). */
   deadline: z.string().nullable(),
@@ -186,7 +187,7 @@ export const orderSummarySchema = z.object({
   /** ISO date-time: the deadline of a SPEI or store payment still awaited (issue 21), else absent. */
   paymentDeadline: z.string().nullable().optional(),
   /** How it was paid: the way a cancellation gives the money back follows it (decision 045). */
-  paymentMethod: paymentMethodSchema,
+  paymentMethod: orderPaymentMethodSchema,
   /** What a cancellation would give back now (paid − refunded − owed); null when it cannot be cancelled. */
   refundableCents: z.number().int().nullable(),
   /** Every refund of the order with its real route and state (decision 045), as on the receipt. */

@@ -24,6 +24,7 @@ import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
 import { ProductsScreen } from '../screens/products-screen.tsx';
 import { QuotationDetailScreen, QuotationsScreen } from '../screens/quotations-screen.tsx';
+import { ReceivablesScreen } from '../screens/receivables-screen.tsx';
 import { RefundsScreen } from '../screens/refunds-screen.tsx';
 import { ReturnDetailScreen } from '../screens/return-detail.tsx';
 import { ReturnsScreen } from '../screens/returns-screen.tsx';
@@ -38,6 +39,7 @@ const NAV = [
   { to: 'devoluciones', label: 'Devoluciones' },
   { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
+  { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
   { to: 'instituciones', label: 'Instituciones' },
@@ -188,6 +190,7 @@ function Shell({ email }: { email: string }) {
             <Route path="devoluciones/:id" element={<ReturnDetailScreen />} />
             <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
+            <Route path="cuentas-por-cobrar" element={<ReceivablesScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
             <Route path="clientes" element={<CustomersScreen />} />

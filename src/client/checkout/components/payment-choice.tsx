@@ -11,8 +11,10 @@ import {
   type PaymentMethod,
 } from '@/shared/payment-methods.ts';
 import type { PlaceOrder } from '@/shared/schemas/orders.ts';
+import { useCreditOffer } from '../api/get-credit-offer.ts';
 import { placeOrder } from '../api/place-order.ts';
 import { CardPayment, NETWORK_ERROR } from './card-payment.tsx';
+import { CreditPayment } from './credit-payment.tsx';
 
 type Items = { code: string; quantity: number }[];
 /** More of the order, whatever the way of paying: the purchase-order number, the quotation, the invoice profile. */
@@ -111,11 +113,22 @@ export function PaymentChoice({
   onPaid: (number: number) => void;
   onAwaiting: (number: number) => void;
 }) {
-  const [picked, setPicked] = useState<PaymentMethod>('card');
+  const [picked, setPicked] = useState<PaymentMethod | 'credit'>('card');
   // Only the ways of payment whose maximum the server's total fits (decision 048); the server refuses the others.
   const payable = methodsThatCanPay(totalCents);
   const payableNote = payableMethodsNote(totalCents);
-  const method = payable.includes(picked) ? picked : (payable[0] ?? picked);
+  // Buying for an institution with a credit line (decision 060): «A crédito (N días)», or why not, as the server says.
+  const credit = useCreditOffer(totalCents).data;
+  const showCredit = credit !== undefined && (credit.offered || credit.reason !== null);
+  const method =
+    picked === 'credit'
+      ? credit?.offered
+        ? 'credit'
+        : (payable[0] ?? 'card')
+      : payable.includes(picked)
+        ? picked
+        : (payable[0] ?? picked);
+  const days = credit?.label ? Number(credit.label.match(/\d+/)?.[0] ?? 0) || null : null;
   const [months, setMonths] = useState<0 | 3 | 6 | 9 | 12>(0);
   const plans = msiOptions(totalCents) as readonly (3 | 6 | 9 | 12)[];
   const chosenMonths = plans.includes(months as 3) ? (months as 3 | 6 | 9 | 12) : undefined;
@@ -151,9 +164,56 @@ export function PaymentChoice({
               </span>
             </label>
           ))}
+          {showCredit && (
+            <label
+              className={`flex items-start gap-3 rounded-lg border p-3 ${
+                !credit.offered
+                  ? 'cursor-not-allowed border-slate-200'
+                  : method === 'credit'
+                    ? 'cursor-pointer border-brand-600 bg-brand-50'
+                    : 'cursor-pointer border-slate-200 hover:border-slate-300'
+              }`}
+            >
+              <input
+                type="radio"
+                name="forma-de-pago"
+                value="credit"
+                checked={method === 'credit'}
+                disabled={!credit.offered}
+                onChange={() => setPicked('credit')}
+                className="mt-1 accent-brand-700"
+              />
+              <span>
+                <span className={`block font-medium ${credit.offered ? 'text-slate-900' : 'text-slate-500'}`}>
+                  {credit.label ?? 'A crédito'}
+                </span>
+                <span className="block text-xs text-slate-600" data-testid="credit-hint">
+                  {credit.offered
+                    ? 'Factura a nombre de la institución, pago por transferencia al vencimiento.'
+                    : credit.reason}
+                </span>
+              </span>
+            </label>
+          )}
         </div>
       </fieldset>
-      {method === 'card' ? (
+      {method === 'credit' ? (
+        <CreditPayment
+          items={items}
+          extra={
+            extra
+              ? {
+                  purchaseOrder: extra.purchaseOrder,
+                  quotation: extra.quotation,
+                  controlledDeclaration: extra.controlledDeclaration,
+                }
+              : undefined
+          }
+          days={days}
+          disabled={disabled}
+          onPlaced={onPaid}
+        />
+      ) : method === 'card' ? (
         <>
           {plans.length > 0 && (
             <label className="block text-sm">

@@ -29,6 +29,9 @@ export function outcomeText(
   if (order.status === 'pending_payment' && order.payment?.instructions) {
     return 'Sus productos están apartados. Realice el pago con las instrucciones de abajo antes de la fecha límite.';
   }
+  // On credit (decision 060): nothing was charged; the invoice PPD comes with the shipment.
+  if (order.status === 'on_credit')
+    return 'Confirmado a crédito, sin cargo. Le enviaremos la factura a nombre de su institución (PPD) cuando se envíe el pedido.';
   switch (outcomeOf(order.status)) {
     case 'bought':
       return 'Le enviamos la confirmación a su correo electrónico.';

@@ -22,6 +22,7 @@ import { formatDate, ReceiptDialog } from '../components/receipt-dialog.tsx';
 const badge: Record<OrderStatus, string> = {
   pending_payment: 'bg-amber-100 text-amber-900',
   paid: 'bg-green-100 text-green-800',
+  on_credit: 'bg-green-100 text-green-800',
   preparing: 'bg-sky-100 text-sky-900',
   shipped: 'bg-brand-100 text-brand-800',
   delivered: 'bg-green-100 text-green-800',

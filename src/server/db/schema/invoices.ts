@@ -49,11 +49,13 @@ export type InvoiceSnapshot = {
   /** TFD Leyenda (the sandbox PAC marks its stamps with it). */
   leyenda: string | null;
   /** 'E' for a credit note (Comprobante de egreso); absent on older rows, which are all 'I'. */
-  tipoDeComprobante?: 'I' | 'E';
+  tipoDeComprobante?: 'I' | 'E' | 'P';
   /** CfdiRelacionados: 01 (credit note → invoice) or 04 (replacement → replaced invoice). */
   cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
   /** The buyer's purchase-order number (issue 20), printed on the PDF; not part of the CFDI itself. */
   purchaseOrder?: string;
+  /** 'PPD' on an invoice of a sale on credit (decision 060); absent means 'PUE'. */
+  metodoPago?: 'PUE' | 'PPD';
 };
 
 /**
@@ -116,6 +118,12 @@ export const invoices = pgTable(
      */
     serie: text('serie'),
     folio: integer('folio'),
+    /**
+     * c_MetodoPago (issue 34, decision 060): 'PUE' paid at once, 'PPD' an invoice of a sale on credit, paid later
+     * and followed by CFDI de pago; then `dueAt` is when it must be paid (issued + the institution's credit days).
+     */
+    metodoPago: text('metodo_pago').$type<'PUE' | 'PPD'>().notNull().default('PUE'),
+    dueAt: timestamp('due_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -35,6 +35,10 @@ export type LedgerActor = {
  * - credit_note / credit_note_cancelled: a CFDI de egreso related to the invoice (or to a global);
  * - global_in / global_out: the order's sale counted in a factura global, or taken out of it (egreso or
  *   the global cancelled and re-issued).
+ * Sales on credit (issue 34, decision 060):
+ * - credit_sale: the order was placed on the institution's credit line for `amount` (the debt is born; no money);
+ * - credit_payment: money received by transfer and applied to the order's invoice PPD (reference: the payment);
+ * - payment_cfdi: the CFDI de pago (tipo P) stamped for that money (reference: its UUID, detail.payment).
  */
 export const LEDGER_KINDS = [
   'charge',
@@ -47,6 +51,9 @@ export const LEDGER_KINDS = [
   'credit_note_cancelled',
   'global_in',
   'global_out',
+  'credit_sale',
+  'credit_payment',
+  'payment_cfdi',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

@@ -15,7 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { PaymentMethod } from '../../../shared/payment-methods.ts';
+import type { OrderPaymentMethod } from '../../../shared/payment-methods.ts';
 import type { Address } from '../../../shared/schemas/common.ts';
 import type { OrderStatus, PaymentInstructions } from '../../../shared/schemas/orders.ts';
 import { users } from './accounts.ts';
@@ -83,7 +83,7 @@ export const orders = pgTable(
     /** The quotation it was converted from (issue 20), whose prices it was sold at. */
     quotationId: integer('quotation_id'),
     /** How the buyer chose to pay (issue 21): 'card', 'spei' (transfer) or 'cash' (at a store). */
-    paymentMethod: text('payment_method').$type<PaymentMethod>().notNull().default('card'),
+    paymentMethod: text('payment_method').$type<OrderPaymentMethod>().notNull().default('card'),
     /**
      * SPEI or store: until when the payment is accepted (the Openpay charge's due_date, the hold's end). Unlike
      * reserved_until it is never moved by the sweeper's lease.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentMethodSchema } from '../cart.ts';
+import { orderPaymentMethodSchema } from '../cart.ts';
 import { addressSchema } from '../common.ts';
 import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
 import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
@@ -82,7 +82,7 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
   ivaCents: z.number().int(),
   refundedCents: z.number().int(),
   /** How the buyer paid: a cancellation or a partial refund gives the money back the same way (decision 045). */
-  paymentMethod: paymentMethodSchema,
+  paymentMethod: orderPaymentMethodSchema,
   payments: z.array(
     z.object({
       gateway: z.string(),
