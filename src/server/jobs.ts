@@ -10,6 +10,7 @@ import { globalInvoiceJob } from './invoices/global.ts';
 import { resumeGlobalInvoices } from './invoices/global-release.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { type MailWorker, startMailWorker } from './mail/worker.ts';
+import { pickupReminderRound } from './shipments/pickup.ts';
 
 /**
  * The one home of a process's background work (decision 054). Each job has a name, the pause between its rounds,
@@ -189,6 +190,7 @@ export const JOBS = {
   invoiceAtPurchase: 'facturas-al-comprar',
   invoiceFollowUp: 'seguimiento-facturas',
   globalInvoice: 'factura-global',
+  pickupReminders: 'recordatorios-sucursal',
 } as const;
 
 /**
@@ -280,6 +282,13 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
       if ((await globalInvoiceJob(invoices())) === 'issued')
         log.info('factura global del mes anterior emitida');
     },
+  });
+  // 'Recoger en sucursal' (issue 35): one reminder for an order ready at a branch and not collected after N days.
+  registry.add({
+    name: JOBS.pickupReminders,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 5 * 60_000,
+    run: () => pickupReminderRound(db, config.publicUrl),
   });
   return registry;
 }

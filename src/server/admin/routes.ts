@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
 import { auditPage } from '../audit/log.ts';
+import { shipmentAdminRoutes } from '../shipments/routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { documentAdminRoutes } from './document-routes.ts';
@@ -34,6 +35,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(quotationAdminRoutes);
   await app.register(searchAdminRoutes);
   await app.register(controlledAdminRoutes);
+  await app.register(shipmentAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
 import { chargeLimitMessage, methodsThatCanPay } from '../../shared/charge-limits.ts';
+import type { DeliveryMethod } from '../../shared/delivery.ts';
 import { saleIva } from '../../shared/money.ts';
 import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import { presentationName } from '../../shared/presentation-name.ts';
@@ -10,6 +11,7 @@ import { nextBreak, type PriceBreak, unitPriceFor } from '../../shared/volume-pr
 import type { Db } from '../db/client.ts';
 import { priceBreaks, products } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
+import { hazardsOf, pricedOptions } from '../shipments/delivery-options.ts';
 
 export type { CartQuote, QuoteLine };
 export type ShippingRule = { baseCents: number; baseKg: number; extraKgCents: number };
@@ -59,6 +61,7 @@ export async function quoteCart(
   db: Db,
   items: readonly { code: string; quantity: number }[],
   rule: ShippingRule = shop.shipping,
+  deliveryMethod: DeliveryMethod = 'ground',
 ): Promise<CartQuote> {
   const codes = [...new Set(items.map((i) => i.code))];
   const rows =
@@ -162,7 +165,15 @@ export async function quoteCart(
   });
 
   const weightKg = totalGrams / 1000;
-  const shippingCents = pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule);
+  // Issue 35: the way it travels — what the hazardous-goods table allows, and what each way costs.
+  const hazards = await hazardsOf(db, codes);
+  const priced = lines.filter((l) => l.name !== null);
+  const delivery = pricedOptions(
+    priced.map((l) => ({ name: l.name!, hazardStatements: hazards.get(l.code) ?? [] })),
+    pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule),
+  );
+  const shippingCents =
+    pricedLines === 0 ? 0 : delivery.options.find((o) => o.method === deliveryMethod)!.shippingCents;
   const totalCents = subtotalCents + shippingCents;
   return {
     lines,
@@ -174,6 +185,7 @@ export async function quoteCart(
     weightKg,
     ok: ok && pricedLines > 0,
     paymentMethods: methodsThatCanPay(totalCents),
+    delivery: { method: deliveryMethod, hazardous: delivery.hazardous, options: delivery.options },
   };
 }
 

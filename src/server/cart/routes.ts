@@ -25,7 +25,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const quote = await quoteCart(app.db, request.body.items);
+      const quote = await quoteCart(app.db, request.body.items, undefined, request.body.deliveryMethod);
       refuseOverLimit(quote.totalCents, request.body.paymentMethod);
       return quote;
     },

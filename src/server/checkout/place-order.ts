@@ -13,7 +13,7 @@ import type { SessionUser } from '../auth/session.ts';
 import { quoteCart, refuseOverLimit } from '../cart/quote.ts';
 import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
-import { AppError, conflict } from '../http/errors.ts';
+import { AppError, badRequest, conflict } from '../http/errors.ts';
 import { DEFAULT_HOLD, type OrderContext } from '../orders/context.ts';
 import { createPendingOrder } from '../orders/create.ts';
 import { instructionsOf, markAwaitingPayment } from '../orders/delayed-payment.ts';
@@ -39,6 +39,7 @@ import {
   PAYMENT_ERROR_MESSAGE,
 } from '../payments/gateway.ts';
 import { claimQuotationForOrder, markQuotationConverted } from '../quotations/convert.ts';
+import { branchProblem, deliveryOptionsOf, refuseDelivery } from '../shipments/delivery-options.ts';
 import {
   attachOrder,
   type CheckoutAnswer,
@@ -161,7 +162,21 @@ async function placePendingOrder(
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
     if (buyer?.requiresPurchaseOrder && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
-    const quote = quoted ?? (await quoteCart(tx, body.items));
+    // Issue 35: the way it travels is the server's call — a method the cart may not use (a hazardous reagent by
+    // air, a forged request) is refused here, and the shipping charged is that way's.
+    const deliveryMethod = body.deliveryMethod ?? 'ground';
+    const branchError = branchProblem(deliveryMethod, body.pickupBranch);
+    if (branchError) throw badRequest(branchError, { pickupBranch: branchError });
+    if (quoted && deliveryMethod !== 'ground')
+      throw conflict(
+        'Un pedido de una cotización se entrega por paquetería terrestre, como se cotizó',
+        'delivery_method_refused',
+      );
+    const quote = quoted ?? (await quoteCart(tx, body.items, undefined, deliveryMethod));
+    refuseDelivery(
+      'delivery' in quote ? quote.delivery.options : await deliveryOptionsOf(tx, quote.lines),
+      deliveryMethod,
+    );
     const method = body.paymentMethod ?? 'card';
     // The chosen way of payment's maximum (decision 048), for a cart and a converted quotation alike.
     refuseOverLimit(quote.totalCents, method);
@@ -232,6 +247,10 @@ async function placePendingOrder(
       },
       lines,
     });
+    await tx
+      .update(orders)
+      .set({ deliveryMethod, pickupBranch: deliveryMethod === 'pickup' ? (body.pickupBranch ?? null) : null })
+      .where(eq(orders.number, number));
     await recordPaymentAttempt(tx, {
       orderNumber: number,
       gateway: ctx.gateway.name,

@@ -12,3 +12,4 @@ export * from './schema/mail.ts';
 export * from './schema/orders.ts';
 export * from './schema/quotations.ts';
 export * from './schema/search.ts';
+export * from './schema/shipments.ts';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { mexicoCityDate } from '../../shared/mexico-time.ts';
 import { writeAudit } from '../audit/log.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { deliverAllShipments, recordWholeShipment } from '../shipments/dispatch.ts';
 import type { OrderContext } from './context.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderShippedMail } from './mail.ts';
@@ -76,6 +77,9 @@ export async function advanceOrder(
       before: auditSnapshot(before),
       after: auditSnapshot(after),
     });
+    // Issue 35: the single guide is the order's one shipment; delivering delivers every shipment.
+    if (shipment) await recordWholeShipment(tx, before, who, shipment);
+    if (step === 'deliver') await deliverAllShipments(tx, number);
     if (shipment) {
       await enqueueOrderShippedMail(tx, { number, userId: before.userId, ...shipment }, ctx.publicUrl);
     }

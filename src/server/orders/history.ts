@@ -6,6 +6,7 @@ import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orderLines, orders, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import { deliveryView } from '../shipments/view.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
 import type { Order } from './lock.ts';
@@ -177,6 +178,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     billingName:
       receptor?.nombre ?? [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
     billingNumber: receptor ? `RFC ${receptor.rfc}` : `+${found.lada} ${found.telefono}`,
+    delivery: await deliveryView(db, o, 'buyer'),
     trackingGuide: guideOf(o.trackingGuide),
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     deliveryProvider: o.deliveryProvider,

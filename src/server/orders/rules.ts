@@ -9,7 +9,13 @@ import { fromStates, TRANSITIONS, transitionFor } from './transitions.ts';
 /** The rules of an order's life that the shopper's history, the back office and the transitions share. */
 
 export const ORDER_NOT_FOUND = 'Pedido no encontrado';
-export const AFTER_PAYMENT: readonly OrderStatus[] = ['paid', 'preparing', 'shipped', 'delivered'];
+export const AFTER_PAYMENT: readonly OrderStatus[] = [
+  'paid',
+  'preparing',
+  'partially_shipped',
+  'shipped',
+  'delivered',
+];
 
 export const statusLabel = (status: OrderStatus) => ORDER_STATUS_LABELS[status] ?? status;
 export const guideOf = (guide: string | null) => (guide && guide.trim() !== '' ? guide : NO_GUIDE);
@@ -108,13 +114,22 @@ export const isCancelling = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
  * de pago' while a SPEI or store payment is awaited (issue 21).
  */
 export const orderStatusLabel = (
-  order: Pick<Order, 'status' | 'cancelledAt'> & { paymentMethod?: string | null },
+  order: Pick<Order, 'status' | 'cancelledAt'> & { paymentMethod?: string | null; deliveryMethod?: string },
 ) =>
   isCancelling(order)
     ? CANCELLING_LABEL
     : order.status === 'pending_payment' && isDelayed(order.paymentMethod)
       ? AWAITING_PAYMENT_LABEL
-      : statusLabel(order.status);
+      : order.deliveryMethod === 'pickup' && PICKUP_LABELS[order.status]
+        ? PICKUP_LABELS[order.status]!
+        : statusLabel(order.status);
+
+/** 'Recoger en sucursal' (issue 35): a shipment to a branch reads as ready there, a delivery as collected. */
+const PICKUP_LABELS: Partial<Record<OrderStatus, string>> = {
+  partially_shipped: 'Listo para recoger (parcial)',
+  shipped: 'Listo para recoger',
+  delivered: 'Recogido',
+};
 
 /**
  * Why the order's own state forbids an invoice now (the invoices feature words it), or null. Invoice issuance

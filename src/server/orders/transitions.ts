@@ -22,6 +22,8 @@ export type OrderEvent =
   | 'abandon'
   | 'prepare'
   | 'ship'
+  | 'dispatch_partial'
+  | 'dispatch'
   | 'deliver'
   | 'cancel'
   | 'money_gone';
@@ -95,15 +97,31 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'shipped',
     who: ['staff'],
     by: 'advanceOrder',
-    writes: 'guide, carrier, date, shipped mail, audit row',
+    writes: 'guide, carrier, date, the whole order as one shipment, shipped mail, audit row',
+  },
+  {
+    event: 'dispatch_partial',
+    from: ['paid', 'preparing', 'partially_shipped'],
+    to: 'partially_shipped',
+    who: ['staff'],
+    by: 'createShipment, readyForPickup (src/server/shipments/)',
+    writes: 'shipment and its lines, lines shipped, shipment mail, audit row (units are left to ship)',
+  },
+  {
+    event: 'dispatch',
+    from: ['paid', 'preparing', 'partially_shipped'],
+    to: 'shipped',
+    who: ['staff'],
+    by: 'createShipment, readyForPickup (src/server/shipments/)',
+    writes: 'shipment and its lines, lines shipped, shipment mail, audit row (the last units left)',
   },
   {
     event: 'deliver',
     from: ['shipped'],
     to: 'delivered',
     who: ['staff'],
-    by: 'advanceOrder',
-    writes: 'audit row',
+    by: 'advanceOrder, markShipmentDelivered, collectPickup (the last shipment delivered)',
+    writes: 'shipments delivered, audit row (a pickup: who collected it)',
   },
   {
     event: 'cancel',
@@ -178,6 +196,8 @@ const EVENT_VERBS: Record<OrderEvent, string> = {
   abandon: 'abandonar',
   prepare: 'marcar «En preparación»',
   ship: 'marcar «Enviado»',
+  dispatch_partial: 'registrar un envío',
+  dispatch: 'registrar un envío',
   deliver: 'marcar «Entregado»',
   cancel: 'cancelar',
   money_gone: 'cancelar por un reembolso en Openpay',

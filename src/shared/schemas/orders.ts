@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { cartLinesSchema, paymentMethodSchema } from './cart.ts';
+import { shop } from '../shop.ts';
+import { cartLinesSchema, deliveryMethodSchema, paymentMethodSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
 import { controlledDeclarationSchema } from './controlled.ts';
 import { refundViewSchema } from './refunds.ts';
+import { deliveryViewSchema } from './shipments.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
@@ -15,6 +17,8 @@ export const ORDER_STATUS_LABELS = {
   pending_payment: 'Pago pendiente',
   paid: 'Pagado',
   preparing: 'En preparación',
+  /** Issue 35: some of the order's units left in a shipment, some are still to go (derived from its shipments). */
+  partially_shipped: 'Enviado parcialmente',
   shipped: 'Enviado',
   delivered: 'Entregado',
   payment_failed: 'Pago rechazado',
@@ -89,12 +93,32 @@ export const placeOrderSchema = z
         .min(1, 'Seleccione sus datos fiscales')
         .max(2_147_483_647, 'Seleccione sus datos fiscales')
         .optional(),
+      /** Issue 35: how it travels (ground parcel when left out); the server decides whether the cart may. */
+      deliveryMethod: deliveryMethodSchema.optional(),
+      /** 'Recoger en sucursal': which branch of /sucursales (its index in config/shop.json). */
+      pickupBranch: z
+        .number({ error: 'Elija la sucursal donde recogerá su pedido' })
+        .int('Elija la sucursal donde recogerá su pedido')
+        .min(0, 'Elija la sucursal donde recogerá su pedido')
+        .max(99, 'Elija la sucursal donde recogerá su pedido')
+        .optional(),
       /** Required when the order has controlled chemicals (decision 030): the declared end use, accepted. */
       controlledDeclaration: controlledDeclarationSchema.optional(),
     },
     { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
   )
   .superRefine((body, ctx) => {
+    // Issue 35: a pickup names one of the branches of /sucursales; another way names none.
+    const pickup = body.deliveryMethod === 'pickup';
+    const branchOk = body.pickupBranch !== undefined && body.pickupBranch < shop.branches.length;
+    if (pickup ? !branchOk : body.pickupBranch !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pickupBranch'],
+        message: pickup
+          ? 'Elija la sucursal donde recogerá su pedido'
+          : 'La sucursal solo aplica a «Recoger en sucursal»',
+      });
     if ((body.paymentMethod ?? 'card') === 'card') {
       if (body.cardToken === undefined) {
         ctx.addIssue({ code: 'custom', path: ['cardToken'], message: 'Faltan los datos de la tarjeta' });
@@ -232,6 +256,8 @@ export const orderDetailSchema = z.object({
   address: addressSchema,
   billingName: z.string(),
   billingNumber: z.string(),
+  /** Issue 35: the delivery method, the shipments and each line's progress. */
+  delivery: deliveryViewSchema,
   trackingGuide: z.string(),
   /** YYYY-MM-DD, or null until shipped. */
   deliveryDate: z.string().nullable(),

@@ -23,6 +23,7 @@ const badge: Record<OrderStatus, string> = {
   pending_payment: 'bg-amber-100 text-amber-900',
   paid: 'bg-green-100 text-green-800',
   preparing: 'bg-sky-100 text-sky-900',
+  partially_shipped: 'bg-brand-50 text-brand-800',
   shipped: 'bg-brand-100 text-brand-800',
   delivered: 'bg-green-100 text-green-800',
   payment_failed: 'bg-red-100 text-red-800',
