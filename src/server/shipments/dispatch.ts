@@ -200,6 +200,21 @@ export async function recordWholeShipment(
     .where(eq(orderLines.orderNumber, order.number));
 }
 
+/** Refuses the single-guide step for an order it cannot describe: a pickup, or one still awaiting goods. */
+export async function refuseWholeShipment(tx: Tx, order: Order): Promise<void> {
+  if (order.deliveryMethod === 'pickup')
+    throw conflict(
+      `El pedido #${order.number} se recoge en sucursal: márquelo «Listo para recoger»`,
+      'pickup_order',
+    );
+  const awaited = (await linesOf(tx, order.number)).filter((l) => l.backorderedQuantity > l.receivedQuantity);
+  if (awaited.length > 0)
+    throw conflict(
+      `${awaited[0]!.description} aún no llega (sobre pedido): registre la mercancía recibida o envíe lo disponible como envío parcial`,
+      'backorder_awaited',
+    );
+}
+
 /** The single-step 'Marcar entregado': every shipment of the order is delivered with it. */
 export async function deliverAllShipments(tx: Tx, number: number): Promise<void> {
   await tx

@@ -80,6 +80,16 @@ describe('shipments: a 5-line order with one line sobre pedido', () => {
     const backLine = before.find((l) => l.product_code === later.code)!;
     expect(backLine).toMatchObject({ quantity: 4, backordered_quantity: 3 });
 
+    // The single-guide step of before (the whole order at once) cannot ship what has not arrived.
+    expect((await admin(`/api/admin/orders/${number}/prepare`)).statusCode).toBe(200);
+    const whole = await admin(`/api/admin/orders/${number}/ship`, {
+      trackingGuide: 'EST-1',
+      deliveryProvider: 'Estafeta',
+      deliveryDate: '2099-01-15',
+    });
+    expect(whole.statusCode).toBe(409);
+    expect(whole.json().error.code).toBe('backorder_awaited');
+
     // A tracking number that is not DHL's format: 400 naming the field, nothing written.
     const bad = await admin(`/api/admin/orders/${number}/shipments`, {
       carrier: 'dhl',

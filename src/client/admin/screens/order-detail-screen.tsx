@@ -34,6 +34,7 @@ import {
 import { AuditList } from './audit-screen.tsx';
 import { InvoicePanel } from './order-invoice-panel.tsx';
 import { OrderMoneyPanel } from './order-money-panel.tsx';
+import { OrderShipmentsPanel } from './order-shipments-panel.tsx';
 
 const PAYMENT_LABELS: Record<string, string> = {
   completed: 'Cobrado',
@@ -240,6 +241,12 @@ function ReleaseForm({ order }: { order: AdminOrderDetail }) {
   );
 }
 
+/** The single-guide form sends the whole order: not for a pickup, nor while goods are awaited (issue 35). */
+const wholeShipmentFits = (order: AdminOrderDetail) =>
+  order.delivery.method !== 'pickup' &&
+  order.delivery.shipments.length === 0 &&
+  order.delivery.lines.every((l) => l.awaited === 0);
+
 const holdsStock = (order: AdminOrderDetail) =>
   order.status === 'pending_payment' && (order.paymentMethod === 'spei' || order.paymentMethod === 'cash');
 
@@ -259,7 +266,7 @@ function Actions({ order }: { order: AdminOrderDetail }) {
             Marcar «En preparación»
           </button>
         ) : null}
-        {order.actions.ship ? <ShipForm order={order} /> : null}
+        {order.actions.ship && wholeShipmentFits(order) ? <ShipForm order={order} /> : null}
         {order.actions.deliver ? (
           <button
             type="button"
@@ -378,6 +385,7 @@ export function OrderDetailScreen() {
               ) : null}
             </dl>
           </Panel>
+          <OrderShipmentsPanel order={order} />
           <OrderMoneyPanel order={order} />
           <div className="grid grid-cols-[minmax(0,1fr)] gap-5 md:grid-cols-2">
             <Panel title="Cliente">

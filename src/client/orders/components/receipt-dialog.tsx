@@ -10,6 +10,7 @@ import { InvoiceLinks } from './invoice-links.tsx';
 import { Modal } from './modal.tsx';
 import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
 import { OrderRefunds } from './order-refunds.tsx';
+import { OrderShipments } from './order-shipments.tsx';
 
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(
@@ -43,10 +44,12 @@ function Receipt({ order }: { order: OrderDetail }) {
         </div>
       </div>
       <dl className="grid gap-4 sm:grid-cols-2">
-        {field(
-          'Dirección de envío',
-          `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
-        )}
+        {order.delivery.method === 'pickup' && order.delivery.branch
+          ? field('Entrega', `Recoger en sucursal: ${order.delivery.branch.name}`, 'receipt-delivery')
+          : field(
+              'Dirección de envío',
+              `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
+            )}
         {field('Facturar a', `${order.billingName} · ${order.billingNumber}`)}
         {field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
         {field('Estado', order.statusLabel, 'receipt-status')}
@@ -108,11 +111,14 @@ function Receipt({ order }: { order: OrderDetail }) {
           </tbody>
         </table>
       </div>
-      {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
-        <p className="text-sm text-slate-700" data-testid="ship-now">
-          {shipNowText(order.shipNowBy)}.
-        </p>
-      )}
+      <OrderShipments order={order} />
+      {order.shipNowBy &&
+        order.delivery.shipments.length === 0 &&
+        order.lines.some((l) => l.backorderedQuantity > 0) && (
+          <p className="text-sm text-slate-700" data-testid="ship-now">
+            {shipNowText(order.shipNowBy)}.
+          </p>
+        )}
       <dl className="ml-auto max-w-xs space-y-1.5 text-sm">
         <div className="flex justify-between">
           <dt className="text-slate-600">Subtotal</dt>
