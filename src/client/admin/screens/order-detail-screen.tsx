@@ -349,7 +349,7 @@ export function OrderDetailScreen() {
                       </td>
                       <td className="py-2 pr-3">
                         {l.description}
-                        {orderLineSplitText(l) && (
+                        {order.delivery.shipments.length === 0 && orderLineSplitText(l) && (
                           <span
                             className="block text-xs font-medium text-amber-800"
                             data-testid="line-backorder"
@@ -369,9 +369,11 @@ export function OrderDetailScreen() {
                   ))}
                 </tbody>
               </table>
-              {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
-                <p className="mt-2 text-sm text-slate-700">{shipNowText(order.shipNowBy)}.</p>
-              )}
+              {order.shipNowBy &&
+                order.delivery.shipments.length === 0 &&
+                order.lines.some((l) => l.backorderedQuantity > 0) && (
+                  <p className="mt-2 text-sm text-slate-700">{shipNowText(order.shipNowBy)}.</p>
+                )}
             </div>
             <dl className="ml-auto mt-3 max-w-xs text-sm">
               <Row label="Subtotal">{formatMoney(order.subtotalCents)}</Row>

@@ -187,10 +187,18 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
           <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
             <tr>
               <th className="py-2 pr-3">Artículo</th>
-              <th className="py-2 pr-3 text-right">Pedido</th>
-              <th className="py-2 pr-3 text-right">Enviado</th>
-              <th className="py-2 pr-3 text-right">Listo</th>
-              <th className="py-2 text-right">Por llegar</th>
+              <th className="py-2 pr-2 text-right" title="Pedido">
+                Cant.
+              </th>
+              <th className="py-2 pr-2 text-right" title="Enviado">
+                Env.
+              </th>
+              <th className="py-2 pr-2 text-right" title="Listo para enviar">
+                Listo
+              </th>
+              <th className="py-2 text-right" title="Sobre pedido, por llegar">
+                Falta
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -208,9 +216,9 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
                     </>
                   ) : null}
                 </td>
-                <td className="py-2 pr-3 text-right tabular-nums">{l.quantity}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{l.shipped}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{l.ready}</td>
+                <td className="py-2 pr-2 text-right tabular-nums">{l.quantity}</td>
+                <td className="py-2 pr-2 text-right tabular-nums">{l.shipped}</td>
+                <td className="py-2 pr-2 text-right tabular-nums">{l.ready}</td>
                 <td className="py-2 text-right tabular-nums">{l.awaited}</td>
               </tr>
             ))}

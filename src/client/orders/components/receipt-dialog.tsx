@@ -20,6 +20,8 @@ export const formatDate = (iso: string) =>
 function Receipt({ order }: { order: OrderDetail }) {
   const outcome = outcomeOf(order.status);
   const a = order.address;
+  // Issue 35: once something left, the shipments below say what, with which guide and when.
+  const shipped = order.delivery.shipments.length > 0;
   const field = (label: string, value: string, testId?: string) => (
     <div>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
@@ -51,13 +53,15 @@ function Receipt({ order }: { order: OrderDetail }) {
               `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
             )}
         {field('Facturar a', `${order.billingName} · ${order.billingNumber}`)}
-        {field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
+        {shipped ? null : field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
         {field('Estado', order.statusLabel, 'receipt-status')}
-        {field(
-          'Fecha de envío',
-          order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
-        )}
-        {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
+        {shipped
+          ? null
+          : field(
+              'Fecha de envío',
+              order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
+            )}
+        {shipped ? null : field('Paquetería', order.deliveryProvider ?? 'Por definir')}
         {order.purchaseOrder && field('Orden de compra', order.purchaseOrder, 'receipt-purchase-order')}
         {order.quotationFolio && field('Cotización', order.quotationFolio, 'receipt-quotation')}
         {order.payment &&
@@ -97,7 +101,7 @@ function Receipt({ order }: { order: OrderDetail }) {
                   <span className="block text-xs text-slate-500 sm:hidden">
                     {l.quantity} × {formatMoney(l.unitPriceCents)}
                   </span>
-                  {orderLineSplitText(l) && (
+                  {!shipped && orderLineSplitText(l) && (
                     <span className="block text-xs font-medium text-amber-800" data-testid="line-backorder">
                       {orderLineSplitText(l)}
                     </span>
