@@ -38,6 +38,7 @@ import { paymentsPlugin } from './payments/routes.ts';
 import { openpayCspOrigins } from './payments/service.ts';
 import { quotationRoutes } from './quotations/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
+import { shipmentShopperRoutes } from './shipments/shopper-routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 
 declare module 'fastify' {
@@ -183,6 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(paymentsPlugin, { gateway: deps.paymentGateway, reports: chargeReports(app) });
   await app.register(checkoutRoutes);
   await app.register(ordersRoutes);
+  await app.register(shipmentShopperRoutes);
   await app.register(invoiceRoutes);
   await app.register(quotationRoutes);
   await app.register(adminRoutes);

@@ -10,6 +10,7 @@ import { globalInvoiceJob } from './invoices/global.ts';
 import { resumeGlobalInvoices } from './invoices/global-release.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { type MailWorker, startMailWorker } from './mail/worker.ts';
+import { lateBackordersRound } from './shipments/late.ts';
 import { pickupReminderRound } from './shipments/pickup.ts';
 
 /**
@@ -191,6 +192,7 @@ export const JOBS = {
   invoiceFollowUp: 'seguimiento-facturas',
   globalInvoice: 'factura-global',
   pickupReminders: 'recordatorios-sucursal',
+  lateBackorders: 'sobre-pedido-retrasado',
 } as const;
 
 /**
@@ -289,6 +291,13 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
     everyMs: 60 * 60_000,
     firstAfterMs: 5 * 60_000,
     run: () => pickupReminderRound(db, config.publicUrl),
+  });
+  // 'Sobre pedido' past its promised window (issue 35): a new date, a staff alert on the order, the buyer told.
+  registry.add({
+    name: JOBS.lateBackorders,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 10 * 60_000,
+    run: () => lateBackordersRound(db, config.publicUrl),
   });
   return registry;
 }

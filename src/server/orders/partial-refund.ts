@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { formatMoney } from '../../shared/money.ts';
 import { writeAudit } from '../audit/log.ts';
+import type { Tx } from '../db/client.ts';
 import { orderRefunds, orders } from '../db/schema.ts';
 import { badGateway, conflict, notFound } from '../http/errors.ts';
 import type { OrderContext } from './context.ts';
 import { ledgerActor } from './ledger.ts';
-import { lockOrder } from './lock.ts';
+import { lockOrder, type Order } from './lock.ts';
 import { completedPayment } from './payment-records.ts';
 import {
   enqueueRefundMail,
@@ -16,7 +17,7 @@ import {
   refundableOf,
   routeOf,
 } from './refunds.ts';
-import type { StaffRequest } from './requester.ts';
+import type { ShopperRequest, StaffRequest } from './requester.ts';
 import { ORDER_NOT_FOUND } from './rules.ts';
 
 // ——— Staff partial refund ———
@@ -32,12 +33,19 @@ export type PartialRefundResult = { refund: RefundRow; outcome: 'refunded' | 'ow
 export async function refundPart(
   ctx: OrderContext,
   number: number,
-  who: StaffRequest,
-  request: { amountCents: number; reason: string },
+  who: StaffRequest | ShopperRequest,
+  asked:
+    | { amountCents: number; reason: string }
+    /**
+     * Issue 35: what is given up and refunded is decided under the order's lock, in the refund's own transaction
+     * (a buyer giving up late backordered units): the change and the money's promise commit together.
+     */
+    | ((tx: Tx, order: Order) => Promise<{ amountCents: number; reason: string }>),
 ): Promise<PartialRefundResult> {
   const opened = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
-    if (!order) throw notFound(ORDER_NOT_FOUND);
+    if (!order || (who.kind === 'shopper' && order.userId !== who.userId)) throw notFound(ORDER_NOT_FOUND);
+    const request = typeof asked === 'function' ? await asked(tx, order) : asked;
     if (order.paidAt === null)
       throw conflict('El pedido no está pagado: no hay nada que reembolsar', 'not_paid');
     if (order.cancelledAt !== null && order.status !== 'cancelled')
@@ -55,18 +63,19 @@ export async function refundPart(
       reason: request.reason,
       actor: ledgerActor(who),
     });
-    await writeAudit(tx, who.actor, {
-      action: 'refund.partial',
-      entityType: 'order',
-      entityId: number,
-      before: null,
-      after: {
-        refundId: refund.id,
-        route: refund.route,
-        amountCents: refund.amountCents,
-        reason: request.reason,
-      },
-    });
+    if (who.kind === 'staff')
+      await writeAudit(tx, who.actor, {
+        action: 'refund.partial',
+        entityType: 'order',
+        entityId: number,
+        before: null,
+        after: {
+          refundId: refund.id,
+          route: refund.route,
+          amountCents: refund.amountCents,
+          reason: request.reason,
+        },
+      });
     if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, ctx.publicUrl);
     return refund;
   });

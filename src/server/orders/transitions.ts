@@ -24,6 +24,7 @@ export type OrderEvent =
   | 'ship'
   | 'dispatch_partial'
   | 'dispatch'
+  | 'drop_backorder'
   | 'deliver'
   | 'cancel'
   | 'money_gone';
@@ -116,6 +117,15 @@ export const TRANSITIONS: readonly Transition[] = [
     writes: 'shipment and its lines, lines shipped, shipment mail, audit row (the last units left)',
   },
   {
+    event: 'drop_backorder',
+    from: ['partially_shipped'],
+    to: 'shipped',
+    who: ['shopper'],
+    by: 'cancelLateBackorder (src/server/shipments/late.ts)',
+    writes:
+      "the late backordered units given up, refund through refundPart (ledger 'refund_due'/'refund'), nothing left to send",
+  },
+  {
     event: 'deliver',
     from: ['shipped'],
     to: 'delivered',
@@ -198,6 +208,7 @@ const EVENT_VERBS: Record<OrderEvent, string> = {
   ship: 'marcar «Enviado»',
   dispatch_partial: 'registrar un envío',
   dispatch: 'registrar un envío',
+  drop_backorder: 'cancelar lo pendiente sobre pedido',
   deliver: 'marcar «Entregado»',
   cancel: 'cancelar',
   money_gone: 'cancelar por un reembolso en Openpay',

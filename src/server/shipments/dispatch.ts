@@ -20,11 +20,17 @@ export type LineRow = {
   backorderedQuantity: number;
   receivedQuantity: number;
   shippedQuantity: number;
+  cancelledQuantity: number;
 };
 
 /** What of a line may leave now: taken from stock, plus backordered units received, minus what already left. */
 export const readyOf = (l: LineRow) =>
   l.quantity - l.backorderedQuantity + l.receivedQuantity - l.shippedQuantity;
+
+/** Units still awaited from the supplier: backordered, not received, not given up by the buyer. */
+export const awaitedOf = (l: LineRow) => l.backorderedQuantity - l.receivedQuantity - l.cancelledQuantity;
+/** Units that have not left and still will: all but what shipped and what the buyer gave up. */
+export const leftOf = (l: LineRow) => l.quantity - l.cancelledQuantity - l.shippedQuantity;
 
 export async function linesOf(tx: Tx, number: number): Promise<LineRow[]> {
   return tx
@@ -35,6 +41,7 @@ export async function linesOf(tx: Tx, number: number): Promise<LineRow[]> {
       backorderedQuantity: orderLines.backorderedQuantity,
       receivedQuantity: orderLines.receivedQuantity,
       shippedQuantity: orderLines.shippedQuantity,
+      cancelledQuantity: orderLines.cancelledQuantity,
     })
     .from(orderLines)
     .where(eq(orderLines.orderNumber, number))
@@ -130,7 +137,7 @@ export async function dispatch(
       .where(and(eq(orderLines.orderNumber, order.number), eq(orderLines.lineNo, s.lineNo)));
   }
   const sentOf = new Map(sent.map((s) => [s.lineNo, s.quantity]));
-  const allGone = lines.every((l) => l.shippedQuantity + (sentOf.get(l.lineNo) ?? 0) >= l.quantity);
+  const allGone = lines.every((l) => leftOf(l) - (sentOf.get(l.lineNo) ?? 0) <= 0);
   const after = await applyTransition(tx, order, allGone ? 'dispatch' : 'dispatch_partial', who, {
     // The order's own guide columns follow its latest shipment: the lists, the cancellation rule and the
     // screens written before shipments read them.
@@ -167,7 +174,7 @@ export async function recordWholeShipment(
   guide: { trackingGuide: string; deliveryProvider: string; deliveryDate: string },
 ): Promise<void> {
   const lines = await linesOf(tx, order.number);
-  const left = lines.filter((l) => l.quantity > l.shippedQuantity);
+  const left = lines.filter((l) => leftOf(l) > 0);
   if (left.length === 0) return;
   const [last] = await tx
     .select({ seq: sql<number>`coalesce(max(${shipments.seq}), 0)::int` })
@@ -191,12 +198,15 @@ export async function recordWholeShipment(
       shipmentId: row!.id,
       orderNumber: order.number,
       lineNo: l.lineNo,
-      quantity: l.quantity - l.shippedQuantity,
+      quantity: leftOf(l),
     });
   }
   await tx
     .update(orderLines)
-    .set({ receivedQuantity: orderLines.backorderedQuantity, shippedQuantity: orderLines.quantity })
+    .set({
+      receivedQuantity: sql`${orderLines.backorderedQuantity} - ${orderLines.cancelledQuantity}`,
+      shippedQuantity: sql`${orderLines.quantity} - ${orderLines.cancelledQuantity}`,
+    })
     .where(eq(orderLines.orderNumber, order.number));
 }
 
@@ -207,7 +217,7 @@ export async function refuseWholeShipment(tx: Tx, order: Order): Promise<void> {
       `El pedido #${order.number} se recoge en sucursal: márquelo «Listo para recoger»`,
       'pickup_order',
     );
-  const awaited = (await linesOf(tx, order.number)).filter((l) => l.backorderedQuantity > l.receivedQuantity);
+  const awaited = (await linesOf(tx, order.number)).filter((l) => awaitedOf(l) > 0);
   if (awaited.length > 0)
     throw conflict(
       `${awaited[0]!.description} aún no llega (sobre pedido): registre la mercancía recibida o envíe lo disponible como envío parcial`,

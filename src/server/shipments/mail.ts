@@ -168,3 +168,53 @@ export async function enqueuePickupReminderMail(
     dedupeKey: `pickup-reminder:${order.number}`,
   });
 }
+
+/** A backordered line's window passed: the new dates, and that the buyer may give those units up with a refund. */
+export async function enqueueBackorderLateMail(
+  tx: Db,
+  order: { number: number; userId: number },
+  line: {
+    lineNo: number;
+    description: string;
+    awaited: number;
+    promised: string;
+    from: string;
+    to: string;
+    refund: string;
+  },
+  publicUrl: string,
+) {
+  const to = await recipient(tx, order.userId);
+  if (!to) return;
+  const title = `Se retrasa parte de su pedido #${order.number}`;
+  const window =
+    line.from === line.to
+      ? `el ${formatLongDate(line.to as Ymd)}`
+      : `entre el ${formatLongDate(line.from as Ymd)} y el ${formatLongDate(line.to as Ymd)}`;
+  const { html, text } = renderMail(
+    {
+      title,
+      greeting: `Hola, ${to.nombre}:`,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `Lo sentimos: ${line.awaited} × ${line.description}, que pidió sobre pedido, no llegó para el ${formatLongDate(line.promised as Ymd)} como le prometimos. Nuestro proveedor lo entrega ahora ${window}.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `Si prefiere no esperar, puede cancelar esa parte desde «Historial de pedidos» y le reembolsamos ${line.refund} por la misma vía con la que pagó. El resto de su pedido sigue su curso.`,
+        },
+        { kind: 'button', label: 'Ver mi pedido', url: `${publicUrl}/historial` },
+      ],
+    },
+    publicUrl,
+  );
+  await enqueueMail(tx, {
+    kind: 'backorder-late',
+    to: to.email,
+    subject: title,
+    html,
+    text,
+    dedupeKey: `backorder-late:${order.number}:${line.lineNo}:${line.promised}`,
+  });
+}

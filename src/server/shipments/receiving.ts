@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { SHIP_NOW_BUSINESS_DAYS } from '../../shared/backorder.ts';
 import { addBusinessDays } from '../../shared/business-days.ts';
@@ -32,16 +32,14 @@ const waitingLines = (db: Db, code: string, among?: readonly number[]) =>
     .select({
       orderNumber: orderLines.orderNumber,
       lineNo: orderLines.lineNo,
-      waiting: sql<number>`(${orderLines.backorderedQuantity} - ${orderLines.receivedQuantity})::int`,
-      backorderedQuantity: orderLines.backorderedQuantity,
-      receivedQuantity: orderLines.receivedQuantity,
+      waiting: sql<number>`(${orderLines.backorderedQuantity} - ${orderLines.receivedQuantity} - ${orderLines.cancelledQuantity})::int`,
     })
     .from(orderLines)
     .innerJoin(orders, eq(orders.number, orderLines.orderNumber))
     .where(
       and(
         eq(orderLines.productCode, code),
-        gt(orderLines.backorderedQuantity, orderLines.receivedQuantity),
+        sql`${orderLines.backorderedQuantity} > ${orderLines.receivedQuantity} + ${orderLines.cancelledQuantity}`,
         inArray(orders.status, [...MAY_SHIP]),
         sql`${orders.cancelledAt} is null`,
         ...(among ? [among.length ? inArray(orders.number, [...among]) : sql`false`] : []),
@@ -124,7 +122,7 @@ export async function receiveGoods(
       if (left <= 0) break;
       const take = Math.min(left, Number(line.waiting));
       left -= take;
-      const full = line.receivedQuantity + take === line.backorderedQuantity;
+      const full = take === Number(line.waiting);
       await tx
         .update(orderLines)
         .set({

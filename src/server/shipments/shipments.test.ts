@@ -440,3 +440,85 @@ describe('pickup at a branch', () => {
     expect(collected.json().order.delivery.collectedBy).toBe('Ana Ruiz (INE 1234567890)');
   });
 });
+
+describe('a backorder past its promised window', () => {
+  it('moves to a new date with a staff alert and a mail; the buyer gives it up and is refunded through the ledger', async () => {
+    const stocked = await product(2, 10);
+    const later = await product(3, 0, true);
+    const shopper = await createShopper(t);
+    const number = await paidOrder(t, shopper, [
+      { code: stocked.code, quantity: 1 },
+      { code: later.code, quantity: 2 },
+    ]);
+    const [first, second] = await lines(number);
+    const backLine = first!.product_code === later.code ? first! : second!;
+    const stockLine = backLine === first ? second! : first!;
+    const sent = await admin(`/api/admin/orders/${number}/shipments`, {
+      carrier: 'paquetexpress',
+      trackingNumber: 'GDL123456789',
+      lines: [{ lineNo: stockLine.line_no, quantity: 1 }],
+    });
+    expect(sent.json().order.status).toBe('partially_shipped');
+    const giveUp = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/orders/${number}/lines/${backLine.line_no}/cancel-backorder`,
+        headers: { cookie: shopper.cookie },
+      });
+    // Within its window: not yet.
+    const early = await giveUp();
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('not_late');
+
+    await t.db.execute(
+      sql`update order_lines set backorder_from = current_date - 10, backorder_to = current_date - 1
+        where order_number = ${number} and line_no = ${backLine.line_no}`,
+    );
+    expect(await t.app.jobs.runOnce('sobre-pedido-retrasado')).toBe('done');
+    await t.app.jobs.runOnce('sobre-pedido-retrasado');
+    const [moved] = (await lines(number)).filter((l) => l.line_no === backLine.line_no);
+    expect(moved!.backorder_to! > new Date().toISOString().slice(0, 10)).toBe(true);
+    const mails = (await outbox(t, 'backorder-late')).filter((m) => m.to === shopper.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('puede cancelar esa parte');
+    const staffView = (
+      await t.app.inject({ url: `/api/admin/orders/${number}`, headers: { cookie: staff.cookie } })
+    ).json();
+    expect(staffView.paymentAlerts.map((a: { kind: string }) => a.kind)).toContain('backorder_late');
+
+    // Someone else's order answers like a missing one.
+    const stranger = await createShopper(t);
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${number}/lines/${backLine.line_no}/cancel-backorder`,
+      headers: { cookie: stranger.cookie },
+    });
+    expect(foreign.statusCode).toBe(404);
+
+    const done = await giveUp();
+    expect(done.statusCode).toBe(200);
+    const [price] = (
+      await t.db.execute<{ unit_price_cents: string }>(
+        sql`select unit_price_cents from order_lines where order_number = ${number} and line_no = ${backLine.line_no}`,
+      )
+    ).rows;
+    const refunded = 2 * Number(price!.unit_price_cents);
+    expect(done.json().order).toMatchObject({ status: 'shipped', refundedCents: refunded });
+    expect(
+      done.json().order.delivery.lines.find((l: { lineNo: number }) => l.lineNo === backLine.line_no),
+    ).toMatchObject({
+      cancelled: 2,
+      awaited: 0,
+    });
+    const ledger = (
+      await t.db.execute<{ kind: string; amount_cents: string }>(
+        sql`select kind, amount_cents from order_ledger where order_number = ${number} and kind in ('refund_due', 'refund') order by id`,
+      )
+    ).rows.map((r) => [r.kind, Number(r.amount_cents)]);
+    expect(ledger).toEqual([
+      ['refund_due', refunded],
+      ['refund', refunded],
+    ]);
+    expect((await giveUp()).statusCode).toBe(409);
+  });
+});

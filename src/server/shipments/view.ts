@@ -63,14 +63,16 @@ export async function deliveryView(db: Db, order: Order, audience: 'buyer' | 'st
         })),
     })),
     lines: lines.map((l) => {
-      const awaited = l.backorderedQuantity - l.receivedQuantity;
+      const awaited = l.backorderedQuantity - l.receivedQuantity - l.cancelledQuantity;
       return {
         lineNo: l.lineNo,
         code: l.productCode,
         description: l.description,
         quantity: l.quantity,
         shipped: l.shippedQuantity,
-        ready: l.quantity - awaited - l.shippedQuantity,
+        ready: l.quantity - l.backorderedQuantity + l.receivedQuantity - l.shippedQuantity,
+        cancelled: l.cancelledQuantity,
+        delayed: l.delayedAt !== null && awaited > 0,
         awaited,
         awaitedFrom: awaited > 0 ? l.backorderFrom : null,
         awaitedTo: awaited > 0 ? l.backorderTo : null,

@@ -108,6 +108,10 @@ export const lineProgressSchema = z.object({
   shipped: z.number().int(),
   ready: z.number().int(),
   awaited: z.number().int(),
+  /** Backordered units the buyer gave up (refunded) after their promised window passed. */
+  cancelled: z.number().int(),
+  /** The promised window passed and was moved: the buyer may give up the awaited units with a refund. */
+  delayed: z.boolean(),
   awaitedFrom: z.string().nullable(),
   awaitedTo: z.string().nullable(),
 });

@@ -1,5 +1,9 @@
+import { toast } from 'sonner';
+import { useSingleFlight } from '@/client/lib/use-single-flight.ts';
 import { formatLongDate } from '@/shared/business-days.ts';
+import { formatMoney } from '@/shared/money.ts';
 import type { OrderDetail } from '@/shared/schemas/orders.ts';
+import { useCancelBackorder } from '../api/cancel-backorder.ts';
 
 /**
  * Issue 35: how the order reaches the buyer on the receipt — each shipment with what is in it, its carrier, guide
@@ -13,7 +17,10 @@ const dateTime = (iso: string) =>
 
 export function OrderShipments({ order }: { order: OrderDetail }) {
   const d = order.delivery;
-  const pending = d.lines.filter((l) => l.shipped < l.quantity);
+  const pending = d.lines.filter((l) => l.shipped + l.cancelled < l.quantity);
+  const giveUp = useCancelBackorder(order.number);
+  const flight = useSingleFlight();
+  const priceOf = new Map(order.lines.map((l) => [l.code, l.unitPriceCents]));
   const pickup = d.method === 'pickup';
   if (d.shipments.length === 0 && !pickup && pending.every((l) => l.awaited === 0)) return null;
   return (
@@ -106,12 +113,30 @@ export function OrderShipments({ order }: { order: OrderDetail }) {
           <ul className="mt-1 space-y-1 text-slate-800">
             {pending.map((l) => (
               <li key={l.lineNo}>
-                {l.quantity - l.shipped} × {l.description}
+                {l.quantity - l.cancelled - l.shipped} × {l.description}
                 <span className="block text-xs text-amber-800">
                   {l.awaited > 0
-                    ? `${l.awaited} sobre pedido${l.awaitedFrom && l.awaitedTo ? (l.awaitedFrom === l.awaitedTo ? `, entrega el ${formatLongDate(l.awaitedTo)}` : `, entrega entre el ${formatLongDate(l.awaitedFrom)} y el ${formatLongDate(l.awaitedTo)}`) : ''}`
+                    ? `${l.awaited} sobre pedido${l.delayed ? ', retrasado' : ''}${l.awaitedFrom && l.awaitedTo ? (l.awaitedFrom === l.awaitedTo ? `, entrega el ${formatLongDate(l.awaitedTo)}` : `, entrega entre el ${formatLongDate(l.awaitedFrom)} y el ${formatLongDate(l.awaitedTo)}`) : ''}`
                     : 'Listo: sale en el próximo envío'}
                 </span>
+                {l.delayed ? (
+                  <button
+                    type="button"
+                    className="mt-1 rounded-md border border-red-300 bg-white px-2.5 py-1 text-xs font-semibold text-red-700 hover:bg-red-50 disabled:opacity-60"
+                    disabled={flight.busy}
+                    onClick={() =>
+                      flight.run(() =>
+                        giveUp.mutateAsync(l.lineNo, {
+                          onSuccess: (data) => toast.success(data.message),
+                          onError: (error) => toast.error(error.message),
+                        }),
+                      )
+                    }
+                  >
+                    No esperar: cancelar {l.awaited} y reembolsar{' '}
+                    {formatMoney(l.awaited * (priceOf.get(l.code) ?? 0))}
+                  </button>
+                ) : null}
               </li>
             ))}
           </ul>

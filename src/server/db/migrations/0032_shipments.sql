@@ -47,6 +47,8 @@ CREATE TABLE "shipments" (
 --> statement-breakpoint
 ALTER TABLE "order_lines" ADD COLUMN "received_quantity" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "order_lines" ADD COLUMN "shipped_quantity" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_lines" ADD COLUMN "cancelled_quantity" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_lines" ADD COLUMN "delayed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "delivery_method" text DEFAULT 'ground' NOT NULL;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "pickup_branch" integer;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "pickup_code" text;--> statement-breakpoint
@@ -72,4 +74,4 @@ FROM "shipments" s JOIN "order_lines" l ON l."order_number" = s."order_number"
 WHERE s."carrier" = 'other' AND l."quantity" > 0;--> statement-breakpoint
 UPDATE "order_lines" l SET "received_quantity" = l."backordered_quantity", "shipped_quantity" = l."quantity"
 FROM "shipments" s WHERE s."order_number" = l."order_number" AND s."carrier" = 'other';--> statement-breakpoint
-ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_shipped" CHECK ("order_lines"."received_quantity" between 0 and "order_lines"."backordered_quantity" and "order_lines"."shipped_quantity" between 0 and "order_lines"."quantity" - "order_lines"."backordered_quantity" + "order_lines"."received_quantity");
+ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_shipped" CHECK ("order_lines"."received_quantity" >= 0 and "order_lines"."cancelled_quantity" >= 0 and "order_lines"."received_quantity" + "order_lines"."cancelled_quantity" <= "order_lines"."backordered_quantity" and "order_lines"."shipped_quantity" between 0 and "order_lines"."quantity" - "order_lines"."backordered_quantity" + "order_lines"."received_quantity");

@@ -161,6 +161,12 @@ export const orderLines = pgTable(
      */
     receivedQuantity: integer('received_quantity').notNull().default(0),
     shippedQuantity: integer('shipped_quantity').notNull().default(0),
+    /**
+     * Backordered units the buyer gave up after their promised window passed (refunded through the ledger); and
+     * when the window first passed (the 'backorders-late' job moved it and told the buyer and staff).
+     */
+    cancelledQuantity: integer('cancelled_quantity').notNull().default(0),
+    delayedAt: timestamp('delayed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.orderNumber, t.lineNo] }),
@@ -170,7 +176,7 @@ export const orderLines = pgTable(
     ),
     check(
       'order_lines_shipped',
-      sql`${t.receivedQuantity} between 0 and ${t.backorderedQuantity} and ${t.shippedQuantity} between 0 and ${t.quantity} - ${t.backorderedQuantity} + ${t.receivedQuantity}`,
+      sql`${t.receivedQuantity} >= 0 and ${t.cancelledQuantity} >= 0 and ${t.receivedQuantity} + ${t.cancelledQuantity} <= ${t.backorderedQuantity} and ${t.shippedQuantity} between 0 and ${t.quantity} - ${t.backorderedQuantity} + ${t.receivedQuantity}`,
     ),
   ],
 );
