@@ -19,6 +19,16 @@ import { deliverOrderIfDone } from './service.ts';
 export const branchOf = (order: Pick<Order, 'pickupBranch'>): Branch | null =>
   order.pickupBranch === null ? null : (shop.branches[order.pickupBranch] ?? null);
 
+/** What the invoice's PDF and the receipt say of a pickup: 'Recoger en sucursal: Sucursal Guadalajara (sin envío)'. */
+export function deliveryNoteOf(order: {
+  deliveryMethod?: string;
+  pickupBranch?: number | null;
+}): string | null {
+  if (order.deliveryMethod !== 'pickup' || order.pickupBranch == null) return null;
+  const branch = shop.branches[order.pickupBranch];
+  return branch ? `Recoger en sucursal: ${branch.name} (sin costo de envío)` : null;
+}
+
 const newPickupCode = () =>
   Array.from({ length: 6 }, () => PICKUP_CODE_ALPHABET[randomInt(PICKUP_CODE_ALPHABET.length)]).join('');
 

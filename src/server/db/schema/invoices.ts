@@ -54,6 +54,8 @@ export type InvoiceSnapshot = {
   cfdiRelacionados?: { tipoRelacion: string; uuids: string[] };
   /** The buyer's purchase-order number (issue 20), printed on the PDF; not part of the CFDI itself. */
   purchaseOrder?: string;
+  /** Issue 35: 'Recoger en sucursal …' — how the goods are handed over, printed on the PDF; not part of the CFDI. */
+  deliveryNote?: string;
 };
 
 /**
