@@ -207,6 +207,10 @@ test('an order with a sobre pedido line leaves in two shipments: staff send, rec
   await page.goto('/historial');
   const card = page.getByTestId('order-card').filter({ hasText: `Pedido #${number}` });
   await expect(card.getByTestId('order-status')).toHaveText('Enviado');
+  await expect(card.getByTestId('order-card-shipments').getByRole('link')).toHaveText([
+    '8055241103',
+    '123456789012',
+  ]);
   await card.getByRole('button', { name: 'Ver recibo' }).click();
   const shipments = page.getByTestId('receipt-shipment');
   await expect(shipments).toHaveCount(2);

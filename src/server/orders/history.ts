@@ -6,7 +6,7 @@ import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orderLines, orders, products, quotations, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { deliveryView } from '../shipments/view.ts';
+import { deliveryView, shipmentsOfOrders } from '../shipments/view.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
 import type { Order } from './lock.ts';
@@ -64,6 +64,10 @@ export async function listOrders(
     db,
     list.map((o) => o.number),
   );
+  const shipped = await shipmentsOfOrders(
+    db,
+    list.map((o) => o.number),
+  );
   const summaries: OrderSummary[] = [];
   for (const o of list) {
     const orderActions = actions(o, invoices.get(o.number) ?? 'none');
@@ -73,6 +77,7 @@ export async function listOrders(
       status: o.status,
       statusLabel: orderStatusLabel(o),
       trackingGuide: guideOf(o.trackingGuide),
+      shipments: shipped.get(o.number) ?? [],
       totalCents: o.totalCents,
       paymentDeadline: awaitingDeadline(o),
       paymentMethod: o.paymentMethod,

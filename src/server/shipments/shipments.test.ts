@@ -174,6 +174,13 @@ describe('shipments: a 5-line order with one line sobre pedido', () => {
     expect(mine.delivery.shipments[1].trackingUrl).toBe(
       'https://www.fedex.com/fedextrack/?trknbr=123456789012',
     );
+    const listed = (await t.app.inject({ url: '/api/orders', headers: { cookie: shopper.cookie } }))
+      .json()
+      .orders.find((o: { number: number }) => o.number === number);
+    expect(listed.shipments.map((s: { trackingNumber: string }) => s.trackingNumber)).toEqual([
+      '8055241103',
+      '123456789012',
+    ]);
 
     const mails = (await outbox(t, 'order-shipment')).filter((m) => m.to === shopper.email);
     expect(mails.map((m) => m.subject)).toEqual([

@@ -80,3 +80,37 @@ export async function deliveryView(db: Db, order: Order, audience: 'buyer' | 'st
     }),
   };
 }
+
+/** The shipments of several orders at once, for the buyer's list (one query). */
+export async function shipmentsOfOrders(db: Db, numbers: readonly number[]) {
+  const rows =
+    numbers.length === 0
+      ? []
+      : await db
+          .select()
+          .from(shipments)
+          .where(inArray(shipments.orderNumber, [...numbers]))
+          .orderBy(asc(shipments.orderNumber), asc(shipments.seq));
+  const byOrder = new Map<
+    number,
+    {
+      seq: number;
+      carrierName: string;
+      trackingNumber: string | null;
+      trackingUrl: string | null;
+      delivered: boolean;
+    }[]
+  >();
+  for (const s of rows)
+    byOrder.set(s.orderNumber, [
+      ...(byOrder.get(s.orderNumber) ?? []),
+      {
+        seq: s.seq,
+        carrierName: s.carrierName,
+        trackingNumber: s.trackingNumber,
+        trackingUrl: trackingUrl(s.carrier, s.trackingNumber),
+        delivered: s.deliveredAt !== null,
+      },
+    ]);
+  return byOrder;
+}

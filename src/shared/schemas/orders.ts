@@ -204,6 +204,16 @@ export const orderSummarySchema = z.object({
   status: orderStatusSchema,
   statusLabel: z.string(),
   trackingGuide: z.string(),
+  /** Issue 35: each shipment's carrier, guide and tracking link, in order ('Envío 1 · Estafeta …'). */
+  shipments: z.array(
+    z.object({
+      seq: z.number().int(),
+      carrierName: z.string(),
+      trackingNumber: z.string().nullable(),
+      trackingUrl: z.string().nullable(),
+      delivered: z.boolean(),
+    }),
+  ),
   totalCents: z.number().int(),
   /** ISO date-time: the deadline of a SPEI or store payment still awaited (issue 21), else absent. */
   paymentDeadline: z.string().nullable().optional(),
