@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { registerThroughApi } from './register-helper.ts';
+import { registerBuyerWithAddress, registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
 /**
@@ -236,4 +236,95 @@ test('an order with a sobre pedido line leaves in two shipments: staff send, rec
     `Envío 2 de su pedido #${number} va en camino`,
   ]);
   expect(mine[1]!.text).toContain('123456789012');
+});
+
+test('pickup at a branch: chosen at checkout without shipping, ready with a code by mail, collected with the code and an ID', async ({
+  page,
+  browser,
+}) => {
+  const { items } = (await (await page.request.get('/api/products?group=VID-MAT&pageSize=60')).json()) as {
+    items: Card[];
+  };
+  const product = items.find((c) => c.stock >= 3)!;
+  await page.goto(`/productos/${product.code}`);
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('cart-count').first()).toHaveText('1');
+  const email = `sucursal.${Date.now()}@example.mx`;
+  await registerBuyerWithAddress(
+    page.request,
+    {
+      username: email,
+      password: 'Pipeta.Aforada2026!',
+      nombre: 'Héctor',
+      apellidoPat: 'Salas',
+      apellidoMat: 'Núñez',
+      telefono: '5512345678',
+    },
+    {
+      nombreEnvio: 'Héctor Salas Núñez',
+      telefonoEnvio: '5512345678',
+      cpEnvio: '03570',
+      calleEnvio: 'Calz. de Tlalpan',
+      numExtEnvio: '1600',
+      numIntEnvio: '',
+      coloniaEnvio: 'Portales Oriente',
+      municipioEnvio: 'Benito Juárez',
+      ciudadEnvio: 'Ciudad de México',
+      estadoEnvio: 'CDMX',
+      paisEnvio: 'México',
+    },
+  );
+  await page.goto('/orden');
+  await page.getByLabel(/Recoger en sucursal/).check();
+  await page.getByLabel('Sucursal de recolección').selectOption({ label: 'Sucursal Ciudad de México' });
+  await expect(page.getByTestId('order-shipping')).toHaveText('$0.00');
+  await page.getByLabel('Nombre del titular').fill('Héctor Salas Núñez');
+  await page.getByLabel('Número de tarjeta').fill('4111111111111111');
+  await page.getByLabel('Mes', { exact: true }).fill('12');
+  await page.getByLabel('Año').fill(String((new Date().getFullYear() + 2) % 100));
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Pagar' }).click();
+  await expect(page).toHaveURL(/\/resumen\/\d+$/);
+  const number = Number(page.url().split('/').at(-1));
+
+  const { context, staff } = await signInStaff(browser, base, STAFF);
+  await staff.goto(`/admin/pedidos/${number}`);
+  await expect(
+    staff.getByRole('heading', { name: /^Envíos · Recoger en sucursal · Sucursal Ciudad de México/ }),
+  ).toBeVisible();
+  await staff
+    .getByRole('button', { name: 'Marcar «Listo para recoger» y enviar el código al cliente' })
+    .click();
+  await expect(staff.getByText('Listo para recoger').first()).toBeVisible();
+
+  let code = '';
+  await expect
+    .poll(async () => {
+      const { mails } = (await (await page.request.get('/dev/correo.json')).json()) as {
+        mails: { kind: string; to: string; subject: string; text: string }[];
+      };
+      const ready = mails.find((m) => m.kind === 'pickup-ready' && m.to === email);
+      code = ready?.text.match(/^\s*([0-9A-Z]{6})\s*$/m)?.[1] ?? '';
+      return ready?.subject;
+    })
+    .toBe(`Su pedido #${number} está listo para recoger`);
+  await page.goto('/historial');
+  await page
+    .getByTestId('order-card')
+    .filter({ hasText: `Pedido #${number}` })
+    .getByRole('button', { name: 'Ver recibo' })
+    .click();
+  await expect(page.getByTestId('pickup-code')).toHaveText(code);
+  await expect(page.getByTestId('receipt-shipping')).toHaveText('$0.00');
+
+  const collect = staff.getByRole('form', { name: 'Entregar en sucursal' });
+  await collect.getByLabel('Código de recolección').fill('ZZZZZ9');
+  await collect.getByLabel('Nombre de quien recoge').fill('Héctor Salas Núñez');
+  await collect.getByLabel('Identificación (tipo y número)').fill('INE 0123456789');
+  await collect.getByRole('button', { name: 'Marcar «Recogido»' }).click();
+  await expect(collect.getByText('El código no corresponde a este pedido')).toBeVisible();
+  await collect.getByLabel('Código de recolección').fill(code);
+  await collect.getByRole('button', { name: 'Marcar «Recogido»' }).click();
+  await expect(staff.getByText('Recogido por Héctor Salas Núñez (INE 0123456789)')).toBeVisible();
+  await context.close();
 });

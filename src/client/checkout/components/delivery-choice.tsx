@@ -74,6 +74,7 @@ export function DeliveryChoice({
           <label className="text-sm font-medium text-slate-800">
             Sucursal
             <select
+              aria-label="Sucursal de recolección"
               className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
               value={value.branch ?? 0}
               onChange={(e) => onChange({ method: 'pickup', branch: Number(e.target.value) })}
