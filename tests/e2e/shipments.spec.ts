@@ -9,7 +9,9 @@ import { signInStaff } from './staff-session.ts';
  * Issue 35 (decision 061) in the browser: a paid 5-line order with one line 'sobre pedido' leaves in two shipments.
  * Staff send what is in stock from the order's screen (a DHL guide in the wrong format is refused under the field),
  * record the goods received for the backordered line, and send the rest; the buyer's receipt in /historial lists
- * both shipments with their tracking links, and each shipment sent its own mail.
+ * both shipments with their tracking links, and each shipment sent its own mail. Then a buyer chooses
+ * 'Recoger en sucursal' at checkout (no shipping), staff mark it ready (the code goes by mail and shows on the
+ * receipt) and hand it over against the code, the collector's name and ID.
  *
  * Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so this
  * journey starts its own server like admin.spec.ts, on E2E_PORT + 5 (refunds.spec.ts takes + 6, admin.spec.ts + 7).
@@ -286,6 +288,7 @@ test('pickup at a branch: chosen at checkout without shipping, ready with a code
   await page.getByRole('button', { name: 'Pagar' }).click();
   await expect(page).toHaveURL(/\/resumen\/\d+$/);
   const number = Number(page.url().split('/').at(-1));
+  await expect(page.getByTestId('summary-pickup')).toContainText('Sucursal Ciudad de México');
 
   const { context, staff } = await signInStaff(browser, base, STAFF);
   await staff.goto(`/admin/pedidos/${number}`);
