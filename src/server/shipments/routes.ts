@@ -129,13 +129,14 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const result = await receiveGoods(app.db, await staffRequest(request), request.body);
-      const filled = result.allocations.length;
+      // The orders now ready to ship, so staff know which to send next.
+      const filled = [...new Set(result.allocations.map((a) => `#${a.orderNumber}`))];
       return {
         ...result,
         message:
-          filled === 0
+          filled.length === 0
             ? `Recibidas ${request.body.quantity} unidades; ningún pedido las esperaba: pasan a existencias`
-            : `Recibidas ${request.body.quantity} unidades: surtimos ${filled} ${filled === 1 ? 'pedido' : 'pedidos'} sobre pedido${result.toStock > 0 ? ` y ${result.toStock} pasan a existencias` : ''}`,
+            : `Recibidas ${request.body.quantity} unidades: surtimos ${filled.length === 1 ? 'el pedido' : 'los pedidos'} ${filled.join(', ')}, ${filled.length === 1 ? 'listo' : 'listos'} para su siguiente envío${result.toStock > 0 ? `; ${result.toStock} pasan a existencias` : ''}`,
       };
     },
   );

@@ -149,6 +149,9 @@ describe('shipments: a 5-line order with one line sobre pedido', () => {
     });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toMatchObject({ allocations: [{ orderNumber: number, quantity: 3 }], toStock: 2 });
+    expect(got.json().message).toBe(
+      `Recibidas 5 unidades: surtimos el pedido #${number}, listo para su siguiente envío; 2 pasan a existencias`,
+    );
     expect(await stockOf(t, later.code)).toEqual({ stock: 2, ledger: 2 });
     mine = await receipt(shopper, number);
     const progress = mine.delivery.lines.find((l: { code: string }) => l.code === later.code);
