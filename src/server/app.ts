@@ -42,6 +42,7 @@ import { quotationRoutes } from './quotations/routes.ts';
 import { requisitionRoutes } from './requisitions/routes.ts';
 import { returnsRoutes } from './returns/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
+import { shipmentShopperRoutes } from './shipments/shopper-routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
 import { stockAlertRoutes } from './stock-alerts/routes.ts';
 
@@ -188,6 +189,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(paymentsPlugin, { gateway: deps.paymentGateway, reports: chargeReports(app) });
   await app.register(checkoutRoutes);
   await app.register(ordersRoutes);
+  await app.register(shipmentShopperRoutes);
   await app.register(invoiceRoutes);
   await app.register(creditRoutes);
   await app.register(quotationRoutes);

@@ -12,6 +12,8 @@ import { globalInvoiceJob } from './invoices/global.ts';
 import { resumeGlobalInvoices } from './invoices/global-release.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { type MailWorker, startMailWorker } from './mail/worker.ts';
+import { lateBackordersRound } from './shipments/late.ts';
+import { pickupReminderRound } from './shipments/pickup.ts';
 import { notifyRestocked } from './stock-alerts/service.ts';
 
 /**
@@ -195,6 +197,8 @@ export const JOBS = {
   stockAlerts: 'avisos-existencia',
   creditInvoices: 'facturas-a-credito',
   collections: 'cobranza',
+  pickupReminders: 'recordatorios-sucursal',
+  lateBackorders: 'sobre-pedido-retrasado',
 } as const;
 
 /**
@@ -309,6 +313,20 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
       await followUpPaymentCfdis(ctx);
       await sendReminders(ctx);
     },
+  });
+  // 'Recoger en sucursal' (issue 35): one reminder for an order ready at a branch and not collected after N days.
+  registry.add({
+    name: JOBS.pickupReminders,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 5 * 60_000,
+    run: () => pickupReminderRound(db, config.publicUrl),
+  });
+  // 'Sobre pedido' past its promised window (issue 35): a new date, a staff alert on the order, the buyer told.
+  registry.add({
+    name: JOBS.lateBackorders,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 10 * 60_000,
+    run: () => lateBackordersRound(db, config.publicUrl),
   });
   return registry;
 }

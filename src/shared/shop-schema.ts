@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CARRIER_IDS } from './carriers.ts';
 
 const optionalUrl = z.union([z.literal(''), z.url()]);
 /** One payment method's maximum and the text that says where it comes from (the provider's page, the contract). */
@@ -38,6 +39,8 @@ export const shopConfigSchema = z.object({
         address: z.string(),
         phones: z.array(z.string()),
         email: z.email(),
+        /** Opening hours, shown where the buyer chooses 'Recoger en sucursal' and in its mails (issue 35). */
+        hours: z.string().min(1),
       }),
     )
     .length(3),
@@ -52,6 +55,14 @@ export const shopConfigSchema = z.object({
     baseCents: z.number().int().nonnegative(),
     baseKg: z.number().positive(),
     extraKgCents: z.number().int().nonnegative(),
+    /** Parcel by air (express) costs this much more than by ground, IVA included (issue 35). */
+    airExtraCents: z.number().int().nonnegative(),
+    /** Added to a parcel that carries a restricted hazardous product (src/shared/delivery.ts), IVA included. */
+    hazardousSurchargeCents: z.number().int().nonnegative(),
+    /** The carriers staff may ship with (src/shared/carriers.ts ids). */
+    carriers: z.array(z.enum(CARRIER_IDS)).min(1),
+    /** An order ready at a branch and not collected after this many days gets a reminder mail. */
+    pickupReminderDays: z.number().int().min(1).max(60),
   }),
   invoicingWindowDays: z.number().int().positive(),
   /** Quotations (issue 20): their prices hold this many days (spec §9: 'prices firm 30 days'). */

@@ -19,6 +19,7 @@ import { balancesOf } from '../orders/ledger.ts';
 import { paymentAlertsOf } from '../orders/payment-events.ts';
 import { refundsOf } from '../orders/refunds.ts';
 import { guideOf, ORDER_NOT_FOUND, orderStatusLabel, staffActions } from '../orders/rules.ts';
+import { deliveryView } from '../shipments/view.ts';
 import { PAGE_SIZE, pagesOf } from './paging.ts';
 
 /** The back office's views of orders (read only: every change goes through src/server/orders). */
@@ -35,6 +36,7 @@ const summaryFields = {
   createdAt: orders.createdAt,
   status: orders.status,
   cancelledAt: orders.cancelledAt,
+  deliveryMethod: orders.deliveryMethod,
   totalCents: orders.totalCents,
   trackingGuide: orders.trackingGuide,
   customerName: sql<string>`trim(${users.nombre} || ' ' || ${users.apellidoPat} || ' ' || ${users.apellidoMat})`,
@@ -155,6 +157,7 @@ export async function getAdminOrder(db: Db, number: number): Promise<AdminOrderD
     address: o.address,
     purchaseOrder: o.purchaseOrder,
     quotationFolio: found.quotationFolio,
+    delivery: await deliveryView(db, o, 'staff'),
     lines: await orderLineViews(db, number),
     shipNowBy: o.shipNowBy,
     subtotalCents: o.subtotalCents,

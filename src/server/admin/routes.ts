@@ -4,6 +4,7 @@ import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
+import { shipmentAdminRoutes } from '../shipments/routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { documentAdminRoutes } from './document-routes.ts';
@@ -40,6 +41,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(contractPriceAdminRoutes);
   await app.register(institutionAdminRoutes);
   await app.register(creditAdminRoutes);
+  await app.register(shipmentAdminRoutes);
 
   app.get(
     '/api/admin/audit',

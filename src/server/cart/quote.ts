@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { leadTimeOf, splitQuantity } from '../../shared/backorder.ts';
 import { chargeLimitMessage, methodsThatCanPay } from '../../shared/charge-limits.ts';
+import type { DeliveryMethod } from '../../shared/delivery.ts';
 import { saleIva } from '../../shared/money.ts';
 import type { PaymentMethod } from '../../shared/payment-methods.ts';
 import { presentationName } from '../../shared/presentation-name.ts';
@@ -11,11 +12,16 @@ import { contractPricesOn } from '../contract-prices/prices.ts';
 import type { Db } from '../db/client.ts';
 import { priceBreaks, products } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
+import { hazardsOf, pricedOptions } from '../shipments/delivery-options.ts';
 
 export type { CartQuote, QuoteLine };
 export type ShippingRule = { baseCents: number; baseKg: number; extraKgCents: number };
 /** Whom the cart is priced for: an institution's contract prices apply in place of list and volume prices. */
-export type PricedFor = { institutionId?: number | null; at?: Date };
+/**
+ * Whom and how a cart is priced for: an institution's contract prices (decision 059) at a moment, and the way it is
+ * delivered (decision 061: ground by default; air and the hazardous surcharge change the shipping).
+ */
+export type PricedFor = { institutionId?: number | null; at?: Date; deliveryMethod?: DeliveryMethod };
 
 /** The same address the catalogue gives a product's image (the content hash makes it cacheable for a year). */
 export function productImageUrl(code: string, imageHash: string | null): string | null {
@@ -64,6 +70,7 @@ export async function quoteCart(
   rule: ShippingRule = shop.shipping,
   pricedFor: PricedFor = {},
 ): Promise<CartQuote> {
+  const deliveryMethod = pricedFor.deliveryMethod ?? 'ground';
   const codes = [...new Set(items.map((i) => i.code))];
   // An institution's contract prices (decision 059), valid today in Mexico City, replace list and volume prices.
   const contract = pricedFor.institutionId
@@ -173,7 +180,15 @@ export async function quoteCart(
   });
 
   const weightKg = totalGrams / 1000;
-  const shippingCents = pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule);
+  // Issue 35: the way it travels — what the hazardous-goods table allows, and what each way costs.
+  const hazards = await hazardsOf(db, codes);
+  const priced = lines.filter((l) => l.name !== null);
+  const delivery = pricedOptions(
+    priced.map((l) => ({ name: l.name!, hazardStatements: hazards.get(l.code) ?? [] })),
+    pricedLines === 0 ? 0 : shippingCentsForWeight(weightKg, rule),
+  );
+  const shippingCents =
+    pricedLines === 0 ? 0 : delivery.options.find((o) => o.method === deliveryMethod)!.shippingCents;
   const totalCents = subtotalCents + shippingCents;
   return {
     lines,
@@ -185,6 +200,7 @@ export async function quoteCart(
     weightKg,
     ok: ok && pricedLines > 0,
     paymentMethods: methodsThatCanPay(totalCents),
+    delivery: { method: deliveryMethod, hazardous: delivery.hazardous, options: delivery.options },
   };
 }
 

@@ -26,9 +26,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      // Buying for an institution: its contract prices (decision 059).
+      // Buying for an institution: its contract prices (decision 059); the way it travels (decision 061).
       const institutionId = (await buyingFor(request))?.institution.id ?? null;
-      const quote = await quoteCart(app.db, request.body.items, undefined, { institutionId });
+      const quote = await quoteCart(app.db, request.body.items, undefined, {
+        institutionId,
+        deliveryMethod: request.body.deliveryMethod,
+      });
       refuseOverLimit(quote.totalCents, request.body.paymentMethod);
       return quote;
     },

@@ -16,7 +16,7 @@ import { checkControlledPurchase, recordDeclaration } from '../controlled/rules.
 import { confirmOnCredit } from '../credit/confirm.ts';
 import { refuseCredit } from '../credit/line.ts';
 import { orderLines, orders, payments, products, purchaseInvoiceRequests, users } from '../db/schema.ts';
-import { AppError, conflict, notFound } from '../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { institutionAddress } from '../institutions/addresses.ts';
 import { type Membership, requireInstitution } from '../institutions/membership.ts';
 import { checkInstitutionOrder } from '../institutions/order-rules.ts';
@@ -51,6 +51,7 @@ import {
   markRequisitionPlaced,
   type RequisitionClaim,
 } from '../requisitions/claim.ts';
+import { branchProblem, deliveryOptionsOf, refuseDelivery } from '../shipments/delivery-options.ts';
 import {
   attachOrder,
   type CheckoutAnswer,
@@ -197,10 +198,27 @@ async function placePendingOrder(
     const purchaseOrder = body.purchaseOrder || quoted?.purchaseOrder || null;
     if ((buyer?.requiresPurchaseOrder || requisition?.institution.requiresPurchaseOrder) && !purchaseOrder)
       throw conflict(PURCHASE_ORDER_REQUIRED, 'purchase_order_required');
+    // Issue 35: the way it travels is the server's call — a method the cart may not use (a hazardous reagent by
+    // air, a forged request) is refused here, and the shipping charged is that way's.
+    const deliveryMethod = body.deliveryMethod ?? 'ground';
+    const branchError = branchProblem(deliveryMethod, body.pickupBranch);
+    if (branchError) throw badRequest(branchError, { pickupBranch: branchError });
+    if (quoted && deliveryMethod !== 'ground')
+      throw conflict(
+        'Un pedido de una cotización se entrega por paquetería terrestre, como se cotizó',
+        'delivery_method_refused',
+      );
     // Buying for an institution: its contract prices, through the same rule (decision 059).
     const quote =
       quoted ??
-      (await quoteCart(tx, body.items, undefined, { institutionId: buyingFor?.institution.id ?? null }));
+      (await quoteCart(tx, body.items, undefined, {
+        institutionId: buyingFor?.institution.id ?? null,
+        deliveryMethod,
+      }));
+    refuseDelivery(
+      'delivery' in quote ? quote.delivery.options : await deliveryOptionsOf(tx, quote.lines),
+      deliveryMethod,
+    );
     const method = body.paymentMethod ?? 'card';
     // Buying for an institution (decision 058): its role, purchase-order and spending-limit rules, under this lock.
     const institution = buyingFor
@@ -283,6 +301,10 @@ async function placePendingOrder(
       },
       lines,
     });
+    await tx
+      .update(orders)
+      .set({ deliveryMethod, pickupBranch: deliveryMethod === 'pickup' ? (body.pickupBranch ?? null) : null })
+      .where(eq(orders.number, number));
     if (method === 'credit') {
       // The debt is born with the order, in the transaction that decided the credit (decision 060).
       await recordMovement(tx, number, ledgerActor({ kind: 'shopper', userId: user.id }), {

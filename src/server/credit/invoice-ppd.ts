@@ -9,14 +9,14 @@ import { issueNew } from '../invoices/issue.ts';
 /**
  * The invoice PPD of a sale on credit (decision 060): MetodoPago PPD, FormaPago 99, CondicionesDePago 'Crédito a N
  * días', the institution as receptor (its razón social, RFC, régimen, CP and uso CFDI on file), due N days after
- * it is issued. Issued at shipment by default, or when the order is confirmed (config/shop.json → credit.invoiceAt),
+ * it is issued. Issued at the first shipment by default, or when the order is confirmed (config/shop.json → credit.invoiceAt),
  * by the 'facturas-a-credito' job — so a crash or a PAC outage only delays it — through the same issueNew (folio,
  * seal, the sealed XML kept before the PAC, recovery) as every other invoice. Mailed to the institution's
  * billing e-mail (cuentas por pagar), else to the buyer.
  */
 const READY = {
-  shipment: ['shipped', 'delivered'],
-  order: ['on_credit', 'preparing', 'shipped', 'delivered'],
+  shipment: ['partially_shipped', 'shipped', 'delivered'],
+  order: ['on_credit', 'preparing', 'partially_shipped', 'shipped', 'delivered'],
 } as const;
 
 /** Orders on credit ready to be invoiced that have no invoice yet. */

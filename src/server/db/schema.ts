@@ -16,3 +16,4 @@ export * from './schema/quotations.ts';
 export * from './schema/requisitions.ts';
 export * from './schema/returns.ts';
 export * from './schema/search.ts';
+export * from './schema/shipments.ts';

@@ -201,6 +201,11 @@ export function parties(w: Writer, input: InvoicePdfInput) {
     w.text(s.purchaseOrder, margin + 132, w.y - 4, 9, w.bold);
     w.y -= 16;
   }
+  if (s.deliveryNote) {
+    w.text('ENTREGA', margin, w.y - 4, 7.5, w.bold, BRAND);
+    w.text(s.deliveryNote, margin + 132, w.y - 4, 8.5, w.bold);
+    w.y -= 16;
+  }
   const related = s.cfdiRelacionados;
   if (related && related.uuids.length > 0) {
     w.text('CFDI RELACIONADOS', margin, w.y - 8, 7.5, w.bold, BRAND);

@@ -6,6 +6,7 @@ import { AppError, conflict } from '../http/errors.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { ledgerActor, recordMovement } from '../orders/ledger.ts';
 import { lockOrder } from '../orders/lock.ts';
+import { deliveryNoteOf } from '../shipments/pickup.ts';
 import type { Comprobante } from './cfdi.ts';
 import { type InvoiceRow, type InvoicingContext, type OrderRow, staleBefore } from './context.ts';
 import { releaseFolio } from './folios.ts';
@@ -76,7 +77,9 @@ export type MailTo = { email: string; nombre: string };
 export async function finishIssue(
   ctx: InvoicingContext,
   user: MailTo,
-  order: Pick<OrderRow, 'number'> & { purchaseOrder?: string | null },
+  order: Pick<OrderRow, 'number'> & { purchaseOrder?: string | null } & Partial<
+      Pick<OrderRow, 'deliveryMethod' | 'pickupBranch'>
+    >,
   id: number,
   comprobante: Comprobante,
   totals: Totals,
@@ -85,6 +88,7 @@ export async function finishIssue(
   const snapshot = {
     ...snapshotOf(comprobante, stamp),
     ...(order.purchaseOrder ? { purchaseOrder: order.purchaseOrder } : {}),
+    ...(deliveryNoteOf(order) ? { deliveryNote: deliveryNoteOf(order)! } : {}),
   };
   const pdf = await renderInvoicePdf({
     orderNumber: order.number,

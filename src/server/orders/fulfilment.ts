@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { mexicoCityDate } from '../../shared/mexico-time.ts';
 import { writeAudit } from '../audit/log.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { deliverAllShipments, recordWholeShipment, refuseWholeShipment } from '../shipments/dispatch.ts';
 import type { OrderContext } from './context.ts';
 import { lockOrder, type Order } from './lock.ts';
 import { enqueueOrderShippedMail } from './mail.ts';
@@ -56,6 +57,8 @@ export async function advanceOrder(
     if (!before) throw notFound(ORDER_NOT_FOUND);
     if (!mayAdvance(before, step)) throw refused(before, step);
     if (shipment) {
+      // Issue 35: the single guide sends the whole order; a pickup, or units still awaited, go by shipments.
+      await refuseWholeShipment(tx, before);
       const orderDay = mexicoCityDate(before.createdAt);
       if (shipment.deliveryDate < orderDay) {
         const message = 'La fecha de entrega no puede ser anterior a la fecha del pedido';
@@ -76,6 +79,9 @@ export async function advanceOrder(
       before: auditSnapshot(before),
       after: auditSnapshot(after),
     });
+    // Issue 35: the single guide is the order's one shipment; delivering delivers every shipment.
+    if (shipment) await recordWholeShipment(tx, before, who, shipment);
+    if (step === 'deliver') await deliverAllShipments(tx, number);
     if (shipment) {
       await enqueueOrderShippedMail(tx, { number, userId: before.userId, ...shipment }, ctx.publicUrl);
     }

@@ -7,6 +7,7 @@ import { productImageUrl } from '../cart/quote.ts';
 import type { Db } from '../db/client.ts';
 import { invoices, orderLines, orders, products, quotations, returns, users } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import { deliveryView, shipmentsOfOrders } from '../shipments/view.ts';
 import { invoiceStates } from './invoice-state.ts';
 import { balancesOf } from './ledger.ts';
 import type { Order } from './lock.ts';
@@ -76,6 +77,10 @@ export async function listOrders(
         )
         .orderBy(asc(returns.id))
     : [];
+  const shipped = await shipmentsOfOrders(
+    db,
+    list.map((o) => o.number),
+  );
   const summaries: OrderSummary[] = [];
   for (const o of list) {
     const orderActions = actions(o, invoices.get(o.number) ?? 'none');
@@ -85,6 +90,7 @@ export async function listOrders(
       status: o.status,
       statusLabel: orderStatusLabel(o),
       trackingGuide: guideOf(o.trackingGuide),
+      shipments: shipped.get(o.number) ?? [],
       totalCents: o.totalCents,
       paymentDeadline: awaitingDeadline(o),
       paymentMethod: o.paymentMethod,
@@ -193,6 +199,7 @@ export async function getOrder(db: Db, userId: number, number: number): Promise<
     billingName:
       receptor?.nombre ?? [found.nombre, found.apellidoPat, found.apellidoMat].filter(Boolean).join(' '),
     billingNumber: receptor ? `RFC ${receptor.rfc}` : `+${found.lada} ${found.telefono}`,
+    delivery: await deliveryView(db, o, 'buyer'),
     trackingGuide: guideOf(o.trackingGuide),
     deliveryDate: o.deliveryDate ? o.deliveryDate.slice(0, 10) : null,
     deliveryProvider: o.deliveryProvider,

@@ -17,7 +17,7 @@ import {
   refundableOf,
   routeOf,
 } from './refunds.ts';
-import type { StaffRequest } from './requester.ts';
+import type { ShopperRequest, StaffRequest } from './requester.ts';
 import { ORDER_NOT_FOUND } from './rules.ts';
 
 // ——— Staff partial refund ———
@@ -33,12 +33,19 @@ export type PartialRefundResult = { refund: RefundRow; outcome: 'refunded' | 'ow
 export async function refundPart(
   ctx: OrderContext,
   number: number,
-  who: StaffRequest,
-  request: { amountCents: number; reason: string },
+  who: StaffRequest | ShopperRequest,
+  asked:
+    | { amountCents: number; reason: string }
+    /**
+     * Issue 35: what is given up and refunded is decided under the order's lock, in the refund's own transaction
+     * (a buyer giving up late backordered units): the change and the money's promise commit together.
+     */
+    | ((tx: Tx, order: Order) => Promise<{ amountCents: number; reason: string }>),
 ): Promise<PartialRefundResult> {
   const opened = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, number);
-    if (!order) throw notFound(ORDER_NOT_FOUND);
+    if (!order || (who.kind === 'shopper' && order.userId !== who.userId)) throw notFound(ORDER_NOT_FOUND);
+    const request = typeof asked === 'function' ? await asked(tx, order) : asked;
     return openPartialRefund(tx, order, who, request, ctx.publicUrl);
   });
   return completePartialRefund(ctx, opened, who);
@@ -52,7 +59,7 @@ export async function refundPart(
 export async function openPartialRefund(
   tx: Tx,
   order: Order,
-  who: StaffRequest,
+  who: StaffRequest | ShopperRequest,
   request: { amountCents: number; reason: string },
   publicUrl: string,
 ): Promise<RefundRow> {
@@ -74,18 +81,19 @@ export async function openPartialRefund(
     reason: request.reason,
     actor: ledgerActor(who),
   });
-  await writeAudit(tx, who.actor, {
-    action: 'refund.partial',
-    entityType: 'order',
-    entityId: number,
-    before: null,
-    after: {
-      refundId: refund.id,
-      route: refund.route,
-      amountCents: refund.amountCents,
-      reason: request.reason,
-    },
-  });
+  if (who.kind === 'staff')
+    await writeAudit(tx, who.actor, {
+      action: 'refund.partial',
+      entityType: 'order',
+      entityId: number,
+      before: null,
+      after: {
+        refundId: refund.id,
+        route: refund.route,
+        amountCents: refund.amountCents,
+        reason: request.reason,
+      },
+    });
   if (refund.route !== 'card') await enqueueRefundMail(tx, order, refund, publicUrl);
   return refund;
 }
@@ -97,7 +105,7 @@ export async function openPartialRefund(
 export async function completePartialRefund(
   ctx: OrderContext,
   opened: RefundRow,
-  who: StaffRequest,
+  who: StaffRequest | ShopperRequest,
 ): Promise<PartialRefundResult> {
   const number = opened.orderNumber;
   if (opened.route !== 'card') {

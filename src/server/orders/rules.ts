@@ -13,6 +13,7 @@ export const AFTER_PAYMENT: readonly OrderStatus[] = [
   'paid',
   'on_credit',
   'preparing',
+  'partially_shipped',
   'shipped',
   'delivered',
 ];
@@ -114,13 +115,22 @@ export const isCancelling = (order: Pick<Order, 'status' | 'cancelledAt'>) =>
  * de pago' while a SPEI or store payment is awaited (issue 21).
  */
 export const orderStatusLabel = (
-  order: Pick<Order, 'status' | 'cancelledAt'> & { paymentMethod?: string | null },
+  order: Pick<Order, 'status' | 'cancelledAt'> & { paymentMethod?: string | null; deliveryMethod?: string },
 ) =>
   isCancelling(order)
     ? CANCELLING_LABEL
     : order.status === 'pending_payment' && isDelayed(order.paymentMethod)
       ? AWAITING_PAYMENT_LABEL
-      : statusLabel(order.status);
+      : order.deliveryMethod === 'pickup' && PICKUP_LABELS[order.status]
+        ? PICKUP_LABELS[order.status]!
+        : statusLabel(order.status);
+
+/** 'Recoger en sucursal' (issue 35): a shipment to a branch reads as ready there, a delivery as collected. */
+const PICKUP_LABELS: Partial<Record<OrderStatus, string>> = {
+  partially_shipped: 'Listo para recoger (parcial)',
+  shipped: 'Listo para recoger',
+  delivered: 'Recogido',
+};
 
 /**
  * Why the order's own state forbids an invoice now (the invoices feature words it), or null. Invoice issuance

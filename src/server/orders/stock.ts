@@ -5,6 +5,7 @@ import { orderLines, products, stockMovements } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
 
 export type StockReason = 'order_reserve' | 'order_release' | 'order_cancel';
+// Issue 35 adds 'goods_received' and 'backorder_fill' (src/server/shipments/receiving.ts).
 
 /** Of one line: the units stock did not cover ('sobre pedido', decision 029) and their lead time. */
 export type Reserved = { backordered: number; lead: LeadTime | null };
@@ -110,7 +111,8 @@ export async function returnStock(tx: Tx, orderNumber: number, reason: StockReas
   const lines = await tx
     .select({
       code: orderLines.productCode,
-      quantity: sql<number>`(${orderLines.quantity} - ${orderLines.backorderedQuantity})::int`,
+      // Received backorders (issue 35) were filled from stock too, so they go back with the rest.
+      quantity: sql<number>`(${orderLines.quantity} - ${orderLines.backorderedQuantity} + ${orderLines.receivedQuantity})::int`,
     })
     .from(orderLines)
     .where(eq(orderLines.orderNumber, orderNumber))

@@ -23,6 +23,9 @@ export type OrderEvent =
   | 'abandon'
   | 'prepare'
   | 'ship'
+  | 'dispatch_partial'
+  | 'dispatch'
+  | 'drop_backorder'
   | 'deliver'
   | 'cancel'
   | 'money_gone';
@@ -105,15 +108,40 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'shipped',
     who: ['staff'],
     by: 'advanceOrder',
-    writes: 'guide, carrier, date, shipped mail, audit row',
+    writes: 'guide, carrier, date, the whole order as one shipment, shipped mail, audit row',
+  },
+  {
+    event: 'dispatch_partial',
+    from: ['paid', 'on_credit', 'preparing', 'partially_shipped'],
+    to: 'partially_shipped',
+    who: ['staff'],
+    by: 'createShipment, readyForPickup (src/server/shipments/)',
+    writes: 'shipment and its lines, lines shipped, shipment mail, audit row (units are left to ship)',
+  },
+  {
+    event: 'dispatch',
+    from: ['paid', 'on_credit', 'preparing', 'partially_shipped'],
+    to: 'shipped',
+    who: ['staff'],
+    by: 'createShipment, readyForPickup (src/server/shipments/)',
+    writes: 'shipment and its lines, lines shipped, shipment mail, audit row (the last units left)',
+  },
+  {
+    event: 'drop_backorder',
+    from: ['partially_shipped'],
+    to: 'shipped',
+    who: ['shopper'],
+    by: 'cancelLateBackorder (src/server/shipments/late.ts)',
+    writes:
+      "the late backordered units given up, refund through refundPart (ledger 'refund_due'/'refund'), nothing left to send",
   },
   {
     event: 'deliver',
     from: ['shipped'],
     to: 'delivered',
     who: ['staff'],
-    by: 'advanceOrder',
-    writes: 'audit row',
+    by: 'advanceOrder, markShipmentDelivered, collectPickup (the last shipment delivered)',
+    writes: 'shipments delivered, audit row (a pickup: who collected it)',
   },
   {
     event: 'cancel',
@@ -189,6 +217,9 @@ const EVENT_VERBS: Record<OrderEvent, string> = {
   abandon: 'abandonar',
   prepare: 'marcar «En preparación»',
   ship: 'marcar «Enviado»',
+  dispatch_partial: 'registrar un envío',
+  dispatch: 'registrar un envío',
+  drop_backorder: 'cancelar lo pendiente sobre pedido',
   deliver: 'marcar «Entregado»',
   cancel: 'cancelar',
   money_gone: 'cancelar por un reembolso en Openpay',

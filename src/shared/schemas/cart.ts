@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_METHODS } from '../delivery.ts';
 import { lineQuantityMessage, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../limits.ts';
 import { PAYMENT_METHODS } from '../payment-methods.ts';
 import { leadTimeSchema } from './catalog.ts';
@@ -48,6 +49,8 @@ export const cartLinesSchema = z
     });
   });
 
+export const deliveryMethodSchema = z.enum(DELIVERY_METHODS, { error: 'La forma de entrega no es válida' });
+
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, {
   error: 'La forma de pago no es válida',
 });
@@ -63,6 +66,8 @@ export const quoteRequestSchema = z.object(
     items: cartLinesSchema,
     /** The way of payment chosen at checkout: the total is refused above that method's maximum (decision 048). */
     paymentMethod: paymentMethodSchema.optional(),
+    /** Issue 35: the way it travels (ground when left out); the quote's shipping is that way's. */
+    deliveryMethod: deliveryMethodSchema.optional(),
     postalCode: z
       .string({ error: 'El código postal debe tener 5 dígitos' })
       .regex(/^\d{5}$/, 'El código postal debe tener 5 dígitos')
@@ -116,6 +121,22 @@ export const cartQuoteSchema = z.object({
   ok: z.boolean(),
   /** The ways of payment whose maximum the total fits (decision 048); the checkout offers only these. */
   paymentMethods: z.array(paymentMethodSchema),
+  /**
+   * Issue 35: the way chosen (ground when none) and every way with its price and, when the hazardous-goods table
+   * (src/shared/delivery.ts) forbids it for this cart, the reason; `shippingCents` above is the chosen way's.
+   */
+  delivery: z.object({
+    method: deliveryMethodSchema,
+    hazardous: z.boolean(),
+    options: z.array(
+      z.object({
+        method: deliveryMethodSchema,
+        label: z.string(),
+        refusal: z.string().nullable(),
+        shippingCents: z.number().int(),
+      }),
+    ),
+  }),
 });
 export type CartQuote = z.infer<typeof cartQuoteSchema>;
 

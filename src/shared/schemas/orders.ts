@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { cartLinesSchema, orderPaymentMethodSchema } from './cart.ts';
+import { shop } from '../shop.ts';
+import { cartLinesSchema, deliveryMethodSchema, orderPaymentMethodSchema } from './cart.ts';
 import { addressIdSchema, addressSchema } from './common.ts';
 import { controlledDeclarationSchema } from './controlled.ts';
 import { refundViewSchema } from './refunds.ts';
+import { deliveryViewSchema } from './shipments.ts';
 
 /**
  * Orders API payloads: the contract between src/server/orders and src/client/{checkout,orders}.
@@ -16,6 +18,8 @@ export const ORDER_STATUS_LABELS = {
   paid: 'Pagado',
   on_credit: 'Confirmado a crédito',
   preparing: 'En preparación',
+  /** Issue 35: some of the order's units left in a shipment, some are still to go (derived from its shipments). */
+  partially_shipped: 'Enviado parcialmente',
   shipped: 'Enviado',
   delivered: 'Entregado',
   payment_failed: 'Pago rechazado',
@@ -92,12 +96,32 @@ export const placeOrderSchema = z
         .min(1, 'Seleccione sus datos fiscales')
         .max(2_147_483_647, 'Seleccione sus datos fiscales')
         .optional(),
+      /** Issue 35: how it travels (ground parcel when left out); the server decides whether the cart may. */
+      deliveryMethod: deliveryMethodSchema.optional(),
+      /** 'Recoger en sucursal': which branch of /sucursales (its index in config/shop.json). */
+      pickupBranch: z
+        .number({ error: 'Elija la sucursal donde recogerá su pedido' })
+        .int('Elija la sucursal donde recogerá su pedido')
+        .min(0, 'Elija la sucursal donde recogerá su pedido')
+        .max(99, 'Elija la sucursal donde recogerá su pedido')
+        .optional(),
       /** Required when the order has controlled chemicals (decision 030): the declared end use, accepted. */
       controlledDeclaration: controlledDeclarationSchema.optional(),
     },
     { error: 'La solicitud debe ser un objeto JSON con los artículos y la tarjeta' },
   )
   .superRefine((body, ctx) => {
+    // Issue 35: a pickup names one of the branches of /sucursales; another way names none.
+    const pickup = body.deliveryMethod === 'pickup';
+    const branchOk = body.pickupBranch !== undefined && body.pickupBranch < shop.branches.length;
+    if (pickup ? !branchOk : body.pickupBranch !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pickupBranch'],
+        message: pickup
+          ? 'Elija la sucursal donde recogerá su pedido'
+          : 'La sucursal solo aplica a «Recoger en sucursal»',
+      });
     if ((body.paymentMethod ?? 'card') === 'card') {
       if (body.cardToken === undefined) {
         ctx.addIssue({ code: 'custom', path: ['cardToken'], message: 'Faltan los datos de la tarjeta' });
@@ -183,6 +207,16 @@ export const orderSummarySchema = z.object({
   status: orderStatusSchema,
   statusLabel: z.string(),
   trackingGuide: z.string(),
+  /** Issue 35: each shipment's carrier, guide and tracking link, in order ('Envío 1 · Estafeta …'). */
+  shipments: z.array(
+    z.object({
+      seq: z.number().int(),
+      carrierName: z.string(),
+      trackingNumber: z.string().nullable(),
+      trackingUrl: z.string().nullable(),
+      delivered: z.boolean(),
+    }),
+  ),
   totalCents: z.number().int(),
   /** ISO date-time: the deadline of a SPEI or store payment still awaited (issue 21), else absent. */
   paymentDeadline: z.string().nullable().optional(),
@@ -237,6 +271,8 @@ export const orderDetailSchema = z.object({
   address: addressSchema,
   billingName: z.string(),
   billingNumber: z.string(),
+  /** Issue 35: the delivery method, the shipments and each line's progress. */
+  delivery: deliveryViewSchema,
   trackingGuide: z.string(),
   /** YYYY-MM-DD, or null until shipped. */
   deliveryDate: z.string().nullable(),

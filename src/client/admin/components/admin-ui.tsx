@@ -18,6 +18,7 @@ const STATUS_TONES: Record<string, string> = {
   pending_payment: 'bg-slate-100 text-slate-700 ring-slate-300',
   paid: 'bg-amber-50 text-amber-800 ring-amber-300',
   preparing: 'bg-sky-50 text-sky-800 ring-sky-300',
+  partially_shipped: 'bg-indigo-50 text-indigo-700 ring-indigo-200',
   shipped: 'bg-indigo-50 text-indigo-800 ring-indigo-300',
   delivered: 'bg-green-50 text-green-800 ring-green-300',
   payment_failed: 'bg-red-50 text-red-700 ring-red-200',

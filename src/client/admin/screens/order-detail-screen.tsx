@@ -35,6 +35,7 @@ import { AuditList } from './audit-screen.tsx';
 import { InvoicePanel } from './order-invoice-panel.tsx';
 import { OrderMoneyPanel } from './order-money-panel.tsx';
 import { OrderReturnsPanel } from './order-returns-panel.tsx';
+import { OrderShipmentsPanel } from './order-shipments-panel.tsx';
 
 const PAYMENT_LABELS: Record<string, string> = {
   completed: 'Cobrado',
@@ -241,6 +242,12 @@ function ReleaseForm({ order }: { order: AdminOrderDetail }) {
   );
 }
 
+/** The single-guide form sends the whole order: not for a pickup, nor while goods are awaited (issue 35). */
+const wholeShipmentFits = (order: AdminOrderDetail) =>
+  order.delivery.method !== 'pickup' &&
+  order.delivery.shipments.length === 0 &&
+  order.delivery.lines.every((l) => l.awaited === 0);
+
 const holdsStock = (order: AdminOrderDetail) =>
   order.status === 'pending_payment' && (order.paymentMethod === 'spei' || order.paymentMethod === 'cash');
 
@@ -260,7 +267,7 @@ function Actions({ order }: { order: AdminOrderDetail }) {
             Marcar «En preparación»
           </button>
         ) : null}
-        {order.actions.ship ? <ShipForm order={order} /> : null}
+        {order.actions.ship && wholeShipmentFits(order) ? <ShipForm order={order} /> : null}
         {order.actions.deliver ? (
           <button
             type="button"
@@ -343,7 +350,7 @@ export function OrderDetailScreen() {
                       </td>
                       <td className="py-2 pr-3">
                         {l.description}
-                        {orderLineSplitText(l) && (
+                        {order.delivery.shipments.length === 0 && orderLineSplitText(l) && (
                           <span
                             className="block text-xs font-medium text-amber-800"
                             data-testid="line-backorder"
@@ -363,9 +370,11 @@ export function OrderDetailScreen() {
                   ))}
                 </tbody>
               </table>
-              {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
-                <p className="mt-2 text-sm text-slate-700">{shipNowText(order.shipNowBy)}.</p>
-              )}
+              {order.shipNowBy &&
+                order.delivery.shipments.length === 0 &&
+                order.lines.some((l) => l.backorderedQuantity > 0) && (
+                  <p className="mt-2 text-sm text-slate-700">{shipNowText(order.shipNowBy)}.</p>
+                )}
             </div>
             <dl className="ml-auto mt-3 max-w-xs text-sm">
               <Row label="Subtotal">{formatMoney(order.subtotalCents)}</Row>
@@ -379,6 +388,7 @@ export function OrderDetailScreen() {
               ) : null}
             </dl>
           </Panel>
+          <OrderShipmentsPanel order={order} />
           <OrderMoneyPanel order={order} />
           <div className="grid grid-cols-[minmax(0,1fr)] gap-5 md:grid-cols-2">
             <Panel title="Cliente">

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useAddresses } from '@/client/account/api/addresses.ts';
 import { useShippingAddress } from '@/client/account/api/get-shipping-address.ts';
@@ -8,6 +8,7 @@ import { useCartQuote } from '@/client/cart/api/quote-cart.ts';
 import { AddressCard } from '@/client/checkout/components/address-card.tsx';
 import { PaymentSuccess } from '@/client/checkout/components/card-payment.tsx';
 import { ControlledDeclaration } from '@/client/checkout/components/controlled-declaration.tsx';
+import { DeliveryChoice, type DeliveryPick } from '@/client/checkout/components/delivery-choice.tsx';
 import { InvoiceAtPurchase } from '@/client/checkout/components/invoice-at-purchase.tsx';
 import { PaymentChoice } from '@/client/checkout/components/payment-choice.tsx';
 import { PurchaseOrderField } from '@/client/checkout/components/purchase-order-field.tsx';
@@ -61,7 +62,17 @@ function Checkout() {
     [folio, quotation.data, cartItems],
   );
   const quoteItems = useMemo(() => items.map(({ code, quantity }) => ({ code, quantity })), [items]);
-  const cartQuote = useCartQuote(folio ? [] : quoteItems);
+  // Issue 35: the way it travels changes the shipping; a way the cart may not use falls back to ground.
+  const [pick, setPick] = useState<DeliveryPick>({ method: 'ground', branch: null });
+  const cartQuote = useCartQuote(folio ? [] : quoteItems, true, pick.method);
+  const deliveryOptions = folio ? undefined : cartQuote.data?.delivery;
+  const refusedPick = deliveryOptions?.options.find((o) => o.method === pick.method)?.refusal;
+  useEffect(() => {
+    if (refusedPick) {
+      const fallback = deliveryOptions?.options.find((o) => o.refusal === null)?.method ?? 'pickup';
+      setPick({ method: fallback, branch: fallback === 'pickup' ? 0 : null });
+    }
+  }, [refusedPick, deliveryOptions]);
   const [purchaseOrder, setPurchaseOrder] = useState<{ value: string; valid: boolean }>({
     value: '',
     valid: true,
@@ -164,6 +175,7 @@ function Checkout() {
     Boolean(data?.ok) &&
     !quote.isFetching &&
     Boolean(address.data) &&
+    !refusedPick &&
     purchaseOrder.valid &&
     (controlled.length === 0 || declaration !== null);
 
@@ -278,6 +290,9 @@ function Checkout() {
             onSelect={setAddressId}
           />
           <InstitutionShipTo onChange={setInstitutionAddressId} />
+          {!folio && address.data ? (
+            <DeliveryChoice delivery={deliveryOptions} value={pick} onChange={setPick} />
+          ) : null}
           {address.data && controlled.length > 0 && (
             <ControlledDeclaration
               products={controlled}
@@ -304,6 +319,8 @@ function Checkout() {
                   ...(folio ? { quotation: folio } : {}),
                   ...(chosen ? { addressId: chosen.id } : {}),
                   ...(institutionAddressId ? { institutionAddressId } : {}),
+                  ...(!folio && pick.method !== 'ground' ? { deliveryMethod: pick.method } : {}),
+                  ...(!folio && pick.method === 'pickup' ? { pickupBranch: pick.branch ?? 0 } : {}),
                   ...(controlled.length > 0 && declaration ? { controlledDeclaration: declaration } : {}),
                 }}
                 disabled={!canPay}

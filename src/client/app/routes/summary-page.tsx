@@ -131,10 +131,31 @@ function Summary({ order }: { order: OrderDetail }) {
           </dl>
         </section>
         <aside className="space-y-6">
-          <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-            <h2 className="mb-3 font-semibold text-slate-900">Dirección de envío</h2>
-            <AddressLines address={order.address} />
-          </section>
+          {order.delivery.method === 'pickup' && order.delivery.branch ? (
+            <section
+              className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+              data-testid="summary-pickup"
+            >
+              <h2 className="mb-3 font-semibold text-slate-900">Recoger en sucursal</h2>
+              <p className="text-sm leading-6 text-slate-700">
+                <strong>{order.delivery.branch.name}</strong>
+                <br />
+                {order.delivery.branch.address}
+                <br />
+                Horario: {order.delivery.branch.hours}
+              </p>
+              <p className="mt-2 text-xs text-slate-500">
+                Le enviaremos un correo con su código de recolección cuando su pedido esté listo.
+              </p>
+            </section>
+          ) : (
+            <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+              <h2 className="mb-3 font-semibold text-slate-900">
+                Dirección de envío{order.delivery.method === 'air' ? ' (paquetería aérea)' : ''}
+              </h2>
+              <AddressLines address={order.address} />
+            </section>
+          )}
           {order.invoiceState === 'issued' && (
             <section
               className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"

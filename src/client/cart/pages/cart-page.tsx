@@ -22,6 +22,7 @@ import { cartQuoteQueryOptions, useCartQuote } from '../api/quote-cart.ts';
 import { cartCount, localSubtotalCents, refreshFromQuote } from '../cart-rules.ts';
 import { CartLine } from '../components/cart-line.tsx';
 import { CartSummary, type SummaryAmounts } from '../components/cart-summary.tsx';
+import { DeliveryNotes } from '../components/delivery-notes.tsx';
 import { RequestQuotation } from '../components/request-quotation.tsx';
 
 // 'Guardar como lista' (issue 18): signed-in shoppers only, its code loaded when shown.
@@ -225,6 +226,7 @@ export function Component() {
             <p className="mt-3 text-xs text-slate-500">
               Precios en pesos mexicanos con IVA incluido. El envío se calcula según el peso de los productos.
             </p>
+            <DeliveryNotes delivery={quote.data?.delivery} />
           </div>
           <CartSummary amounts={amounts} busy={quote.isFetching}>
             <button

@@ -10,6 +10,7 @@ import { InvoiceLinks } from './invoice-links.tsx';
 import { Modal } from './modal.tsx';
 import { OutcomeMark, outcomeOf } from './order-outcome.tsx';
 import { OrderRefunds } from './order-refunds.tsx';
+import { OrderShipments } from './order-shipments.tsx';
 
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' }).format(
@@ -19,6 +20,8 @@ export const formatDate = (iso: string) =>
 function Receipt({ order }: { order: OrderDetail }) {
   const outcome = outcomeOf(order.status);
   const a = order.address;
+  // Issue 35: once something left, the shipments below say what, with which guide and when.
+  const shipped = order.delivery.shipments.length > 0;
   const field = (label: string, value: string, testId?: string) => (
     <div>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
@@ -43,18 +46,22 @@ function Receipt({ order }: { order: OrderDetail }) {
         </div>
       </div>
       <dl className="grid gap-4 sm:grid-cols-2">
-        {field(
-          'Dirección de envío',
-          `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
-        )}
+        {order.delivery.method === 'pickup' && order.delivery.branch
+          ? field('Entrega', `Recoger en sucursal: ${order.delivery.branch.name}`, 'receipt-delivery')
+          : field(
+              'Dirección de envío',
+              `${a.nombreEnvio}, ${a.calleEnvio} ${a.numExtEnvio}${a.numIntEnvio ? ` Int. ${a.numIntEnvio}` : ''}, Col. ${a.coloniaEnvio}, C.P. ${a.cpEnvio}, ${a.municipioEnvio}, ${a.ciudadEnvio}, ${a.estadoEnvio}. Tel. ${a.telefonoEnvio}`,
+            )}
         {field('Facturar a', `${order.billingName} · ${order.billingNumber}`)}
-        {field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
+        {shipped ? null : field('Guía de rastreo', order.trackingGuide, 'receipt-guide')}
         {field('Estado', order.statusLabel, 'receipt-status')}
-        {field(
-          'Fecha de envío',
-          order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
-        )}
-        {field('Paquetería', order.deliveryProvider ?? 'Por definir')}
+        {shipped
+          ? null
+          : field(
+              'Fecha de envío',
+              order.deliveryDate ? formatDate(`${order.deliveryDate}T12:00:00Z`) : 'Por definir',
+            )}
+        {shipped ? null : field('Paquetería', order.deliveryProvider ?? 'Por definir')}
         {order.purchaseOrder && field('Orden de compra', order.purchaseOrder, 'receipt-purchase-order')}
         {order.quotationFolio && field('Cotización', order.quotationFolio, 'receipt-quotation')}
         {order.payment &&
@@ -94,7 +101,7 @@ function Receipt({ order }: { order: OrderDetail }) {
                   <span className="block text-xs text-slate-500 sm:hidden">
                     {l.quantity} × {formatMoney(l.unitPriceCents)}
                   </span>
-                  {orderLineSplitText(l) && (
+                  {!shipped && orderLineSplitText(l) && (
                     <span className="block text-xs font-medium text-amber-800" data-testid="line-backorder">
                       {orderLineSplitText(l)}
                     </span>
@@ -108,11 +115,14 @@ function Receipt({ order }: { order: OrderDetail }) {
           </tbody>
         </table>
       </div>
-      {order.shipNowBy && order.lines.some((l) => l.backorderedQuantity > 0) && (
-        <p className="text-sm text-slate-700" data-testid="ship-now">
-          {shipNowText(order.shipNowBy)}.
-        </p>
-      )}
+      <OrderShipments order={order} />
+      {order.shipNowBy &&
+        order.delivery.shipments.length === 0 &&
+        order.lines.some((l) => l.backorderedQuantity > 0) && (
+          <p className="text-sm text-slate-700" data-testid="ship-now">
+            {shipNowText(order.shipNowBy)}.
+          </p>
+        )}
       <dl className="ml-auto max-w-xs space-y-1.5 text-sm">
         <div className="flex justify-between">
           <dt className="text-slate-600">Subtotal</dt>

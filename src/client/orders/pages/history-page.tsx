@@ -24,6 +24,7 @@ const badge: Record<OrderStatus, string> = {
   paid: 'bg-green-100 text-green-800',
   on_credit: 'bg-green-100 text-green-800',
   preparing: 'bg-sky-100 text-sky-900',
+  partially_shipped: 'bg-brand-50 text-brand-800',
   shipped: 'bg-brand-100 text-brand-800',
   delivered: 'bg-green-100 text-green-800',
   payment_failed: 'bg-red-100 text-red-800',
@@ -101,10 +102,33 @@ function OrderCard({
         </span>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
-        <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-500">Guía de rastreo</dt>
-          <dd className="text-slate-900">{order.trackingGuide}</dd>
-        </div>
+        {order.shipments.length > 1 ? (
+          <div className="col-span-2 sm:col-span-1" data-testid="order-card-shipments">
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Envíos</dt>
+            {order.shipments.map((s) => (
+              <dd key={s.seq} className="text-slate-900">
+                {s.seq}. {s.carrierName}{' '}
+                {s.trackingUrl ? (
+                  <a
+                    href={s.trackingUrl}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="font-mono text-brand-700 underline"
+                  >
+                    {s.trackingNumber}
+                  </a>
+                ) : (
+                  <span className="font-mono">{s.trackingNumber ?? ''}</span>
+                )}
+              </dd>
+            ))}
+          </div>
+        ) : (
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Guía de rastreo</dt>
+            <dd className="text-slate-900">{order.trackingGuide}</dd>
+          </div>
+        )}
         <div>
           <dt className="text-xs uppercase tracking-wide text-slate-500">Total</dt>
           <dd className="font-semibold text-slate-900">{formatMoney(order.totalCents)}</dd>

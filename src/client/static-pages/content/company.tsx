@@ -129,10 +129,13 @@ export function Branches() {
             <article className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
               <h2 className="mt-0! text-lg font-semibold text-slate-900">{b.name}</h2>
               <div className="mt-3 grid gap-3 text-sm sm:grid-cols-[minmax(0,1fr)_14rem] sm:gap-6">
-                <p className="mt-0! flex gap-2">
-                  <PinIcon className="mt-1 size-4 shrink-0 text-brand-600" />
-                  <span>{b.address}</span>
-                </p>
+                <div className="space-y-1.5">
+                  <p className="mt-0! flex gap-2">
+                    <PinIcon className="mt-1 size-4 shrink-0 text-brand-600" />
+                    <span>{b.address}</span>
+                  </p>
+                  <p className="mt-0! pl-6 text-slate-600">Horario: {b.hours}</p>
+                </div>
                 <div className="space-y-1.5">
                   {b.phones.map((p) => (
                     <p key={p} className="mt-0! flex gap-2">
@@ -155,7 +158,8 @@ export function Branches() {
       <Callout title="Pedidos en línea">
         <p>
           Los pedidos de la tienda en línea se surten desde la oficina matriz y almacén en Tlaquepaque,
-          Jalisco.
+          Jalisco. Al pagar puede elegir «Recoger en sucursal» en cualquiera de estas sucursales, sin costo de
+          envío: le avisamos por correo con un código cuando su pedido esté listo.
         </p>
       </Callout>
     </>

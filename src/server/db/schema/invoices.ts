@@ -56,6 +56,8 @@ export type InvoiceSnapshot = {
   purchaseOrder?: string;
   /** 'PPD' on an invoice of a sale on credit (decision 060); absent means 'PUE'. */
   metodoPago?: 'PUE' | 'PPD';
+  /** Issue 35: 'Recoger en sucursal …' — how the goods are handed over, printed on the PDF; not part of the CFDI. */
+  deliveryNote?: string;
 };
 
 /**

@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { DeliveryMethod } from '../../../shared/delivery.ts';
 import type { OrderPaymentMethod } from '../../../shared/payment-methods.ts';
 import type { Address } from '../../../shared/schemas/common.ts';
 import type { OrderStatus, PaymentInstructions } from '../../../shared/schemas/orders.ts';
@@ -101,6 +102,20 @@ export const orders = pgTable(
      * the backordered part's window is on each line. Null for orders placed before.
      */
     shipNowBy: date('ship_now_by'),
+    /**
+     * How it reaches the buyer (issue 35, decision 061): 'ground' or 'air' parcel, or 'pickup' at a branch
+     * (then `pickupBranch` is the index of the branch in config/shop.json and no shipping is charged).
+     */
+    deliveryMethod: text('delivery_method').$type<DeliveryMethod>().notNull().default('ground'),
+    pickupBranch: integer('pickup_branch'),
+    /** The shown code the collector gives at the branch; set when staff mark it 'Listo para recoger'. */
+    pickupCode: text('pickup_code'),
+    /** Collected at the branch: who (name and the ID they showed) and when. */
+    collectedByName: text('collected_by_name'),
+    collectedById: text('collected_by_id'),
+    collectedAt: timestamp('collected_at', { withTimezone: true }),
+    /** The 'sigue esperándolo' reminder of an uncollected pickup was mailed (once). */
+    pickupRemindedAt: timestamp('pickup_reminded_at', { withTimezone: true }),
     /** The institution the order was placed for (issue 34); null = a personal order. */
     institutionId: integer('institution_id').references(() => institutions.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -139,12 +154,29 @@ export const orderLines = pgTable(
     /** The promised window of the backordered units (business days, Mexico City); null when none. */
     backorderFrom: date('backorder_from'),
     backorderTo: date('backorder_to'),
+    /**
+     * Issue 35: of the backordered units, how many goods received have filled (FIFO, src/server/shipments/
+     * receiving.ts); and of the whole line, how many units left in a shipment. What may ship now is
+     * quantity − backordered + received − shipped.
+     */
+    receivedQuantity: integer('received_quantity').notNull().default(0),
+    shippedQuantity: integer('shipped_quantity').notNull().default(0),
+    /**
+     * Backordered units the buyer gave up after their promised window passed (refunded through the ledger); and
+     * when the window first passed (the 'backorders-late' job moved it and told the buyer and staff).
+     */
+    cancelledQuantity: integer('cancelled_quantity').notNull().default(0),
+    delayedAt: timestamp('delayed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.orderNumber, t.lineNo] }),
     check(
       'order_lines_backordered',
       sql`${t.backorderedQuantity} between 0 and ${t.quantity} and (${t.backorderedQuantity} = 0) = (${t.backorderFrom} is null) and (${t.backorderFrom} is null) = (${t.backorderTo} is null)`,
+    ),
+    check(
+      'order_lines_shipped',
+      sql`${t.receivedQuantity} >= 0 and ${t.cancelledQuantity} >= 0 and ${t.receivedQuantity} + ${t.cancelledQuantity} <= ${t.backorderedQuantity} and ${t.shippedQuantity} between 0 and ${t.quantity} - ${t.backorderedQuantity} + ${t.receivedQuantity}`,
     ),
   ],
 );

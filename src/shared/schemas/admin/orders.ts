@@ -3,6 +3,7 @@ import { orderPaymentMethodSchema } from '../cart.ts';
 import { addressSchema } from '../common.ts';
 import { backorderShape, invoiceStateSchema, orderStatusSchema } from '../orders.ts';
 import { orderBalancesSchema, refundViewSchema } from '../refunds.ts';
+import { deliveryViewSchema } from '../shipments.ts';
 import { isoDay, page, pageInfoSchema, REQUIRED } from './common.ts';
 
 /** Orders in the back office. Part of the back-office API contract (../admin.ts). */
@@ -65,6 +66,8 @@ export const adminOrderDetailSchema = adminOrderSummarySchema.extend({
   /** The buyer's purchase-order number and the quotation the order came from (issue 20). */
   purchaseOrder: z.string().nullable(),
   quotationFolio: z.string().nullable(),
+  /** Issue 35: the delivery method, the shipments and each line's progress. */
+  delivery: deliveryViewSchema,
   lines: z.array(
     z.object({
       code: z.string(),
