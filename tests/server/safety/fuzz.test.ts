@@ -400,9 +400,9 @@ describe('API fuzzing (every operation of /api/openapi.json)', () => {
         if (op.path === '/api/payments/openpay/webhook') expect(res.statusCode).toBeGreaterThanOrEqual(400);
         else expect(res.statusCode, `${op.method} ${op.path} ${contentType}`).toBe(415);
       }
-      // Uploads (image, datasheet, HDS, certificate of analysis, catalogue import) allow more; everything else
-      // stops at 1 MB.
-      const upload = /\/(image|datasheet|hds|certificates|import)$/.test(op.path);
+      // Uploads (image, datasheet, HDS, certificate of analysis, catalogue import, a return's photos) allow more;
+      // everything else stops at 1 MB.
+      const upload = /\/(image|datasheet|hds|certificates|import|returns)$/.test(op.path);
       const big = await send(op, {
         ...base,
         who,
