@@ -9,7 +9,7 @@ const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
  * E2E_PORT + i, so specs keep using `page.goto('/…')` and `baseURL` unchanged and never see another
  * worker's orders, mails or carts. Two on a 2-core machine (decision 025 has the measurements).
  */
-// At most 8: the journeys with a shop of their own listen on E2E_PORT + 8 and up (tests/e2e/own-server-port.ts).
+// At most 8: the journeys with a shop of their own listen on E2E_PORT + 8 and up (tests/e2e/own-server.ts).
 const servers = Math.min(8, Math.max(1, Number(process.env.E2E_WORKERS ?? 2)));
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % servers;
 

@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { ownServerPort } from './own-server-port.ts';
+import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -10,56 +8,22 @@ import { signInStaff } from './staff-session.ts';
  * Back office: staff ship an order with a tracking guide → the shopper sees the guide in /historial and
  * 'Cancelar pedido' is gone. The first staff account is made with `npm run staff:create`, which needs
  * the database before the server opens it (the embedded database allows one process), so this journey
- * starts its own server on a fresh database (own-server-port.ts) — a copy of the run's template (migrated, with the
+ * starts its own server on a fresh database (own-server.ts) — a copy of the run's template (migrated, with the
  * demo catalogue: scripts/e2e-template.ts) when playwright.config.ts made one.
  */
-const port = ownServerPort('admin');
-const base = `http://127.0.0.1:${port}`;
-const dataDir = `test-results/e2e-admin-data-${port}`;
-const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Envios2025' };
-// Node with tsx's loader, as the other journey servers start (scripts/e2e-server.mjs, decision 040).
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
-let server: ChildProcess | undefined;
+const STAFF = { email: 'almacen@ciencia-occidente.mx', password: 'Almacen#Envios2025', nombre: 'Almacén' };
+const shop = ownShop('admin', STAFF);
+const { base } = shop;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (process.env.E2E_TEMPLATE_DIR)
-    cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-  };
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Almacén'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  expect(created.stdout).toContain('Cuenta de personal creada');
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  for (let i = 0; i < 200; i += 1) {
-    const ready = await fetch(`${base}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('the admin journey server did not start');
+  await shop.start();
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 /** A shopper with a paid order, set up through the shop's API (register, address, card token, order). */
 async function shopperWithPaidOrder(request: APIRequestContext) {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
-import { ownServerPort } from './own-server-port.ts';
+import { ownServerPort } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -11,7 +11,7 @@ import { signInStaff } from './staff-session.ts';
  * and record the institution's transfer in «Cuentas por cobrar» (the CFDI de pago is stamped), and the buyer's
  * estado de cuenta shows the payment with its CFDI de pago. Institutions have no screens in this branch, so the
  * journey's own server runs on its own PostgreSQL database, where the institution and the membership are written
- * as staff would, on its own port (own-server-port.ts). SHOTS_DIR=… saves screenshots at 1280 and 390 px.
+ * as staff would, on its own port (own-server.ts). SHOTS_DIR=… saves screenshots at 1280 and 390 px.
  */
 const port = ownServerPort('credit');
 const base = `http://127.0.0.1:${port}`;

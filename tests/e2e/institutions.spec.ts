@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { ownServerPort } from './own-server-port.ts';
+import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -9,54 +7,26 @@ import { signInStaff } from './staff-session.ts';
  * Institution accounts (issue 34): staff create an institution in the back office and invite its administrador → the
  * person opens the mailed link and accepts → chooses the institution in the header's «Comprando para» → sees it and
  * its members. Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so
- * this journey starts its own server like admin.spec.ts, on its own port (own-server-port.ts).
+ * this journey starts its own server like admin.spec.ts, on its own port (own-server.ts).
  * SHOTS_DIR=… saves screenshots of the members page at 1280 and 390 px.
  */
-const port = ownServerPort('institutions');
-const base = `http://127.0.0.1:${port}`;
-const dataDir = `test-results/e2e-institutions-data-${port}`;
-const STAFF = { email: 'credito@ciencia-occidente.mx', password: 'Credito#Instituciones2026' };
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
-let server: ChildProcess | undefined;
+const STAFF = {
+  email: 'credito@ciencia-occidente.mx',
+  password: 'Credito#Instituciones2026',
+  nombre: 'Crédito',
+};
+const shop = ownShop('institutions', STAFF);
+const { base } = shop;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (process.env.E2E_TEMPLATE_DIR)
-    cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-  };
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Crédito'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  for (let i = 0; i < 200; i += 1) {
-    const ready = await fetch(`${base}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('the institutions journey server did not start');
+  await shop.start();
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 /** A page at 1280 and 390 px, whole (SHOTS_DIR only). */
 async function pageShots(page: Page, name: string) {

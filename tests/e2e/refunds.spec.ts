@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, rmSync } from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { clabeCheckDigit } from '../../src/shared/clabe.ts';
 import { formatMoney } from '../../src/shared/money.ts';
-import { ownServerPort } from './own-server-port.ts';
+import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff as signInAs } from './staff-session.ts';
 
@@ -17,54 +15,22 @@ import { signInStaff as signInAs } from './staff-session.ts';
  * buyer's order and mail then say where the money went.
  *
  * Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so this
- * journey starts its own server like admin.spec.ts, on its own port (own-server-port.ts; the workers' servers
+ * journey starts its own server like admin.spec.ts, on its own port (own-server.ts; the workers' servers
  * take + 0 and + 1). SHOTS_DIR=… saves screenshots of the screens at 1280 and 390 px.
  */
-const port = ownServerPort('refunds');
-const base = `http://127.0.0.1:${port}`;
-const dataDir = `test-results/e2e-refunds-data-${port}`;
-const STAFF = { email: 'caja@ciencia-occidente.mx', password: 'Caja#Reembolsos2025' };
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
-let server: ChildProcess | undefined;
+const STAFF = { email: 'caja@ciencia-occidente.mx', password: 'Caja#Reembolsos2025', nombre: 'Caja' };
+const shop = ownShop('refunds', STAFF);
+const { base } = shop;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (process.env.E2E_TEMPLATE_DIR)
-    cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-  };
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Caja'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  for (let i = 0; i < 200; i += 1) {
-    const ready = await fetch(`${base}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('the refunds journey server did not start');
+  await shop.start();
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 async function shots(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;

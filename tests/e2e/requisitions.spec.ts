@@ -4,14 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { formatMoney } from '../../src/shared/money.ts';
-import { ownServerPort } from './own-server-port.ts';
+import { ownServerPort } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 
 /**
  * Issue 34, decision 059: a solicitante sends the cart for approval, an aprobador approves it from the mail's
  * link, a comprador places it at the quoted prices; each step mailed. Then a 40-line requisition approved and
  * placed in the browser, timed, and the administrador's trail. Its own server on the local PostgreSQL (its own port,
- * own-server-port.ts), so the journey can make the
+ * own-server.ts), so the journey can make the
  * institution and its members as rows (the institution screens are another slice) and set each session's
  * «Comprando para».
  */

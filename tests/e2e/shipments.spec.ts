@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { ownServerPort } from './own-server-port.ts';
+import { ownShop } from './own-server.ts';
 import { registerBuyerWithAddress, registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -15,16 +14,13 @@ import { signInStaff } from './staff-session.ts';
  * receipt) and hand it over against the code, the collector's name and ID.
  *
  * Staff accounts are made with `npm run staff:create` before the server opens the embedded database, so this
- * journey starts its own server like admin.spec.ts, on its own port (own-server-port.ts).
+ * journey starts its own server like admin.spec.ts, on its own port (own-server.ts).
  * Screenshots of the order with two shipments at 1280 and 390 px go to SHOTS_DIR (default test-results/shots-shipments).
  */
-const port = ownServerPort('shipments');
-const base = `http://127.0.0.1:${port}`;
-const dataDir = `test-results/e2e-shipments-data-${port}`;
-const STAFF = { email: 'envios@ciencia-occidente.mx', password: 'Envios#Partes2026' };
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
+const STAFF = { email: 'envios@ciencia-occidente.mx', password: 'Envios#Partes2026', nombre: 'Envíos' };
+const shop = ownShop('shipments', STAFF);
+const { base } = shop;
 const shotsDir = process.env.SHOTS_DIR ?? 'test-results/shots-shipments';
-let server: ChildProcess | undefined;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -32,41 +28,10 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   mkdirSync(shotsDir, { recursive: true });
-  rmSync(dataDir, { recursive: true, force: true });
-  if (process.env.E2E_TEMPLATE_DIR)
-    cpSync(`${process.env.E2E_TEMPLATE_DIR}/pglite`, `${dataDir}/pglite`, { recursive: true });
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-  };
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Envíos'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 200_000, intervals: [1000] },
-    )
-    .toBe(true);
+  await shop.start();
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 /** At 1280 and 390 px; with `focus`, that part scrolled into view (a dialog scrolls inside itself). */
 async function shoot(page: Page, name: string, focus?: Locator) {
