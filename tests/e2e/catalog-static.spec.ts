@@ -83,6 +83,9 @@ const pages: { path: string; title: string; texts: (string | RegExp)[] }[] = [
       '$30.00',
       'por cada kilogramo adicional o fracción',
       'guía de rastreo',
+      'Recoger en sucursal',
+      'no viajan por avión',
+      '$180.00',
     ],
   },
   {

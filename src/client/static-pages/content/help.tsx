@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Callout } from '@/client/ui/prose.tsx';
+import { formatMoney } from '@/shared/money.ts';
 import { shop } from '@/shared/shop.ts';
 import { Mail, POLICIES_UPDATED, shipping } from './shop-text.tsx';
 
@@ -47,18 +48,36 @@ export function ShippingPolicy() {
 
       <h2>Seguimiento de su pedido</h2>
       <p>
-        Cuando su pedido sale del almacén, su <strong>guía de rastreo</strong> aparece en{' '}
-        <Link to="/historial">su historial de pedidos</Link>, junto con el estado del pedido («En
-        preparación», «Enviado», «Entregado»). Con ese número puede consultar el envío en el sitio de la
-        paquetería.
+        Cada envío que sale del almacén le llega por correo con su <strong>guía de rastreo</strong> y el
+        enlace de la paquetería, y aparece en <Link to="/historial">su historial de pedidos</Link> con el
+        estado del pedido («En preparación», «Enviado parcialmente», «Enviado», «Entregado»). Si una parte del
+        pedido es «sobre pedido», sale en un envío posterior, en la fecha prometida que ve en su recibo.
+      </p>
+
+      <h2>Recoger en sucursal</h2>
+      <p>
+        Al pagar puede elegir «Recoger en sucursal», sin costo de envío. Cuando su pedido está listo le
+        enviamos el correo «Listo para recoger» con un código; entréguelo en la sucursal con una
+        identificación oficial de quien recoge. Direcciones y horarios en{' '}
+        <Link to="/sucursales">Sucursales</Link>.
+      </p>
+
+      <h2>Reactivos peligrosos</h2>
+      <p>
+        Los reactivos inflamables, comburentes, tóxicos o corrosivos (por sus frases H de la hoja de datos de
+        seguridad) no viajan por avión: se envían por paquetería terrestre con un cargo de manejo de{' '}
+        <strong>{formatMoney(shop.shipping.hazardousSurchargeCents)}</strong>, o puede recogerlos en sucursal.
+        Los explosivos, pirofóricos y los que reaccionan con el agua solo se entregan en sucursal. El carrito
+        y el pago le dicen qué forma de entrega no está disponible y por qué.
       </p>
 
       <h2>Al recibir</h2>
       <ul>
         <li>Revise que el empaque llegue cerrado y sin golpes antes de firmar de recibido.</li>
         <li>
-          Si algo llegó dañado o incompleto, escríbanos a <Mail to={shop.complaintsEmail} /> dentro de los 10
-          días siguientes a la entrega, con su número de pedido y fotos del empaque.
+          Si algo llegó dañado o incompleto, solicite la devolución desde{' '}
+          <Link to="/historial">su historial</Link> (o escríbanos a <Mail to={shop.complaintsEmail} />) dentro
+          de los {shop.returns.windowDays} días siguientes a la entrega, con fotos del empaque.
         </li>
         <li>
           Algunos reactivos se envían como mercancía regulada, con el embalaje y la documentación que exige la
