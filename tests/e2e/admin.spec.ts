@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { sandboxCardToken } from './card-helper.ts';
 import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
@@ -57,21 +58,12 @@ async function shopperWithPaidOrder(request: APIRequestContext) {
     },
   });
   expect(address.status()).toBe(200);
-  const token = await request.post('/api/payments/sandbox/tokens', {
-    data: {
-      holder_name: 'Rosa Hernández',
-      card_number: '4111111111111111',
-      expiration_month: '12',
-      expiration_year: String((new Date().getFullYear() + 2) % 100),
-      cvv2: '123',
-    },
-  });
-  expect(token.status()).toBe(201);
+  const token = await sandboxCardToken(request, 'Rosa Hernández');
   const order = await request.post('/api/orders', {
     headers: { 'Idempotency-Key': randomUUID() },
     data: {
       items: [{ code: product.code, quantity: 1 }],
-      cardToken: ((await token.json()) as { id: string }).id,
+      cardToken: token,
       deviceSessionId: 'admin-journey',
     },
   });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { sandboxCardToken } from './card-helper.ts';
 import { AFTER_FIRST_CLICK } from './first-click.ts';
 import { registerThroughApi } from './register-helper.ts';
 
@@ -59,21 +60,12 @@ async function shopper(request: APIRequestContext, name: string, address = true)
 /** An order through the API with a sandbox card: paid (4111…) or waiting for 3-D Secure (4000…0044, anti-fraud → the bank page). */
 async function order(request: APIRequestContext, card: string, skip = 0) {
   const p = await inStock(request, skip);
-  const token = await request.post('/api/payments/sandbox/tokens', {
-    data: {
-      holder_name: 'Laura Méndez Ochoa',
-      card_number: card,
-      expiration_month: '12',
-      expiration_year: String((new Date().getFullYear() + 2) % 100),
-      cvv2: '123',
-    },
-  });
-  expect(token.ok(), await token.text()).toBe(true);
+  const token = await sandboxCardToken(request, 'Laura Méndez Ochoa', card);
   const res = await request.post('/api/orders', {
     headers: { 'Idempotency-Key': `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` },
     data: {
       items: [{ code: p.code, quantity: 1 }],
-      cardToken: ((await token.json()) as { id: string }).id,
+      cardToken: token,
       deviceSessionId: 'e2e-device',
     },
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { clabeCheckDigit } from '../../src/shared/clabe.ts';
 import { formatMoney } from '../../src/shared/money.ts';
+import { sandboxCardToken } from './card-helper.ts';
 import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff as signInAs } from './staff-session.ts';
@@ -263,21 +264,12 @@ test('card order: staff refund part of it in pesos, the buyer reads it went to t
     },
   });
   expect(address.status()).toBe(200);
-  const token = await page.request.post('/api/payments/sandbox/tokens', {
-    data: {
-      holder_name: 'Jorge Ramírez',
-      card_number: '4111111111111111',
-      expiration_month: '12',
-      expiration_year: String((new Date().getFullYear() + 2) % 100),
-      cvv2: '123',
-    },
-  });
-  expect(token.status()).toBe(201);
+  const token = await sandboxCardToken(page.request, 'Jorge Ramírez');
   const placed = await page.request.post('/api/orders', {
     headers: { 'Idempotency-Key': randomUUID() },
     data: {
       items: [{ code: product.code, quantity: 1 }],
-      cardToken: ((await token.json()) as { id: string }).id,
+      cardToken: token,
       deviceSessionId: 'refunds-journey',
     },
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { formatMoney } from '../../src/shared/money.ts';
+import { sandboxCardToken } from './card-helper.ts';
 import { ownShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
@@ -88,21 +89,12 @@ async function buyerWithCardOrder(request: APIRequestContext) {
     },
   });
   expect(address.status()).toBe(200);
-  const token = await request.post('/api/payments/sandbox/tokens', {
-    data: {
-      holder_name: 'Sofía Ramírez',
-      card_number: '4111111111111111',
-      expiration_month: '12',
-      expiration_year: String((new Date().getFullYear() + 2) % 100),
-      cvv2: '123',
-    },
-  });
-  expect(token.status()).toBe(201);
+  const token = await sandboxCardToken(request, 'Sofía Ramírez');
   const order = await request.post('/api/orders', {
     headers: { 'Idempotency-Key': randomUUID() },
     data: {
       items: [{ code: product.code, quantity: 2 }],
-      cardToken: ((await token.json()) as { id: string }).id,
+      cardToken: token,
       deviceSessionId: 'returns-journey',
     },
   });

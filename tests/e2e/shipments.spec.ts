@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { sandboxCardToken } from './card-helper.ts';
 import { ownShop } from './own-server.ts';
 import { registerBuyerWithAddress, registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
@@ -103,15 +104,7 @@ async function buyerWithPaidOrder(request: APIRequestContext) {
     },
   });
   expect(address.status()).toBe(200);
-  const token = await request.post('/api/payments/sandbox/tokens', {
-    data: {
-      holder_name: 'Marta Quiroz',
-      card_number: '4111111111111111',
-      expiration_month: '12',
-      expiration_year: String((new Date().getFullYear() + 2) % 100),
-      cvv2: '123',
-    },
-  });
+  const token = await sandboxCardToken(request, 'Marta Quiroz');
   const order = await request.post('/api/orders', {
     headers: { 'Idempotency-Key': randomUUID() },
     data: {
@@ -119,7 +112,7 @@ async function buyerWithPaidOrder(request: APIRequestContext) {
         ...stocked.map((code) => ({ code, quantity: 2 })),
         { code: later.code, quantity: later.stock + 3 },
       ],
-      cardToken: ((await token.json()) as { id: string }).id,
+      cardToken: token,
       deviceSessionId: 'shipments-journey',
     },
   });
