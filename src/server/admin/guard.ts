@@ -1,7 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { NO_PERMISSION } from '../../shared/schemas/admin.ts';
+import type { StaffPermission } from '../../shared/staff-roles.ts';
 import { getSessionUser, type SessionUser } from '../auth/session.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The one permission a back-office route needs (issue 36, src/shared/staff-roles.ts). */
+    permission?: StaffPermission;
+  }
+}
 
 const staffOf = new WeakMap<FastifyRequest, SessionUser>();
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -26,6 +27,18 @@ export const users = pgTable(
     role: text('role').notNull().default('customer'),
     /** Staff's flag: this buyer's institution needs a purchase-order number on every order (issue 20). */
     requiresPurchaseOrder: boolean('requires_purchase_order').notNull().default(false),
+    /**
+     * A staff member's role (issue 36, decision 064): 'ventas', 'almacen', 'contabilidad' or 'administrador'
+     * (src/shared/staff-roles.ts); null for shoppers.
+     */
+    staffRole: text('staff_role'),
+    /** An administrator deactivated this staff account: no session, no sign-in. */
+    staffDisabledAt: timestamp('staff_disabled_at', { withTimezone: true }),
+    /** TOTP (RFC 6238) shared secret, base32; set at enrolment, confirmed when totpEnabledAt is set. */
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The last 30-second step accepted: a code of that step or an earlier one is a replay. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -51,8 +64,25 @@ export const sessions = pgTable(
      * Checked against a live membership on every use (src/server/institutions/membership.ts).
      */
     institutionId: integer('institution_id'),
+    /** Staff (issue 36): when this session passed the second factor (TOTP or a recovery code); null = not yet. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** A staff member's single-use recovery codes (issue 36): only the SHA-256 of each code is kept. */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('staff_recovery_codes_user_idx').on(t.userId)],
 );
 
 export const recoveryCodes = pgTable(
