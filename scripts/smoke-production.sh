@@ -13,12 +13,23 @@
 # Prints each step and its time; exits non-zero on any failure; stops what it started and drops the database and the
 # temporary folder even on failure (SMOKE_KEEP=1 keeps the folder, with the logs, for a look).
 #
+# Two halves, for CI (.ci/run): `--build-only DIR` makes steps 1's clean clone and build into DIR (DIR/repo, DIR/app)
+# and stops, so it can run beside the crash tests; `--prebuilt DIR` then runs steps 2–6 on that build (refused when
+# DIR/repo is not this checkout's HEAD). Without either, all of it, as before.
+#
 # Environment: PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres; needs CREATE DATABASE),
 # SMOKE_PORT_BASE (default 3640: shop +1, Caddy HTTPS +3 and HTTP +4, SMTP +5), CHROME_PATH (/usr/bin/chromium).
 # Installs Debian's caddy when it is missing (root).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd -P)
 STARTED=$SECONDS
+MODE=all BUILD_DIR=''
+case "${1:-}" in
+  --build-only) MODE=build BUILD_DIR=$(realpath -m "${2:?Uso: smoke-production.sh --build-only CARPETA}") ;;
+  --prebuilt) MODE=run BUILD_DIR=$(realpath -m "${2:?Uso: smoke-production.sh --prebuilt CARPETA}") ;;
+  '') ;;
+  *) echo "Uso: scripts/smoke-production.sh [--build-only CARPETA | --prebuilt CARPETA]" >&2; exit 2 ;;
+esac
 BASE=${SMOKE_PORT_BASE:-3640}
 SHOP_PORT=$((BASE + 1))
 HTTPS_PORT=$((BASE + 3))
@@ -77,7 +88,9 @@ cleanup() {
     echo "⏱ borrado de $WORK: $(( SECONDS - removing )) s"
   fi
   local total=$((SECONDS - STARTED))
-  if [ $status -eq 0 ]; then
+  if [ "$MODE" = build ] && [ $status -eq 0 ]; then
+    :
+  elif [ $status -eq 0 ]; then
     echo "✓ Prueba de humo de producción en $((total / 60)) min $((total % 60)) s"
   else
     echo "✗ Prueba de humo de producción falló tras $((total / 60)) min $((total % 60)) s"
@@ -113,21 +126,35 @@ psql "$PG_ADMIN_URL" -qtAc 'select 1' >/dev/null || { echo "  PostgreSQL no resp
 echo "  $(caddy version | cut -d' ' -f1), $("$CHROME" --version 2>/dev/null), carpeta $WORK"
 done_step
 
-step "Copia limpia del repositorio (git clone de $(git -C "$SRC" rev-parse --short HEAD))"
-git clone -q "$SRC" "$WORK/repo"
-done_step
+# Where the clean clone and the production folder are: in this run's folder, or in the one --build-only made.
+REPO=${BUILD_DIR:-$WORK}/repo
+APP=${BUILD_DIR:-$WORK}/app
+if [ "$MODE" = run ]; then
+  step "Compilación de producción hecha antes en $BUILD_DIR (--build-only)"
+  [ "$(git -C "$REPO" rev-parse HEAD 2>/dev/null)" = "$(git -C "$SRC" rev-parse HEAD)" ] && [ -f "$APP/dist/server/main.js" ] ||
+    { echo "  $BUILD_DIR no tiene la compilación de $(git -C "$SRC" rev-parse --short HEAD)"; exit 1; }
+else
+  step "Copia limpia del repositorio (git clone de $(git -C "$SRC" rev-parse --short HEAD))"
+  rm -rf "$REPO" "$APP"
+  git clone -q "$SRC" "$REPO"
+  done_step
 
-step "Compilación de producción (scripts/build-production.sh, la etapa de construcción del Dockerfile)"
-bash "$WORK/repo/scripts/build-production.sh" "$WORK/app" 2>&1 | sed 's/^/  /'
-# The Node 24 of the build's pin (the binary only: the server's packages are those of $WORK/app/node_modules).
-NODE="$WORK/repo/node_modules/node/bin/node"
+  step "Compilación de producción (scripts/build-production.sh, la etapa de construcción del Dockerfile)"
+  bash "$REPO/scripts/build-production.sh" "$APP" 2>&1 | sed 's/^/  /'
+fi
+# The Node 24 of the build's pin (the binary only: the server's packages are those of $APP/node_modules).
+NODE="$REPO/node_modules/node/bin/node"
 "$NODE" -e 'if (Number(process.versions.node.split(".")[0]) < 24) process.exit(1)' ||
   { echo "  $NODE no es Node 24"; exit 1; }
-if [ -d "$WORK/app/node_modules/vite" ] || [ -d "$WORK/app/node_modules/tsx" ]; then
+if [ -d "$APP/node_modules/vite" ] || [ -d "$APP/node_modules/tsx" ]; then
   echo "  la carpeta de producción tiene paquetes de desarrollo"; exit 1
 fi
-echo "  Node $("$NODE" --version); $(ls "$WORK/app/node_modules" | wc -l) paquetes de producción"
+echo "  Node $("$NODE" --version); $(ls "$APP/node_modules" | wc -l) paquetes de producción"
 done_step
+if [ "$MODE" = build ]; then
+  echo "✓ Compilación de la prueba de humo lista en $BUILD_DIR ($(( SECONDS - STARTED )) s); siga con --prebuilt $BUILD_DIR"
+  exit 0
+fi
 
 WEBHOOK_USER=openpay
 WEBHOOK_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
@@ -158,11 +185,11 @@ PROD_ENV=(
 step "Base de datos nueva $DB_NAME y migraciones del código compilado (node dist/server/migrate.js)"
 psql "$PG_ADMIN_URL" -qc "CREATE DATABASE $DB_NAME"
 DB_CREATED=1
-(cd "$WORK/app" && env -i "${PROD_ENV[@]}" "$NODE" dist/server/migrate.js) 2>&1 | sed 's/^/  /'
+(cd "$APP" && env -i "${PROD_ENV[@]}" "$NODE" dist/server/migrate.js) 2>&1 | sed 's/^/  /'
 done_step
 
 step "Correo: servidor SMTP local en 127.0.0.1:$SMTP_PORT"
-(cd "$WORK/repo" && exec env SMTP_PORT="$SMTP_PORT" MAIL_DIR="$WORK/mail" "$NODE" tests/smoke/smtp-sink.mjs) \
+(cd "$REPO" && exec env SMTP_PORT="$SMTP_PORT" MAIL_DIR="$WORK/mail" "$NODE" tests/smoke/smtp-sink.mjs) \
   >"$WORK/smtp.log" 2>&1 &
 SMTP_PID=$!
 for _ in $(seq 1 30); do grep -q listo "$WORK/smtp.log" 2>/dev/null && break; sleep 0.5; done
@@ -170,7 +197,7 @@ grep -q listo "$WORK/smtp.log" || { echo "  el servidor SMTP no arrancó"; exit 
 done_step
 
 step "Tienda: node dist/server/main.js (NODE_ENV=production, WEB_CONCURRENCY=2) en 127.0.0.1:$SHOP_PORT"
-(cd "$WORK/app" && exec env -i "${PROD_ENV[@]}" "$NODE" --enable-source-maps dist/server/main.js) \
+(cd "$APP" && exec env -i "${PROD_ENV[@]}" "$NODE" --enable-source-maps dist/server/main.js) \
   >"$WORK/shop.log" 2>&1 &
 SHOP_PID=$!
 # The first start fills the demo catalogue (SEED_DEMO=true) before the workers listen.
@@ -209,7 +236,7 @@ wait_for "https://localhost:$HTTPS_PORT/readyz" 60 "$CADDY_PID" -k
 done_step
 
 step "Recorrido en Chromium a través de Caddy (tests/smoke/production.spec.ts)"
-(cd "$WORK/repo" && CI=true SMOKE_URL="https://localhost:$HTTPS_PORT" SMOKE_MAIL_DIR="$WORK/mail" \
+(cd "$REPO" && CI=true SMOKE_URL="https://localhost:$HTTPS_PORT" SMOKE_MAIL_DIR="$WORK/mail" \
   SMOKE_DATABASE_URL="$DB_URL" SMOKE_WEBHOOK_USER="$WEBHOOK_USER" SMOKE_WEBHOOK_PASSWORD="$WEBHOOK_PASSWORD" \
   SMOKE_ARTIFACTS="$WORK/artifacts" CHROME_PATH="$CHROME" \
   npx playwright test -c tests/smoke/playwright.config.ts) 2>&1 | sed 's/^/  /'

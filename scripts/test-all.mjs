@@ -9,9 +9,10 @@
 // their time, and the API tests fill those waits. A failure in one lane does not stop the others: every failure
 // is listed at the end.
 //
-// `npm test -- --chaos` (what .ci/run does) also runs the crash tests (npm run test:chaos), after the three lanes
-// (decision 051). They stop PostgreSQL on purpose, so they make their own throw-away cluster (scripts/chaos.ts) and
-// the API tests keep the machine's; they mostly wait for a shopper's pace and for restarts (decision 025).
+// `npm test -- --chaos` also runs the crash tests (npm run test:chaos), after the three lanes (decision 051; .ci/run
+// runs them itself, beside the production smoke test's build: decision 069). They stop PostgreSQL on purpose, so
+// they make their own throw-away cluster (scripts/chaos.ts) and the API tests keep the machine's; they mostly wait
+// for a shopper's pace and for restarts (decision 025).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
