@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { messageSchema } from '../../shared/schemas/common.ts';
 import {
   staffIdParamsSchema,
@@ -107,7 +106,6 @@ export const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary,
           params: staffIdParamsSchema,
-          body: z.object({}).strict().optional(),
           response: { 200: messageSchema },
         },
       },
