@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
@@ -39,21 +39,27 @@ function CodeField({
   hint: string;
   autoFocus?: boolean;
 }) {
+  const hintId = useId();
   return (
-    <label className="block text-sm font-medium text-slate-700">
-      {label}
-      <input
-        className={`${fieldClass} mt-1 font-mono text-lg tracking-widest`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        autoComplete="one-time-code"
-        inputMode="text"
-        maxLength={20}
-        // biome-ignore lint/a11y/noAutofocus: the only field of the step
-        autoFocus={autoFocus}
-      />
-      <span className="mt-1 block text-xs font-normal text-slate-500">{hint}</span>
-    </label>
+    <div>
+      <label className="block text-sm font-medium text-slate-700">
+        {label}
+        <input
+          className={`${fieldClass} mt-1 font-mono text-lg tracking-widest`}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          autoComplete="one-time-code"
+          inputMode="text"
+          maxLength={20}
+          aria-describedby={hintId}
+          // biome-ignore lint/a11y/noAutofocus: the only field of the step
+          autoFocus={autoFocus}
+        />
+      </label>
+      <p id={hintId} className="mt-1 text-xs text-slate-500">
+        {hint}
+      </p>
+    </div>
   );
 }
 

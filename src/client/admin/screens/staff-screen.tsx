@@ -121,7 +121,7 @@ function MemberRow({ member }: { member: StaffMember }) {
       <td className={td}>
         <select
           aria-label={`Rol de ${member.email}`}
-          className={`${fieldClass} w-40`}
+          className={`${fieldClass} min-w-36`}
           value={member.role ?? ''}
           disabled={changeRole.isPending}
           onChange={(e) => changeRole.mutate({ id: member.id, role: e.target.value as StaffRole }, done)}
@@ -135,20 +135,22 @@ function MemberRow({ member }: { member: StaffMember }) {
         </select>
       </td>
       <td className={td}>
-        <Badge tone={member.active ? 'active' : 'inactive'}>{member.active ? 'Activa' : 'Desactivada'}</Badge>
+        <span className="flex flex-col items-start gap-1">
+          <Badge tone={member.active ? 'active' : 'inactive'}>
+            {member.active ? 'Activa' : 'Desactivada'}
+          </Badge>
+          <Badge tone={member.totpEnrolled ? 'active' : 'pending'}>
+            {member.totpEnrolled ? 'Dos pasos: configurada' : 'Dos pasos: pendiente'}
+          </Badge>
+        </span>
       </td>
-      <td className={td}>
-        <Badge tone={member.totpEnrolled ? 'active' : 'pending'}>
-          {member.totpEnrolled ? 'Configurada' : 'Pendiente'}
-        </Badge>
-      </td>
-      <td className={td}>{formatDateTime(member.lastSeenAt)}</td>
+      <td className={`${td} whitespace-normal`}>{formatDateTime(member.lastSeenAt)}</td>
       <td className={`${td} text-right`}>
         <span className="inline-flex gap-2">
           {member.totpEnrolled ? (
             <button
               type="button"
-              className={buttonClass.secondary}
+              className={`${buttonClass.secondary} px-3 py-1.5`}
               disabled={reset.isPending}
               onClick={() => {
                 if (
@@ -164,7 +166,7 @@ function MemberRow({ member }: { member: StaffMember }) {
           ) : null}
           <button
             type="button"
-            className={member.active ? buttonClass.danger : buttonClass.secondary}
+            className={`${member.active ? buttonClass.danger : buttonClass.secondary} px-3 py-1.5`}
             disabled={setActive.isPending}
             onClick={() => setActive.mutate({ id: member.id, active: !member.active }, done)}
           >
@@ -198,8 +200,7 @@ export function StaffScreen() {
                 <tr>
                   <th className={th}>Persona</th>
                   <th className={th}>Rol</th>
-                  <th className={th}>Cuenta</th>
-                  <th className={th}>Dos pasos</th>
+                  <th className={th}>Estado</th>
                   <th className={th}>Última actividad</th>
                   <th className={th}>
                     <span className="sr-only">Acciones</span>
@@ -213,7 +214,7 @@ export function StaffScreen() {
             </DataTable>
             {data.invitations.length > 0 ? (
               <Panel title="Invitaciones pendientes">
-                <ul className="divide-y divide-slate-100 text-sm">
+                <ul aria-label="Invitaciones pendientes" className="divide-y divide-slate-100 text-sm">
                   {data.invitations.map((i) => (
                     <li key={i.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
                       <span>
