@@ -48,6 +48,15 @@ function newRecoveryCodes(): string[] {
   });
 }
 
+/** A staff member's TOTP secret and when it was confirmed (null: not yet). */
+async function totpStateOf(db: Db, userId: number) {
+  const [row] = await db
+    .select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
 export type Enrolment = { secret: string; secretGrouped: string; uri: string; qrSvg: string };
 
 /**
@@ -55,10 +64,7 @@ export type Enrolment = { secret: string; secretGrouped: string; uri: string; qr
  * the second factor is on: the secret is never shown again.
  */
 export async function enrolmentOf(db: Db, who: Who): Promise<Enrolment> {
-  const [row] = await db
-    .select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt })
-    .from(users)
-    .where(eq(users.id, who.id));
+  const row = await totpStateOf(db, who.id);
   if (row?.enabledAt) throw conflict(SECOND_FACTOR_MESSAGES.alreadyEnrolled, 'already_enrolled');
   let secret = row?.secret ?? null;
   if (!secret) {
@@ -95,10 +101,7 @@ export async function confirmEnrolment(
 ): Promise<{ recoveryCodes: string[] }> {
   const subject = { email: who.email, ip: client.ip };
   await assertNotThrottled(db, 'second-factor', subject);
-  const [row] = await db
-    .select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt })
-    .from(users)
-    .where(eq(users.id, who.id));
+  const row = await totpStateOf(db, who.id);
   if (row?.enabledAt) throw conflict(SECOND_FACTOR_MESSAGES.alreadyEnrolled, 'already_enrolled');
   const step = row?.secret ? matchTotp(row.secret, code) : null;
   if (!row?.secret || step === null) {
@@ -142,10 +145,7 @@ export async function verifySecondFactor(
 ): Promise<{ method: 'totp' | 'recovery'; recoveryCodesLeft: number | null }> {
   const subject = { email: who.email, ip: client.ip };
   await assertNotThrottled(db, 'second-factor', subject);
-  const [row] = await db
-    .select({ secret: users.totpSecret, enabledAt: users.totpEnabledAt })
-    .from(users)
-    .where(eq(users.id, who.id));
+  const row = await totpStateOf(db, who.id);
   if (!row?.enabledAt || !row.secret) throw conflict(SECOND_FACTOR_MESSAGES.notEnrolled, 'not_enrolled');
   const fail = async (message: string) => {
     await recordFailure(db, 'second-factor', subject);
