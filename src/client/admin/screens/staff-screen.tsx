@@ -144,9 +144,9 @@ function MemberRow({ member }: { member: StaffMember }) {
           </Badge>
         </span>
       </td>
-      <td className={`${td} whitespace-normal`}>{formatDateTime(member.lastSeenAt)}</td>
+      <td className={`${td} whitespace-normal text-xs`}>{formatDateTime(member.lastSeenAt)}</td>
       <td className={`${td} text-right`}>
-        <span className="inline-flex gap-2">
+        <span className="inline-flex flex-col items-stretch gap-1.5">
           {member.totpEnrolled ? (
             <button
               type="button"
