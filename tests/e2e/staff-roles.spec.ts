@@ -110,6 +110,12 @@ test('an administrador enrols TOTP, signs in with a code, invites almacén, who 
   await expect(almacen.getByText('Almacén', { exact: true })).toBeVisible();
   await almacen.screenshot({ path: 'test-results/staff-almacen-1280.png', fullPage: true });
 
+  // Products: readable (stock is counted there), but no «Nuevo producto» for almacén.
+  await nav.getByRole('link', { name: 'Productos' }).click();
+  await expect(almacen.getByRole('heading', { name: 'Productos' })).toBeVisible();
+  await expect(almacen.getByRole('row').nth(1)).toBeVisible();
+  await expect(almacen.getByRole('link', { name: 'Nuevo producto' })).toHaveCount(0);
+
   // A section outside almacén's role, opened by its address: said plainly; its API refuses too.
   await almacen.goto('/admin/facturas');
   await expect(almacen.getByRole('heading', { name: 'No tiene permiso para esta acción' })).toBeVisible();
