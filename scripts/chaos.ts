@@ -154,6 +154,7 @@ async function newAccount(db: Db, i: number, role: 'customer' | 'staff' = 'custo
       apellidoMat: String.fromCharCode(65 + (i % 26)),
       telefono: '3312345678',
       role,
+      ...(role === 'staff' ? { staffRole: 'administrador' } : {}),
     })
     .returning({ id: users.id });
   await db.insert(shippingAddresses).values({
@@ -170,7 +171,13 @@ async function newAccount(db: Db, i: number, role: 'customer' | 'staff' = 'custo
     estadoEnvio: 'Jalisco',
     paisEnvio: 'México',
   });
-  const session = await createSession(db, user!.id);
+  // Staff sessions start past the second factor (decision 064), as after the password and the TOTP code.
+  const session = await createSession(
+    db,
+    user!.id,
+    {},
+    role === 'staff' ? { secondFactorAt: new Date() } : {},
+  );
   return { id: user!.id, email, cookie: `sid=${session.token}` };
 }
 

@@ -1,14 +1,19 @@
-// npm run staff:create -- --email persona@empresa.mx [--nombre Laura] [--apellido Gómez] [--telefono 3312345678]
-// Creates a staff account (or promotes an existing one). The password is asked without echo, or read
+// npm run staff:create -- --email persona@empresa.mx [--rol administrador] [--nombre Laura] [--apellido Gómez]
+//   [--telefono 3312345678] [--restablecer-segundo-factor]
+// Creates a staff account with its role (or promotes an existing one). The password is asked without echo, or read
 // from stdin when it is not a terminal (echo "$PASS" | npm run staff:create -- --email …).
 import { parseArgs } from 'node:util';
 import { createOrPromoteStaff, staffAccountSchema } from '../src/server/admin/staff.ts';
 import { loadConfig } from '../src/server/config.ts';
+import { STAFF_ROLES } from '../src/shared/staff-roles.ts';
 import { exitWithConfigError, openCommandDatabase } from './cli.ts';
 
 const USAGE = [
-  'Uso: npm run staff:create -- --email persona@empresa.mx [--nombre Nombre] [--apellido Apellido] [--telefono 3312345678]',
-  'Crea una cuenta de personal (o promueve una existente). La contraseña se pide sin mostrarla,',
+  'Uso: npm run staff:create -- --email persona@empresa.mx [--rol administrador] [--nombre Nombre] [--apellido Apellido] [--telefono 3312345678] [--restablecer-segundo-factor]',
+  `Crea una cuenta de personal con su rol (${STAFF_ROLES.join(', ')}; administrador si no se indica) o promueve una existente.`,
+  'Al entrar por primera vez en /admin configura la verificación en dos pasos (aplicación de autenticación);',
+  '--restablecer-segundo-factor la quita a una cuenta existente (teléfono perdido) para configurarla de nuevo.',
+  'La contraseña se pide sin mostrarla,',
   'o se lee de la entrada estándar: echo "$CLAVE" | npm run staff:create -- --email persona@empresa.mx',
 ].join('\n');
 
@@ -18,11 +23,21 @@ function fail(message: string): never {
 }
 
 // parseArgs throws on an option it does not know ('--help' too): the person gets the usage, not a stack trace.
-let values: { email?: string; nombre?: string; apellido?: string; telefono?: string; help?: boolean };
+let values: {
+  email?: string;
+  rol?: string;
+  nombre?: string;
+  apellido?: string;
+  telefono?: string;
+  'restablecer-segundo-factor'?: boolean;
+  help?: boolean;
+};
 try {
   values = parseArgs({
     options: {
       email: { type: 'string' },
+      rol: { type: 'string' },
+      'restablecer-segundo-factor': { type: 'boolean' },
       nombre: { type: 'string' },
       apellido: { type: 'string' },
       telefono: { type: 'string' },
@@ -91,6 +106,8 @@ const parsed = staffAccountSchema.safeParse({
   apellidoPat: values.apellido,
   telefono: values.telefono,
   password,
+  rol: values.rol,
+  resetSecondFactor: values['restablecer-segundo-factor'] ?? false,
 });
 if (!parsed.success) {
   const labels: Record<string, string> = {
@@ -99,6 +116,7 @@ if (!parsed.success) {
     apellidoPat: 'Apellido',
     telefono: 'Teléfono',
     password: 'Contraseña',
+    rol: 'Rol',
   };
   fail(
     parsed.error.issues
@@ -113,7 +131,7 @@ await database.migrate();
 const { id, created } = await createOrPromoteStaff(database.db, parsed.data);
 console.log(
   created
-    ? `Cuenta de personal creada: ${parsed.data.email} (id ${id}). Inicie sesión en /admin.`
-    : `La cuenta ${parsed.data.email} (id ${id}) ahora es de personal; su contraseña cambió y sus sesiones se cerraron.`,
+    ? `Cuenta de personal creada: ${parsed.data.email} (id ${id}, rol ${parsed.data.rol}). Inicie sesión en /admin y configure la verificación en dos pasos.`
+    : `La cuenta ${parsed.data.email} (id ${id}) ahora es de personal con el rol ${parsed.data.rol}; su contraseña cambió y sus sesiones se cerraron.${parsed.data.resetSecondFactor ? ' Su verificación en dos pasos se restableció.' : ''}`,
 );
 await database.close();

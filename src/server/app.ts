@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { accountRoutes } from './account/routes.ts';
+import { guardAdminRoutes } from './admin/guard.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { csrfPlugin } from './auth/csrf.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -44,6 +45,7 @@ import { returnsRoutes } from './returns/routes.ts';
 import { seoRoutes } from './seo/routes.ts';
 import { shipmentShopperRoutes } from './shipments/shopper-routes.ts';
 import { spaPlugin } from './spa/plugin.ts';
+import { staffRoutes } from './staff/routes.ts';
 import { stockAlertRoutes } from './stock-alerts/routes.ts';
 
 declare module 'fastify' {
@@ -175,6 +177,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
 
+  // Before any route: every /api/admin route must name its permission and gets its check (decision 064).
+  guardAdminRoutes(app);
   // First of the routes: its onResponse hook times every request after it (by route pattern).
   await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(healthRoutes);
@@ -195,6 +199,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(quotationRoutes);
   await app.register(requisitionRoutes);
   await app.register(institutionRoutes);
+  await app.register(staffRoutes);
   await app.register(adminRoutes);
   await app.register(returnsRoutes);
   await app.register(stockAlertRoutes);

@@ -17,31 +17,33 @@ const ALL: readonly StaffRole[] = STAFF_ROLES;
 
 /**
  * Permission → the roles that hold it. A route names exactly one permission; an administrator holds every one.
- * Reading an order is everyone's (each role works on orders); changing money or tax papers is contabilidad's;
- * moving goods is almacén's; prices to customers and quotations are ventas'.
+ * Reading orders and the catalogue is everyone's (each role works on them); money going back to a buyer and tax
+ * papers are contabilidad's; moving goods is almacén's; customers, prices to them and quotations are ventas'.
  */
 export const STAFF_PERMISSIONS = {
   /** The dashboard (the admin's home). */
   'tablero.ver': ALL,
   /** Orders: the list, one order, its history. */
   'pedidos.ver': ALL,
-  /** Orders: prepare, ship, deliver, pickups, shipments, release a hold, cancel. */
+  /** Orders: prepare, ship, deliver, pickups, shipments, release an unpaid hold. */
   'pedidos.surtir': ['almacen', 'administrador'],
-  /** Money back: refunds, payouts, the buyer's CLABE, credit payments received. */
+  /** Money back: cancelling a paid order (it refunds), refunds, payouts, the buyer's CLABE, a return's refund. */
   'dinero.reembolsar': ['contabilidad', 'administrador'],
   /** Invoices, credit notes, the global, cancellations at the SAT, the accountant's downloads and reports. */
   'facturas.gestionar': ['contabilidad', 'administrador'],
+  /** The catalogue read: products, their documents, the form's options (almacén counts stock on them). */
+  'catalogo.ver': ALL,
   /** The catalogue: products, prices, documents, images, the import. */
   'catalogo.editar': ['ventas', 'administrador'],
-  /** Stock: counts, receipts of goods, reorder points, 'Por agotarse'. */
+  /** Stock: adjustments and movements, receipts of goods, reorder points, 'Por agotarse'. */
   'existencias.gestionar': ['almacen', 'administrador'],
-  /** Customers, quotations, contract prices, search synonyms and misses. */
+  /** Customers, their purchase-order rule, quotations, contract prices, search synonyms and misses. */
   'clientes.gestionar': ['ventas', 'administrador'],
-  /** Institutions: create, verify, invitations; their credit terms are credito.gestionar. */
+  /** Institutions: create, verify, invitations; their terms (credit line, purchase order) are credito.gestionar. */
   'instituciones.gestionar': ['ventas', 'administrador'],
-  /** Credit lines, statements, receivables and collections. */
+  /** Credit lines and terms, payments received on account, statements, receivables and collections. */
   'credito.gestionar': ['contabilidad', 'administrador'],
-  /** Returns: authorize, receive, restock (their refund is dinero.reembolsar). */
+  /** Returns: the list, authorize, refuse, receive, close (their refund is dinero.reembolsar). */
   'devoluciones.gestionar': ['almacen', 'ventas', 'administrador'],
   /** Controlled substances' sales log (precursors). */
   'controlados.ver': ['contabilidad', 'almacen', 'administrador'],
@@ -62,3 +64,12 @@ export function staffMay(role: StaffRole | null | undefined, permission: StaffPe
 /** Every permission a role holds (sent to the screens with the session). */
 export const permissionsOf = (role: StaffRole | null | undefined): StaffPermission[] =>
   (Object.keys(STAFF_PERMISSIONS) as StaffPermission[]).filter((p) => staffMay(role, p));
+
+/** The 403 code of an admin request whose session has not passed the second factor yet (the screen asks for it). */
+export const SECOND_FACTOR_REQUIRED = 'second_factor_required';
+export const SECOND_FACTOR_MESSAGE =
+  'Confirme su acceso con el código de su aplicación de autenticación para continuar';
+/** The 403 code of a deactivated staff account. */
+export const STAFF_DISABLED = 'staff_disabled';
+export const STAFF_DISABLED_MESSAGE =
+  'Su cuenta de personal está desactivada; pida a un administrador que la reactive';

@@ -113,9 +113,11 @@ async function main() {
       apellidoPat: PAYLOADS[4]!,
       telefono: '3311112222',
       role: 'staff',
+      staffRole: 'administrador',
     })
     .returning({ id: users.id });
-  const staff = await createSession(db, staffRow!.id);
+  // Past the second factor, as after the password and the TOTP code (decision 064).
+  const staff = await createSession(db, staffRow!.id, {}, { secondFactorAt: new Date() });
   const staffCookie = `sid=${staff.token}`;
   const edit = await inject(staffCookie, 'GET', `/api/admin/products/${encodeURIComponent(codes[1]!)}`);
   const product = (edit.product ?? edit) as Record<string, unknown>;

@@ -10,6 +10,7 @@ export const controlledAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/controlled-sales',
     {
+      config: { permission: 'controlados.ver' },
       schema: {
         tags,
         summary:
@@ -24,6 +25,7 @@ export const controlledAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/controlled-sales.csv',
     {
+      config: { permission: 'controlados.ver' },
       schema: {
         tags,
         summary: 'Las mismas ventas en CSV (UTF-8 con BOM, para Excel); la descarga queda en la bitácora',

@@ -16,6 +16,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/customers',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Clientes por nombre, correo o teléfono',
@@ -29,6 +30,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/customers/:id',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Un cliente: datos, dirección de envío y pedidos',
@@ -42,6 +44,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/customers/:id/purchase-order',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Hace obligatoria (o no) la orden de compra en los pedidos del cliente',

@@ -26,6 +26,7 @@ export const documentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/products/:code/documents',
     {
+      config: { permission: 'catalogo.ver' },
       schema: {
         tags,
         summary: 'HDS y certificados de análisis de la familia del producto',
@@ -39,6 +40,7 @@ export const documentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/products/:code/hds',
     {
+      config: { permission: 'catalogo.editar' },
       bodyLimit: 15 * MB,
       schema: {
         tags,
@@ -63,6 +65,7 @@ export const documentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/admin/products/:code/hds',
     {
+      config: { permission: 'catalogo.editar' },
       schema: {
         tags,
         summary: 'Quita la hoja de datos de seguridad de la familia',
@@ -83,6 +86,7 @@ export const documentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/products/:code/certificates',
     {
+      config: { permission: 'catalogo.editar' },
       bodyLimit: 15 * MB,
       schema: {
         tags,
@@ -111,6 +115,7 @@ export const documentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/admin/products/:code/certificates/:id',
     {
+      config: { permission: 'catalogo.editar' },
       schema: {
         tags,
         summary: 'Elimina el certificado de análisis de un lote',

@@ -12,7 +12,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/import',
     {
       bodyLimit: 28 * MB,
-      config: { rateLimit: false },
+      config: { rateLimit: false, permission: 'catalogo.editar' },
       schema: {
         tags: ['administración'],
         summary: 'Importa un CSV de catálogo (UTF-8, upsert por código); dryRun solo informa qué cambiaría',

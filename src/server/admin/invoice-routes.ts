@@ -83,6 +83,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/invoices/global',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary: 'Facturas globales al público en general, por mes',
@@ -95,6 +96,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/invoices/global',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary:
@@ -139,6 +141,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/invoices/global/:id/xml',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary: 'XML timbrado de una factura global',
@@ -160,6 +163,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/invoices',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary: 'Facturas: estado, RFC, total; filtro por estado y búsqueda por pedido, RFC, UUID o correo',
@@ -173,6 +177,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/invoices/:number/cancel',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary:
@@ -193,6 +198,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/invoices/:number/credit-notes',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary:
@@ -244,6 +250,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/invoices/:number/credit-notes',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary: 'Notas de crédito del pedido y lo que queda por acreditar de su factura vigente',
@@ -256,7 +263,10 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/invoices/:number/credit-notes/:uuid.xml',
-    { schema: { tags, summary: 'XML timbrado de una nota de crédito', params: creditNoteParamsSchema } },
+    {
+      config: { permission: 'facturas.gestionar' },
+      schema: { tags, summary: 'XML timbrado de una nota de crédito', params: creditNoteParamsSchema },
+    },
     async (request, reply) => {
       const { xml, filename } = await getCreditNoteXml(ctx, request.params.number, request.params.uuid);
       return sendAttachment(request, reply, xml, { filename, type: 'application/xml; charset=utf-8' });
@@ -265,7 +275,10 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/invoices/:number/credit-notes/:uuid.pdf',
-    { schema: { tags, summary: 'PDF de una nota de crédito', params: creditNoteParamsSchema } },
+    {
+      config: { permission: 'facturas.gestionar' },
+      schema: { tags, summary: 'PDF de una nota de crédito', params: creditNoteParamsSchema },
+    },
     async (request, reply) => {
       const { pdf, filename } = await getCreditNotePdf(ctx, request.params.number, request.params.uuid);
       return sendAttachment(request, reply, pdf, { filename, type: 'application/pdf' });
@@ -275,6 +288,7 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/invoices/:number/invoice.xml',
     {
+      config: { permission: 'facturas.gestionar' },
       schema: {
         tags,
         summary: 'XML timbrado de la factura del pedido',
@@ -294,7 +308,10 @@ export const invoiceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/invoices/:number/invoice.pdf',
-    { schema: { tags, summary: 'PDF de la factura del pedido', params: orderNumberParamsSchema } },
+    {
+      config: { permission: 'facturas.gestionar' },
+      schema: { tags, summary: 'PDF de la factura del pedido', params: orderNumberParamsSchema },
+    },
     async (request, reply) => {
       const { pdf, filename } = await getInvoicePdf(
         ctx,

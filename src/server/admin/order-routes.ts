@@ -33,6 +33,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/orders',
     {
+      config: { permission: 'pedidos.ver' },
       schema: {
         tags,
         summary: 'Pedidos: filtros por estado, fechas y búsqueda por número, correo o RFC',
@@ -46,6 +47,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/payments/delayed',
     {
+      config: { permission: 'pedidos.ver' },
       schema: {
         tags,
         summary: 'Pagos SPEI y en tienda: pendientes con su fecha límite, y pagos recibidos fuera de plazo',
@@ -58,6 +60,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/orders/:number',
     {
+      config: { permission: 'pedidos.ver' },
       schema: {
         tags,
         summary: 'Detalle de un pedido, acciones posibles e historial',
@@ -71,6 +74,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/prepare',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Pagado → En preparación',
@@ -88,6 +92,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/ship',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary:
@@ -118,6 +123,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/deliver',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Enviado → Entregado',
@@ -135,6 +141,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/cancel',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary: 'Cancela un pedido pagado o en preparación con reembolso total y un motivo',
@@ -160,6 +167,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/unpaid-holds',
     {
+      config: { permission: 'pedidos.ver' },
       schema: {
         tags,
         summary: 'Existencias apartadas por pedidos SPEI y en tienda sin pagar, por producto',
@@ -175,6 +183,7 @@ export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/release',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Libera las existencias de un pedido SPEI o en tienda sin pagar (lo cancela, con motivo)',

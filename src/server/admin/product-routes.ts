@@ -34,6 +34,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/catalog-options',
     {
+      config: { permission: 'catalogo.ver' },
       schema: {
         tags,
         summary: 'Marcas y grupos para el formulario de producto',
@@ -46,6 +47,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/products',
     {
+      config: { permission: 'catalogo.ver' },
       schema: {
         tags,
         summary: 'Productos (activos e inactivos) por código, nombre o marca',
@@ -59,6 +61,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/products/:code',
     {
+      config: { permission: 'catalogo.ver' },
       schema: {
         tags,
         summary: 'Un producto para editarlo',
@@ -72,6 +75,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/products',
     {
+      config: { permission: 'catalogo.editar' },
       schema: {
         tags,
         summary: 'Crea un producto (HTML saneado; marca nueva creada; existencia inicial en la bitácora)',
@@ -88,6 +92,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/products/:code',
     {
+      config: { permission: 'catalogo.editar' },
       schema: {
         tags,
         summary: 'Modifica un producto (la existencia se cambia con ajustes)',
@@ -110,6 +115,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/products/:code/active',
     {
+      config: { permission: 'catalogo.editar' },
       schema: {
         tags,
         summary: 'Activa o desactiva un producto',
@@ -131,6 +137,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/products/:code/image',
     {
+      config: { permission: 'catalogo.editar' },
       bodyLimit: 8 * MB,
       schema: {
         tags,
@@ -156,6 +163,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/products/:code/datasheet',
     {
+      config: { permission: 'catalogo.editar' },
       bodyLimit: 15 * MB,
       schema: {
         tags,
@@ -181,6 +189,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/products/:code/stock',
     {
+      config: { permission: 'existencias.gestionar' },
       schema: {
         tags,
         summary: 'Ajuste de existencia con motivo (nunca negativa); queda en la bitácora de movimientos',
@@ -195,6 +204,7 @@ export const productAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/products/:code/movements',
     {
+      config: { permission: 'existencias.gestionar' },
       schema: {
         tags,
         summary: 'Movimientos de existencia del producto',

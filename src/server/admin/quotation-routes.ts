@@ -22,6 +22,7 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/quotations',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Cotizaciones recientes y tasa de conversión',
@@ -34,6 +35,7 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/quotations/:folio',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Una cotización con sus revisiones',
@@ -47,6 +49,7 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/quotations/:folio/revise',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary:
@@ -70,6 +73,7 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/quotations/:folio/extend',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Extiende la vigencia: nueva revisión enviada al cliente',
@@ -87,6 +91,7 @@ export const quotationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/quotations/:folio/pdf',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'La cotización en PDF, como la recibió el cliente',

@@ -26,6 +26,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/refunds',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary: 'Reembolsos pendientes y en proceso, el más antiguo primero, con su antigüedad',
@@ -38,6 +39,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/refunds',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary:
@@ -68,6 +70,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/refund-account',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary: 'Registra la cuenta CLABE a la que se pagan los reembolsos pendientes del pedido',
@@ -86,6 +89,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/refunds/:id/payout',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary: 'Paga un reembolso pendiente con un pago de Openpay a la CLABE del cliente',
@@ -112,6 +116,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/refunds/:id/transfer',
     {
+      config: { permission: 'dinero.reembolsar' },
       schema: {
         tags,
         summary: 'Registra una transferencia hecha desde el banco de la tienda para un reembolso pendiente',

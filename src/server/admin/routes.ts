@@ -5,10 +5,10 @@ import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
 import { shipmentAdminRoutes } from '../shipments/routes.ts';
+import { staffAdminRoutes } from '../staff/admin-routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { documentAdminRoutes } from './document-routes.ts';
-import { requireStaff } from './guard.ts';
 import { importRoutes } from './import-routes.ts';
 import { invoiceAdminRoutes } from './invoice-routes.ts';
 import { orderAdminRoutes } from './order-routes.ts';
@@ -19,12 +19,13 @@ import { refundAdminRoutes } from './refund-routes.ts';
 import { searchAdminRoutes } from './search-routes.ts';
 
 /**
- * The back-office API, /api/admin/*. One hook guards every route registered in here (401 visitor,
- * 403 shopper) before anything else runs, so a route added later cannot forget the check.
+ * The back-office API, /api/admin/*. Every route names its one permission in `config.permission`; the root's onRoute
+ * hook (guardAdminRoutes in guard.ts, installed by app.ts before any route) refuses to start without it and puts
+ * `requireStaff(request, permission)` first on the route (401 visitor, 403 shopper, deactivated, second factor
+ * missing, or a role without the permission), so a route added later — here or elsewhere — cannot forget the check.
  */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
-    await requireStaff(request);
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });
 
@@ -42,10 +43,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(institutionAdminRoutes);
   await app.register(creditAdminRoutes);
   await app.register(shipmentAdminRoutes);
+  await app.register(staffAdminRoutes);
 
   app.get(
     '/api/admin/audit',
     {
+      config: { permission: 'personal.gestionar' },
       schema: {
         tags: ['administración'],
         summary: 'Bitácora de acciones del personal',

@@ -24,13 +24,17 @@ const shown = (r: { id: number; term: string; canonical: string; updatedAt: Date
 export const searchAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/search/synonyms',
-    { schema: { tags, summary: 'Sinónimos de búsqueda', response: { 200: synonymListSchema } } },
+    {
+      config: { permission: 'clientes.gestionar' },
+      schema: { tags, summary: 'Sinónimos de búsqueda', response: { 200: synonymListSchema } },
+    },
     async () => ({ items: await listSynonyms(app.db) }),
   );
 
   app.post(
     '/api/admin/search/synonyms',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Agrega un sinónimo (el término que escriben → el nombre en el catálogo)',
@@ -57,6 +61,7 @@ export const searchAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/search/synonyms/:id',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Cambia un sinónimo',
@@ -83,6 +88,7 @@ export const searchAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/admin/search/synonyms/:id',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Elimina un sinónimo',
@@ -108,6 +114,7 @@ export const searchAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/search/misses',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary:

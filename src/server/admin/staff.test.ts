@@ -10,6 +10,7 @@ import {
   createShopper,
 } from '../../../tests/server/support/staff.ts';
 import { openDatabase } from '../db/client.ts';
+import { totpCode, totpStep } from '../staff/totp.ts';
 import { createOrPromoteStaff, staffAccountSchema } from './staff.ts';
 
 let t: CheckoutTestApp;
@@ -22,7 +23,7 @@ const login = (username: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
 
 describe('staff accounts', () => {
-  it('creates a staff account that signs in and reaches /api/admin; audited as command-line work', async () => {
+  it('creates an administrador who signs in, enrols the second factor and reaches /api/admin; audited as command-line work', async () => {
     const input = staffAccountSchema.parse({
       email: 'Almacen@Ciencia-Occidente.mx',
       nombre: 'Laura',
@@ -34,7 +35,21 @@ describe('staff accounts', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().user.role).toBe('staff');
     const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const before = await t.app.inject({ url: '/api/admin/orders', headers: { cookie } });
+    expect([before.statusCode, before.json().error.code]).toEqual([403, 'second_factor_required']);
+    const enrolment = await t.app.inject({ url: '/api/staff/second-factor/enrolment', headers: { cookie } });
+    const secret = enrolment.json().secretGrouped.replace(/\s/g, '');
+    const enrolled = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/second-factor/enrolment',
+      headers: { cookie },
+      payload: { code: totpCode(secret, totpStep()) },
+    });
+    expect(enrolled.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/admin/orders', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/staff/me', headers: { cookie } })).json().role).toBe(
+      'administrador',
+    );
     const [audit] = (
       await t.db.execute<{ action: string; actor_label: string }>(
         sql`select action, actor_label from audit_log where entity_type = 'user' and entity_id = ${String(id)}`,
@@ -83,6 +98,8 @@ describe('npm run staff:create', () => {
         'jefa@ciencia-occidente.mx',
         '--nombre',
         'Rocío',
+        '--rol',
+        'contabilidad',
       ];
       const ok = spawnSync(process.execPath, args, { input: 'Segura#2025lab\n', env, encoding: 'utf8' });
       expect(ok.stderr).not.toMatch(/error/i);
@@ -90,12 +107,17 @@ describe('npm run staff:create', () => {
       expect(ok.stdout).toContain('Cuenta de personal creada: jefa@ciencia-occidente.mx');
       const database = await openDatabase({ dataDir: dir });
       const [user] = (
-        await database.db.execute<{ role: string; nombre: string; password_hash: string }>(
-          sql`select role, nombre, password_hash from users where email = 'jefa@ciencia-occidente.mx'`,
+        await database.db.execute<{
+          role: string;
+          staff_role: string;
+          nombre: string;
+          password_hash: string;
+        }>(
+          sql`select role, staff_role, nombre, password_hash from users where email = 'jefa@ciencia-occidente.mx'`,
         )
       ).rows;
       await database.close();
-      expect(user).toMatchObject({ role: 'staff', nombre: 'Rocío' });
+      expect(user).toMatchObject({ role: 'staff', staff_role: 'contabilidad', nombre: 'Rocío' });
       expect(user!.password_hash).toMatch(/^\$argon2id\$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -113,6 +135,10 @@ describe('npm run staff:create', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Uso: npm run staff:create -- --email/);
     expect(help.stderr).not.toMatch(/\bat \S+:\d+/);
+    expect(help.stdout).toContain('--rol');
+    const badRole = run('--email', 'x@y.mx', '--rol', 'gerente');
+    expect(badRole.status).toBe(1);
+    expect(badRole.stderr).toMatch(/^Rol: Elija un rol: ventas, almacen, contabilidad, administrador/m);
     const unknown = run('--correo', 'x@y.mx');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/Opción no válida/);

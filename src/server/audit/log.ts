@@ -1,4 +1,5 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { addDays, mexicoDayStart } from '../../shared/mexico-time.ts';
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -69,15 +70,29 @@ export async function auditOf(db: Db, entityType: string, entityId: string): Pro
   return list.map(toAuditEntry);
 }
 
-/** One page of the log, newest first, optionally for one entity type or entity. */
+/** One page of the log, newest first, filtered by entity, actor (part of the e-mail), action and days in Mexico City. */
 export async function auditPage(
   db: Db,
-  query: { entityType?: string | undefined; entityId?: string | undefined },
+  query: {
+    entityType?: string | undefined;
+    entityId?: string | undefined;
+    actor?: string | undefined;
+    action?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+  },
   page: { limit: number; offset: number },
 ): Promise<{ items: AuditEntry[]; total: number }> {
   const conditions: SQL[] = [];
   if (query.entityType) conditions.push(eq(auditLog.entityType, query.entityType));
   if (query.entityId) conditions.push(eq(auditLog.entityId, query.entityId));
+  if (query.actor) {
+    const escaped = query.actor.toLowerCase().replace(/[\\%_]/g, '\\$&');
+    conditions.push(sql`lower(${auditLog.actorLabel}) like ${`%${escaped}%`}`);
+  }
+  if (query.action) conditions.push(eq(auditLog.action, query.action));
+  if (query.from) conditions.push(gte(auditLog.createdAt, mexicoDayStart(query.from)));
+  if (query.to) conditions.push(lt(auditLog.createdAt, mexicoDayStart(addDays(query.to, 1))));
   const where = and(...conditions);
   const [total] = await db.select({ n: count() }).from(auditLog).where(where);
   const list = await db

@@ -7,6 +7,7 @@ import type {
   registerSchema,
   registerVerifySchema,
 } from '../../shared/schemas/auth.ts';
+import { STAFF_DISABLED, STAFF_DISABLED_MESSAGE } from '../../shared/staff-roles.ts';
 import type { Db } from '../db/client.ts';
 import { pendingRegistrations, recoveryCodes, users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -227,6 +228,9 @@ export async function login(db: Db, input: z.output<typeof loginSchema>, meta: M
     throw new AppError(401, 'bad_credentials', MESSAGES.badCredentials);
   }
   await clearFailures(db, 'login', input.username);
+  // A deactivated staff account (decision 064): told only after the right password, so a guesser learns nothing.
+  if (row.role === 'staff' && row.staffDisabledAt)
+    throw new AppError(403, STAFF_DISABLED, STAFF_DISABLED_MESSAGE);
   const session = await createSession(db, row.id, meta);
   return { user: toSessionUser(row), session };
 }

@@ -24,7 +24,7 @@ import { AppError } from '../http/errors.ts';
 
 export const WINDOW_MS = 15 * 60 * 1000;
 
-export type ThrottleKind = 'login' | 'recovery' | 'recovery-request' | 'register';
+export type ThrottleKind = 'login' | 'recovery' | 'recovery-request' | 'register' | 'second-factor';
 
 type Delay = { free: number; baseMs: number; capMs: number };
 /** `addressFree`: failures from one address before its requests must carry a proof of work. */
@@ -39,6 +39,13 @@ export const POLICIES: Record<ThrottleKind, Policy> = {
   // Wrong recovery codes: stricter per account (the owner rarely needs more than a couple of tries, and
   // each code dies after 5 wrong ones anyway).
   recovery: {
+    pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
+    account: { free: 5, baseMs: 2_000, capMs: 5 * 60_000 },
+    addressFree: 100,
+  },
+  // Staff's second factor (decision 064): the password is already known to whoever gets here, so wrong codes are
+  // braked like wrong recovery codes — a million 6-digit codes cannot be walked through.
+  'second-factor': {
     pair: { free: 5, baseMs: 2_000, capMs: WINDOW_MS },
     account: { free: 5, baseMs: 2_000, capMs: 5 * 60_000 },
     addressFree: 100,

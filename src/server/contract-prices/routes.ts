@@ -14,6 +14,7 @@ export const contractPriceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/institutions/:id/contract-prices',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Precios de contrato de una institución',
@@ -27,6 +28,7 @@ export const contractPriceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/institutions/:id/contract-prices',
     {
+      config: { permission: 'clientes.gestionar' },
       schema: {
         tags,
         summary: 'Reemplaza la lista de precios de contrato de una institución (por código, con vigencia)',

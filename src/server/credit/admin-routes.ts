@@ -40,6 +40,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/credit/institutions/:id/line',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary: 'Otorga, cambia o retira la línea de crédito (límite y plazo) de una institución',
@@ -79,6 +80,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/credit/payments',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary:
@@ -105,6 +107,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/credit/receivables',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary: 'Cuentas por cobrar: saldo y antigüedad por institución, con totales',
@@ -116,7 +119,10 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/admin/credit/receivables.csv',
-    { schema: { tags, summary: 'Cuentas por cobrar en CSV (una línea por factura con saldo)' } },
+    {
+      config: { permission: 'credito.gestionar' },
+      schema: { tags, summary: 'Cuentas por cobrar en CSV (una línea por factura con saldo)' },
+    },
     async (request, reply) => {
       const csv = receivablesCsv(await receivables(app.db, new Date()));
       return reply
@@ -132,6 +138,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/credit/institutions/:id/statement',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary: 'Estado de cuenta de una institución',
@@ -145,6 +152,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/credit/institutions/:id/statement.pdf',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary: 'Estado de cuenta de una institución en PDF (carta)',
@@ -165,6 +173,7 @@ export const creditAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `/api/admin/credit/payments/:id/cfdi.${format}`,
       {
+        config: { permission: 'credito.gestionar' },
         schema: {
           tags,
           summary: `CFDI de pago del pago recibido (${format.toUpperCase()})`,

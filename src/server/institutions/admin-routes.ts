@@ -45,6 +45,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/institutions',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary: 'Instituciones, por razón social o RFC',
@@ -62,6 +63,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/institutions',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary:
@@ -100,6 +102,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/institutions/:id',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary: 'La institución con sus miembros e invitaciones',
@@ -113,6 +116,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/institutions/:id/verify',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary: 'Marca la institución como verificada (Constancia de Situación Fiscal revisada)',
@@ -126,6 +130,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/admin/institutions/:id/terms',
     {
+      config: { permission: 'credito.gestionar' },
       schema: {
         tags,
         summary: 'Condiciones: línea de crédito, orden de compra obligatoria, nombres de campos',
@@ -140,6 +145,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/institutions/:id/invitations',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary: 'Invita por correo a un miembro (normalmente el administrador)',
@@ -162,6 +168,7 @@ export const institutionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/admin/institutions/:id/invitations/:invitationId',
     {
+      config: { permission: 'instituciones.gestionar' },
       schema: {
         tags,
         summary: 'Retira una invitación pendiente',

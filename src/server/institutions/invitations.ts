@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { InstitutionRole } from '../../shared/institutions.ts';
 import { mexicoLongDate } from '../../shared/mexico-time.ts';
 import type { InvitationPreview } from '../../shared/schemas/institutions.ts';
 import type { Actor } from '../audit/log.ts';
+import { linkState, newLinkToken } from '../auth/link-token.ts';
 import { hashToken, type SessionUser } from '../auth/session.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { institutionInvitations, institutionMembers, institutions, users } from '../db/schema.ts';
@@ -78,8 +78,7 @@ export async function createInvitation(
         isNull(institutionInvitations.revokedAt),
       ),
     );
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
+  const { token, tokenHash, expiresAt } = newLinkToken(INVITATION_DAYS, now);
   const [row] = await tx
     .insert(institutionInvitations)
     .values({
@@ -89,7 +88,7 @@ export async function createInvitation(
       approvalLimitCents: input.approvalLimit,
       orderLimitCents: input.orderLimit,
       monthlyLimitCents: input.monthlyLimit,
-      tokenHash: hashToken(token),
+      tokenHash,
       invitedBy: who.userId,
       expiresAt,
     })
@@ -127,10 +126,10 @@ async function findByToken(db: Db, token: string, lock: boolean) {
   const [row] = lock ? await query.for('update', { of: institutionInvitations }) : await query;
   if (!row) throw notFound(INVITATION_UNKNOWN);
   const { invitation } = row;
-  if (invitation.acceptedAt) throw gone('invitation_used', INVITATION_USED);
-  if (invitation.revokedAt) throw gone('invitation_revoked', INVITATION_REVOKED);
-  if (invitation.expiresAt <= new Date())
-    throw gone('invitation_expired', invitationExpired(invitation.expiresAt));
+  const state = linkState(invitation);
+  if (state === 'used') throw gone('invitation_used', INVITATION_USED);
+  if (state === 'revoked') throw gone('invitation_revoked', INVITATION_REVOKED);
+  if (state === 'expired') throw gone('invitation_expired', invitationExpired(invitation.expiresAt));
   return row;
 }
 

@@ -16,6 +16,7 @@ import {
   returnViewSchema,
   staffReasonSchema,
 } from '../../shared/schemas/returns.ts';
+import type { StaffPermission } from '../../shared/staff-roles.ts';
 import { staffRequest } from '../admin/context.ts';
 import { requireStaff } from '../admin/guard.ts';
 import { requireUser } from '../auth/session.ts';
@@ -114,6 +115,7 @@ const staffReturnRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/returns',
     {
+      config: { permission: 'devoluciones.gestionar' },
       schema: {
         tags,
         summary: 'Devoluciones, las más recientes primero (por estado)',
@@ -127,6 +129,7 @@ const staffReturnRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/returns/:id',
     {
+      config: { permission: 'devoluciones.gestionar' },
       schema: {
         tags,
         summary: 'Una devolución',
@@ -144,6 +147,7 @@ const staffReturnRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/orders/:number/returns',
     {
+      config: { permission: 'devoluciones.gestionar' },
       schema: {
         tags,
         summary: 'Devoluciones de un pedido',
@@ -159,10 +163,12 @@ const staffReturnRoutes: FastifyPluginAsyncZod = async (app) => {
     summary: string,
     body: S,
     toMove: (body: z.infer<S>) => ReturnMove,
+    permission: StaffPermission = 'devoluciones.gestionar',
   ) =>
     app.post(
       `/api/admin/returns/:id/${path}`,
       {
+        config: { permission },
         schema: {
           tags,
           summary,
@@ -201,6 +207,7 @@ const staffReturnRoutes: FastifyPluginAsyncZod = async (app) => {
     'Revisada: regresa cada producto a la venta o a cuarentena y reembolsa por la vía del pago, con su nota de crédito',
     refundReturnSchema,
     (b) => ({ event: 'refund', ...b }),
+    'dinero.reembolsar',
   );
   step('close', 'Revisada y no procede: cierra sin reembolso, con el motivo', staffReasonSchema, (b) => ({
     event: 'close',

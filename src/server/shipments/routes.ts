@@ -30,6 +30,7 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/shipments',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Registra un envío (total o parcial) con paquetería y guía; avisa al cliente por correo',
@@ -56,6 +57,7 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/shipments/:seq/delivered',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Marca un envío como entregado; el último entregado deja el pedido «Entregado»',
@@ -73,6 +75,7 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/pickup-ready',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Listo para recoger en sucursal: código de recolección y correo al cliente',
@@ -99,6 +102,7 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/orders/:number/pickup-collected',
     {
+      config: { permission: 'pedidos.surtir' },
       schema: {
         tags,
         summary: 'Recogido en sucursal: código, nombre e identificación de quien lo recoge',
@@ -120,6 +124,7 @@ export const shipmentAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/stock/receipts',
     {
+      config: { permission: 'existencias.gestionar' },
       schema: {
         tags,
         summary: 'Mercancía recibida: surte primero lo sobre pedido de los pedidos más antiguos',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { createSession, sessionCookieName } from '../../../src/server/auth/session.ts';
 import { users } from '../../../src/server/db/schema.ts';
+import type { StaffRole } from '../../../src/shared/staff-roles.ts';
 import {
   type CheckoutTestApp,
   createShopper,
@@ -14,8 +15,11 @@ import {
 export { createCheckoutApp, createShopper, productWithStock, stockOf } from './checkout.ts';
 export type { CheckoutTestApp, Shopper };
 
-/** A staff member with a live session. */
-export async function createStaff(t: CheckoutTestApp): Promise<Shopper> {
+/**
+ * A staff member with `role` (administrador unless told) and a live session that has passed the second factor — as
+ * after the password and the TOTP code (src/server/staff/second-factor.test.ts tests those steps themselves).
+ */
+export async function createStaff(t: CheckoutTestApp, role: StaffRole = 'administrador'): Promise<Shopper> {
   const email = `personal.${randomUUID().slice(0, 8)}@ciencia-occidente.mx`;
   const [user] = await t.db
     .insert(users)
@@ -26,9 +30,10 @@ export async function createStaff(t: CheckoutTestApp): Promise<Shopper> {
       apellidoPat: 'Gómez',
       telefono: '3311112222',
       role: 'staff',
+      staffRole: role,
     })
     .returning({ id: users.id });
-  const session = await createSession(t.db, user!.id);
+  const session = await createSession(t.db, user!.id, {}, { secondFactorAt: new Date() });
   return { id: user!.id, email, cookie: `${sessionCookieName(t.app.config)}=${session.token}` };
 }
 
@@ -74,4 +79,16 @@ export async function outbox(t: CheckoutTestApp, kind: string) {
       sql`select "to", subject, text from mail_outbox where kind = ${kind} order by id`,
     )
   ).rows;
+}
+
+/** Signs in with e-mail and password through the API: the session cookie (a staff session short of the second factor). */
+export async function signInWithPassword(t: CheckoutTestApp, email: string, password: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: email, password },
+  });
+  if (res.statusCode !== 200) return { status: res.statusCode, cookie: '', body: res.json() };
+  const set = res.cookies.find((c) => c.name === sessionCookieName(t.app.config));
+  return { status: res.statusCode, cookie: `${set!.name}=${set!.value}`, body: res.json() };
 }

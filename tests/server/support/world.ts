@@ -20,6 +20,7 @@ export type Person = {
   id: number;
   email: string;
   cookie: string;
+  role: 'customer' | 'staff';
   /** Words only this person's data contains (names, street, RFC, invoice name, cart product…). */
   markers: string[];
 };
@@ -45,6 +46,10 @@ const INVOICE_FORM = {
   cp: '44100',
 };
 
+/** Staff sessions start past the second factor (the administrador of the back office, decision 064). */
+const staffSessionOptions = (role: 'customer' | 'staff') =>
+  role === 'staff' ? { secondFactorAt: new Date() } : {};
+
 async function person(
   t: CheckoutTestApp,
   tag: { nombre: string; apellido: string; street: string; phone: string },
@@ -61,6 +66,7 @@ async function person(
       apellidoMat: 'Safety',
       telefono: tag.phone,
       role,
+      ...(role === 'staff' ? { staffRole: 'administrador' } : {}),
     })
     .returning({ id: users.id });
   if (role === 'customer') {
@@ -80,9 +86,10 @@ async function person(
       paisEnvio: 'México',
     });
   }
-  const session = await createSession(t.db, user!.id);
+  const session = await createSession(t.db, user!.id, {}, staffSessionOptions(role));
   return {
     id: user!.id,
+    role,
     email,
     cookie: `${sessionCookieName(t.app.config)}=${session.token}`,
     markers: [email, tag.nombre, tag.apellido, tag.street, tag.phone],
@@ -91,7 +98,7 @@ async function person(
 
 /** A fresh session for someone (a fuzzed logout or password change may have ended theirs). */
 export async function renewSession(t: CheckoutTestApp, who: Person): Promise<void> {
-  const session = await createSession(t.db, who.id);
+  const session = await createSession(t.db, who.id, {}, staffSessionOptions(who.role));
   who.cookie = `${sessionCookieName(t.app.config)}=${session.token}`;
 }
 

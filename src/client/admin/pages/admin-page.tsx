@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { useLogin, useLoginForm } from '@/client/lib/auth/login.ts';
@@ -10,7 +11,10 @@ import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { NO_PERMISSION } from '@/shared/schemas/admin.ts';
 import { shop } from '@/shared/shop.ts';
+import { STAFF_ROLE_LABELS, type StaffPermission } from '@/shared/staff-roles.ts';
+import { useStaffMe } from '../api/staff.ts';
 import { buttonClass } from '../components/admin-ui.tsx';
+import { PermissionsProvider, useCan } from '../components/permissions.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
@@ -29,23 +33,40 @@ import { RefundsScreen } from '../screens/refunds-screen.tsx';
 import { ReturnDetailScreen } from '../screens/return-detail.tsx';
 import { ReturnsScreen } from '../screens/returns-screen.tsx';
 import { SearchScreen } from '../screens/search-screen.tsx';
+import { EnrolSecondFactor, VerifySecondFactor } from '../screens/second-factor-screen.tsx';
+import { StaffInvitationScreen } from '../screens/staff-invitation-screen.tsx';
+import { StaffScreen } from '../screens/staff-screen.tsx';
 
-const NAV = [
-  { to: 'pedidos', label: 'Pedidos' },
-  { to: 'productos', label: 'Productos' },
-  { to: 'importar', label: 'Importar catálogo' },
-  { to: 'pagos-diferidos', label: 'Pagos diferidos' },
-  { to: 'reembolsos', label: 'Reembolsos pendientes' },
-  { to: 'devoluciones', label: 'Devoluciones' },
-  { to: 'ventas-controladas', label: 'Ventas controladas' },
-  { to: 'facturas', label: 'Facturas' },
-  { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar' },
-  { to: 'cotizaciones', label: 'Cotizaciones' },
-  { to: 'clientes', label: 'Clientes' },
-  { to: 'instituciones', label: 'Instituciones' },
-  { to: 'busqueda', label: 'Búsqueda' },
-  { to: 'bitacora', label: 'Bitácora' },
+/** The sections, each shown only to a role that holds its permission (src/shared/staff-roles.ts, decision 064). */
+const NAV: { to: string; label: string; permission: StaffPermission }[] = [
+  { to: 'pedidos', label: 'Pedidos', permission: 'pedidos.ver' },
+  { to: 'productos', label: 'Productos', permission: 'catalogo.ver' },
+  { to: 'importar', label: 'Importar catálogo', permission: 'catalogo.editar' },
+  { to: 'pagos-diferidos', label: 'Pagos diferidos', permission: 'pedidos.ver' },
+  { to: 'reembolsos', label: 'Reembolsos pendientes', permission: 'dinero.reembolsar' },
+  { to: 'devoluciones', label: 'Devoluciones', permission: 'devoluciones.gestionar' },
+  { to: 'ventas-controladas', label: 'Ventas controladas', permission: 'controlados.ver' },
+  { to: 'facturas', label: 'Facturas', permission: 'facturas.gestionar' },
+  { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar', permission: 'credito.gestionar' },
+  { to: 'cotizaciones', label: 'Cotizaciones', permission: 'clientes.gestionar' },
+  { to: 'clientes', label: 'Clientes', permission: 'clientes.gestionar' },
+  { to: 'instituciones', label: 'Instituciones', permission: 'instituciones.gestionar' },
+  { to: 'busqueda', label: 'Búsqueda', permission: 'clientes.gestionar' },
+  { to: 'personal', label: 'Personal', permission: 'personal.gestionar' },
+  { to: 'bitacora', label: 'Bitácora', permission: 'personal.gestionar' },
 ];
+
+/** A section the role may not open: said plainly (the server refuses its requests anyway). */
+function Allowed({ permission, children }: { permission: StaffPermission; children: ReactNode }) {
+  const can = useCan();
+  if (can(permission)) return children;
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600 shadow-sm">
+      <h1 className="text-lg font-semibold text-slate-900">{NO_PERMISSION}</h1>
+      <p className="mt-1">Su rol no incluye esta sección. Si la necesita, pídala a un administrador.</p>
+    </div>
+  );
+}
 
 function SignOutButton({ className = buttonClass.secondary }: { className?: string }) {
   const client = useQueryClient();
@@ -132,7 +153,12 @@ function NoPermission({ email }: { email: string }) {
   );
 }
 
-function Shell({ email }: { email: string }) {
+function Shell({ email, roleLabel }: { email: string; roleLabel: string }) {
+  const can = useCan();
+  const permitted = NAV.filter((item) => can(item.permission));
+  const guard = (permission: StaffPermission, element: ReactNode) => (
+    <Allowed permission={permission}>{element}</Allowed>
+  );
   const link = ({ isActive }: { isActive: boolean }) =>
     `whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition ${
       isActive ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white'
@@ -155,7 +181,7 @@ function Shell({ email }: { email: string }) {
           aria-label="Secciones"
           className="flex gap-1 overflow-x-auto px-3 pb-3 lg:flex-1 lg:flex-col lg:px-3"
         >
-          {NAV.map((item) => (
+          {permitted.map((item) => (
             // Absolute: a relative link resolved against /admin/pedidos after the sign-in's redirect
             // ('/admin/pedidos/facturas' opened an order 'NaN').
             <NavLink key={item.to} to={`/admin/${item.to}`} className={link}>
@@ -167,38 +193,51 @@ function Shell({ email }: { email: string }) {
           <p className="truncate" title={email}>
             {email}
           </p>
+          <p className="mt-0.5 text-brand-100">{roleLabel}</p>
           <SignOutButton className="mt-2 text-sm font-medium text-white hover:underline" />
         </div>
       </aside>
       <div className="min-w-0 flex-1">
         <div className="flex items-center justify-end gap-3 border-b border-slate-200 bg-white px-4 py-2 text-xs text-slate-500 lg:hidden">
-          <span className="truncate">{email}</span>
+          <span className="truncate">
+            {email} · {roleLabel}
+          </span>
           <SignOutButton className="font-medium text-brand-700" />
         </div>
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Routes>
             <Route index element={<Navigate to="pedidos" replace />} />
-            <Route path="pedidos" element={<OrdersScreen />} />
-            <Route path="pedidos/:number" element={<OrderDetailScreen />} />
-            <Route path="productos" element={<ProductsScreen />} />
-            <Route path="productos/nuevo" element={<ProductEditScreen />} />
-            <Route path="productos/:code" element={<ProductEditScreen />} />
-            <Route path="importar" element={<ImportScreen />} />
-            <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
-            <Route path="reembolsos" element={<RefundsScreen />} />
-            <Route path="devoluciones" element={<ReturnsScreen />} />
-            <Route path="devoluciones/:id" element={<ReturnDetailScreen />} />
-            <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
-            <Route path="facturas" element={<InvoicesScreen />} />
-            <Route path="cuentas-por-cobrar" element={<ReceivablesScreen />} />
-            <Route path="cotizaciones" element={<QuotationsScreen />} />
-            <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
-            <Route path="clientes" element={<CustomersScreen />} />
-            <Route path="clientes/:id" element={<CustomerDetailScreen />} />
-            <Route path="instituciones" element={<InstitutionsScreen />} />
-            <Route path="instituciones/:id" element={<InstitutionDetailScreen />} />
-            <Route path="bitacora" element={<AuditScreen />} />
-            <Route path="busqueda" element={<SearchScreen />} />
+            <Route path="pedidos" element={guard('pedidos.ver', <OrdersScreen />)} />
+            <Route path="pedidos/:number" element={guard('pedidos.ver', <OrderDetailScreen />)} />
+            <Route path="productos" element={guard('catalogo.ver', <ProductsScreen />)} />
+            <Route path="productos/nuevo" element={guard('catalogo.editar', <ProductEditScreen />)} />
+            <Route path="productos/:code" element={guard('catalogo.ver', <ProductEditScreen />)} />
+            <Route path="importar" element={guard('catalogo.editar', <ImportScreen />)} />
+            <Route path="pagos-diferidos" element={guard('pedidos.ver', <DelayedPaymentsScreen />)} />
+            <Route path="reembolsos" element={guard('dinero.reembolsar', <RefundsScreen />)} />
+            <Route path="devoluciones" element={guard('devoluciones.gestionar', <ReturnsScreen />)} />
+            <Route
+              path="devoluciones/:id"
+              element={guard('devoluciones.gestionar', <ReturnDetailScreen />)}
+            />
+            <Route path="ventas-controladas" element={guard('controlados.ver', <ControlledSalesScreen />)} />
+            <Route path="facturas" element={guard('facturas.gestionar', <InvoicesScreen />)} />
+            <Route path="cuentas-por-cobrar" element={guard('credito.gestionar', <ReceivablesScreen />)} />
+            <Route path="cotizaciones" element={guard('clientes.gestionar', <QuotationsScreen />)} />
+            <Route
+              path="cotizaciones/:folio"
+              element={guard('clientes.gestionar', <QuotationDetailScreen />)}
+            />
+            <Route path="clientes" element={guard('clientes.gestionar', <CustomersScreen />)} />
+            <Route path="clientes/:id" element={guard('clientes.gestionar', <CustomerDetailScreen />)} />
+            <Route path="instituciones" element={guard('instituciones.gestionar', <InstitutionsScreen />)} />
+            <Route
+              path="instituciones/:id"
+              element={guard('instituciones.gestionar', <InstitutionDetailScreen />)}
+            />
+            <Route path="bitacora" element={guard('personal.gestionar', <AuditScreen />)} />
+            <Route path="personal" element={guard('personal.gestionar', <StaffScreen />)} />
+            <Route path="busqueda" element={guard('clientes.gestionar', <SearchScreen />)} />
             <Route path="*" element={<p className="text-slate-600">Esta sección no existe.</p>} />
           </Routes>
         </main>
@@ -207,8 +246,46 @@ function Shell({ email }: { email: string }) {
   );
 }
 
+/**
+ * A signed-in staff account: the second factor first (enrol at the first sign-in, then a code each time), then the
+ * back office with the sections its role may open.
+ */
+function StaffGate({ email }: { email: string }) {
+  const me = useStaffMe(true);
+  if (me.isPending) return <Spinner />;
+  if (me.error || !me.data) {
+    return (
+      <div className="mx-auto max-w-md px-4 py-16">
+        <Alert tone="danger">
+          {me.error?.message ?? 'No se pudo consultar su cuenta. Recargue la página.'}
+        </Alert>
+        <div className="mt-4">
+          <SignOutButton />
+        </div>
+      </div>
+    );
+  }
+  const signOut = <SignOutButton className="font-medium text-brand-700 hover:underline" />;
+  if (me.data.secondFactor === 'enrol') return <EnrolSecondFactor signOut={signOut} />;
+  if (me.data.secondFactor === 'verify') return <VerifySecondFactor email={email} signOut={signOut} />;
+  return (
+    <PermissionsProvider permissions={me.data.permissions}>
+      <Shell email={email} roleLabel={me.data.role ? STAFF_ROLE_LABELS[me.data.role] : 'Sin rol'} />
+    </PermissionsProvider>
+  );
+}
+
 /** /admin: the staff's own screens, with their own layout; staff sign in here with the shop's sessions. */
 export function Component() {
+  return (
+    <Routes>
+      <Route path="invitacion/:token" element={<StaffInvitationScreen />} />
+      <Route path="*" element={<SignedIn />} />
+    </Routes>
+  );
+}
+
+function SignedIn() {
   const { data, isPending, isError } = useSession();
   if (isPending) return <Spinner />;
   if (isError) {
@@ -221,5 +298,5 @@ export function Component() {
   const user = data?.user ?? null;
   if (!user) return <StaffSignIn />;
   if (user.role !== 'staff') return <NoPermission email={user.email} />;
-  return <Shell email={user.email} />;
+  return <StaffGate email={user.email} />;
 }

@@ -31,6 +31,7 @@ import {
   ScreenTitle,
   serverFields,
 } from '../components/admin-ui.tsx';
+import { useCan } from '../components/permissions.tsx';
 import { AuditList } from './audit-screen.tsx';
 import { InvoicePanel } from './order-invoice-panel.tsx';
 import { OrderMoneyPanel } from './order-money-panel.tsx';
@@ -254,10 +255,13 @@ const holdsStock = (order: AdminOrderDetail) =>
 function Actions({ order }: { order: AdminOrderDetail }) {
   const action = useOrderAction(order.number);
   const flight = useSingleFlight();
+  // The steps are almacén's, cancelling (it refunds) contabilidad's: each hidden from a role without it.
+  const can = useCan();
+  const fulfil = can('pedidos.surtir');
   return (
     <Panel title="Acciones">
       <div className="grid gap-4">
-        {order.actions.prepare ? (
+        {fulfil && order.actions.prepare ? (
           <button
             type="button"
             className={buttonClass.primary}
@@ -267,8 +271,8 @@ function Actions({ order }: { order: AdminOrderDetail }) {
             Marcar «En preparación»
           </button>
         ) : null}
-        {order.actions.ship && wholeShipmentFits(order) ? <ShipForm order={order} /> : null}
-        {order.actions.deliver ? (
+        {fulfil && order.actions.ship && wholeShipmentFits(order) ? <ShipForm order={order} /> : null}
+        {fulfil && order.actions.deliver ? (
           <button
             type="button"
             className={buttonClass.primary}
@@ -290,7 +294,13 @@ function Actions({ order }: { order: AdminOrderDetail }) {
                   : 'Sin pasos pendientes.'}
           </p>
         ) : null}
-        {holdsStock(order) ? <ReleaseForm order={order} /> : <CancelForm order={order} />}
+        {holdsStock(order) ? (
+          fulfil ? (
+            <ReleaseForm order={order} />
+          ) : null
+        ) : can('dinero.reembolsar') ? (
+          <CancelForm order={order} />
+        ) : null}
       </div>
     </Panel>
   );
@@ -307,6 +317,7 @@ export function OrderDetailScreen() {
   const number = Number(useParams().number);
   useDocumentTitle(`Pedido #${number} — Administración`);
   const { data: order, isPending, error } = useAdminOrder(number);
+  const can = useCan();
   if (isPending) return <Spinner />;
   if (error || !order) return <Alert tone="danger">{error?.message ?? 'Pedido no encontrado'}</Alert>;
   const a = order.address;
@@ -510,8 +521,10 @@ export function OrderDetailScreen() {
         </div>
         <div className="order-first grid content-start gap-5 lg:order-none">
           <Actions order={order} />
-          {order.invoiceState === 'none' ? null : <InvoicePanel orderNumber={order.number} />}
-          <OrderReturnsPanel orderNumber={order.number} />
+          {order.invoiceState === 'none' || !can('facturas.gestionar') ? null : (
+            <InvoicePanel orderNumber={order.number} />
+          )}
+          {can('devoluciones.gestionar') ? <OrderReturnsPanel orderNumber={order.number} /> : null}
           <Panel title="Historial">
             <AuditList entries={order.history} empty="Sin acciones del personal todavía." />
           </Panel>

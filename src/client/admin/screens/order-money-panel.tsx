@@ -4,6 +4,7 @@ import { REFUND_ROUTE_LABELS, REFUND_STATE_LABELS } from '@/shared/refund-routes
 import type { AdminOrderDetail } from '@/shared/schemas/admin.ts';
 import type { RefundView } from '@/shared/schemas/refunds.ts';
 import { buttonClass, formatAgeHours, formatDateTime, hoursSince, Panel } from '../components/admin-ui.tsx';
+import { useCan } from '../components/permissions.tsx';
 import { AccountForm, PartialRefundForm, PayoutConfirm, TransferForm } from './order-refund-forms.tsx';
 
 /**
@@ -141,7 +142,9 @@ function RefundItem({ order, refund }: { order: AdminOrderDetail; refund: Refund
 export function OrderMoneyPanel({ order }: { order: AdminOrderDetail }) {
   const [partial, setPartial] = useState(false);
   // What is left to give back is the server's figure; the server refuses more anyway.
-  const canRefund = order.balances.keptCents > 0 && order.paidAt !== null;
+  // Money back is contabilidad's (and the administrador's): hidden from other roles, refused by the server anyway.
+  const mayRefund = useCan()('dinero.reembolsar');
+  const canRefund = mayRefund && order.balances.keptCents > 0 && order.paidAt !== null;
   return (
     <div data-testid="order-money">
       <Panel

@@ -14,6 +14,7 @@ import {
   Panel,
   serverFields,
 } from '../components/admin-ui.tsx';
+import { useCan } from '../components/permissions.tsx';
 import { ReceiveGoodsForm } from './receive-goods-form.tsx';
 
 /**
@@ -179,7 +180,10 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
   const action = useShipmentAction(order.number);
   const flight = useSingleFlight();
   const d = order.delivery;
-  const canShip = MAY_SHIP.includes(order.status) && d.lines.some((l) => l.ready > 0);
+  // Shipping and receiving goods are almacén's: hidden from other roles (the server refuses them anyway).
+  const can = useCan();
+  const fulfil = can('pedidos.surtir');
+  const canShip = fulfil && MAY_SHIP.includes(order.status) && d.lines.some((l) => l.ready > 0);
   return (
     <Panel title={`Envíos · ${d.methodLabel}${d.branch ? ` · ${d.branch.name}` : ''}`}>
       <div className="overflow-x-auto">
@@ -212,7 +216,9 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
                         Sobre pedido: {l.awaited}
                         {l.awaitedTo ? `, prometido a más tardar el ${formatDay(l.awaitedTo)}` : ''}
                       </span>
-                      <ReceiveGoodsForm code={l.code} awaited={l.awaited} />
+                      {can('existencias.gestionar') ? (
+                        <ReceiveGoodsForm code={l.code} awaited={l.awaited} />
+                      ) : null}
                     </>
                   ) : null}
                 </td>
@@ -268,7 +274,7 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
                   </li>
                 ))}
               </ul>
-              {!s.deliveredAt && s.carrier !== 'pickup' ? (
+              {fulfil && !s.deliveredAt && s.carrier !== 'pickup' ? (
                 <button
                   type="button"
                   className={`${buttonClass.secondary} mt-2`}
@@ -290,7 +296,9 @@ export function OrderShipmentsPanel({ order }: { order: AdminOrderDetail }) {
       {action.error ? <Alert tone="danger">{action.error.message}</Alert> : null}
       <div className="mt-4">
         {d.method === 'pickup' ? (
-          <PickupActions order={order} />
+          fulfil ? (
+            <PickupActions order={order} />
+          ) : null
         ) : canShip ? (
           <NewShipment order={order} />
         ) : null}

@@ -11,6 +11,7 @@ import { useCatalogOptions } from '../api/get-catalog-options.ts';
 import { useAdminProduct } from '../api/get-product.ts';
 import { saveProduct, setProductActive, useProductMutation } from '../api/save-product.ts';
 import { buttonClass, fieldClass, Panel, ScreenTitle, serverFields } from '../components/admin-ui.tsx';
+import { useCan } from '../components/permissions.tsx';
 import { ProductDocumentsPanel } from './product-documents-panel.tsx';
 import { SafetyFields, SobrePedidoFields } from './product-field-groups.tsx';
 import { EMPTY, Field, type Form, toForm } from './product-form.tsx';
@@ -21,6 +22,7 @@ export function ProductEditScreen() {
   const params = useParams();
   const code = params.code ?? null;
   const navigate = useNavigate();
+  const can = useCan();
   useDocumentTitle(code ? `Producto ${code} — Administración` : 'Nuevo producto — Administración');
   const product = useAdminProduct(code ?? '', code !== null);
   const options = useCatalogOptions();
@@ -263,7 +265,7 @@ export function ProductEditScreen() {
                 <Alert tone="danger">{save.error.message}</Alert>
               </div>
             ) : null}
-            <div className="sm:col-span-2">
+            <div className={can('catalogo.editar') ? 'sm:col-span-2' : 'hidden'}>
               <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
                 {save.isPending ? 'Guardando…' : code ? 'Guardar cambios' : 'Crear producto'}
               </button>
@@ -272,9 +274,9 @@ export function ProductEditScreen() {
         </Panel>
         {code && product.data ? (
           <div className="grid content-start gap-5">
-            <ProductMediaPanel product={product.data} />
+            {can('catalogo.editar') ? <ProductMediaPanel product={product.data} /> : null}
             <ProductDocumentsPanel code={product.data.code} />
-            <ProductStockPanel product={product.data} />
+            {can('existencias.gestionar') ? <ProductStockPanel product={product.data} /> : null}
           </div>
         ) : null}
       </div>

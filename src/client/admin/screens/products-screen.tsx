@@ -15,6 +15,7 @@ import {
   td,
   th,
 } from '../components/admin-ui.tsx';
+import { useCan } from '../components/permissions.tsx';
 
 export function ProductsScreen() {
   useDocumentTitle('Productos — Administración');
@@ -35,15 +36,18 @@ export function ProductsScreen() {
     if (query.satKeys === 'fallback') next.set('claveSat', 'predeterminada');
     setParams(next);
   };
+  const can = useCan();
   return (
     <>
       <ScreenTitle
         title="Productos"
         subtitle="Busque por código, nombre o marca; los inactivos no se muestran en la tienda."
         actions={
-          <Link to="/admin/productos/nuevo" className={buttonClass.primary}>
-            Nuevo producto
-          </Link>
+          can('catalogo.editar') ? (
+            <Link to="/admin/productos/nuevo" className={buttonClass.primary}>
+              Nuevo producto
+            </Link>
+          ) : null
         }
       />
       <form

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -204,4 +205,33 @@ export const fiscalProfiles = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('fiscal_profiles_user_idx').on(t.userId)],
+);
+
+/**
+ * An administrator's invitation to join the staff (issue 36, decision 064): a 256-bit token mailed as a link, only its
+ * SHA-256 stored, valid 7 days, accepted once; the invitee sets name and password and gets `staffRole`.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: serial('id').primaryKey(),
+    /** Lower-case. */
+    email: text('email').notNull(),
+    staffRole: text('staff_role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: integer('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('staff_invitations_token_idx').on(t.tokenHash),
+    index('staff_invitations_email_idx').on(t.email),
+    check(
+      'staff_invitations_role_chk',
+      sql`${t.staffRole} in ('ventas', 'almacen', 'contabilidad', 'administrador')`,
+    ),
+  ],
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressSchema } from '../common.ts';
-import { page, pageInfoSchema } from './common.ts';
+import { isoDay, page, pageInfoSchema } from './common.ts';
 import { adminOrderSummarySchema, auditEntrySchema } from './orders.ts';
 
 /** Invoices, customers, audit and delayed payments. Part of the back-office API contract (../admin.ts). */
@@ -78,11 +78,22 @@ export const adminCustomerDetailSchema = adminCustomerRowSchema.extend({
 });
 export type AdminCustomerDetail = z.infer<typeof adminCustomerDetailSchema>;
 
-export const auditQuerySchema = z.object({
-  entityType: z.string().max(40).optional(),
-  entityId: z.string().max(80).optional(),
-  page,
-});
+/** The log's filters (issue 36): who (part of the e-mail), what (an action), on what (type, id) and when (days in Mexico City). */
+export const auditQuerySchema = z
+  .object({
+    entityType: z.string().max(40).optional(),
+    entityId: z.string().max(80).optional(),
+    actor: z.string().trim().max(120, 'Escriba como máximo 120 caracteres').optional(),
+    action: z.string().max(60).optional(),
+    from: isoDay('Fecha inicial inválida').optional(),
+    to: isoDay('Fecha final inválida').optional(),
+    page,
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'La fecha inicial debe ser anterior a la final',
+    path: ['to'],
+  });
+export type AuditQuery = z.input<typeof auditQuerySchema>;
 export const auditListSchema = z.object({ items: z.array(auditEntrySchema), ...pageInfoSchema });
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -118,6 +129,15 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'invoice.cancel': 'Factura cancelada',
   'staff.create': 'Cuenta de personal creada',
   'staff.promote': 'Cuenta promovida a personal',
+  'staff.invite': 'Invitación al personal enviada',
+  'staff.invitation_revoke': 'Invitación al personal retirada',
+  'staff.join': 'Invitación al personal aceptada',
+  'staff.role': 'Rol del personal cambiado',
+  'staff.deactivate': 'Cuenta de personal desactivada',
+  'staff.reactivate': 'Cuenta de personal reactivada',
+  'staff.totp_enrol': 'Verificación en dos pasos activada',
+  'staff.totp_reset': 'Verificación en dos pasos restablecida',
+  'staff.second_factor': 'Ingreso confirmado con segundo factor',
   'quotation.revise': 'Cotización ajustada y reenviada',
   'quotation.extend': 'Vigencia de cotización extendida',
   'customer.purchase-order': 'Orden de compra obligatoria cambiada',
