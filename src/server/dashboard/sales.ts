@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm';
+import { MEXICO_CITY_ZONE } from '../../shared/mexico-time.ts';
+import { ORDER_PAYMENT_METHOD_LABELS, type OrderPaymentMethod } from '../../shared/payment-methods.ts';
+import { DASHBOARD_PERIODS, type Dashboard, type DashboardPeriod } from '../../shared/schemas/dashboard.ts';
+import type { Db } from '../db/client.ts';
+import { aYearBefore, dashboardWindows, PERIOD_DAYS, SERIES_DAYS, type Window } from './windows.ts';
+
+/**
+ * What the dashboard calls sales, read from the orders' ledger (decision 045: the money's one truth):
+ * - a sale is money in — a 'charge' (card, SPEI, cash at a store; its method is the ledger row's) — or an order
+ *   placed on an institution's credit line, a 'credit_sale' (method 'credit'; the transfers that later pay it are
+ *   not sales again). It counts on the Mexico City day its row was written: the day the money came in (or the
+ *   credit order was placed), not the day the order was created;
+ * - what went back is counted on the day the shop decided it: every 'refund_due' (card refund, payout or transfer
+ *   owed — promised or already paid) less the 'refund_failed' that undid one; cancellations after payment, partial
+ *   refunds, returns and late payments sent back all arrive this way;
+ * - net = gross − given back, per day. Orders = the orders with a sale that day (an order paid twice on two days
+ *   would count twice: it does not happen in practice).
+ * By category, product and institution are the gross of the orders with a sale in the last 30 days (their lines'
+ * price × quantity, IVA included, without shipping): a refund is money, not lines, so it is not spread over them.
+ */
+
+const SALE_KINDS = sql`('charge', 'credit_sale')`;
+
+type Bucket = { y: number; day: string; kind: string; method: string | null; cents: number; orders: number };
+
+const iso = (d: Date) => d.toISOString();
+
+async function buckets(db: Db, current: Window, lastYear: Window): Promise<Bucket[]> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    with w(y, f, t) as (values (0, ${iso(current.from)}::timestamptz, ${iso(current.to)}::timestamptz),
+                               (1, ${iso(lastYear.from)}::timestamptz, ${iso(lastYear.to)}::timestamptz))
+    select w.y, (l.created_at at time zone ${MEXICO_CITY_ZONE})::date::text as day, l.kind, l.method,
+      sum(l.amount_cents)::bigint as cents, count(distinct l.order_number)::int as orders
+    from w join order_ledger l on l.created_at >= w.f and l.created_at < w.t
+    where l.kind in ('charge', 'credit_sale', 'refund_due', 'refund_failed')
+    group by 1, 2, 3, 4`);
+  return rows.map((r) => ({
+    y: Number(r.y),
+    day: String(r.day),
+    kind: String(r.kind),
+    method: (r.method as string | null) ?? null,
+    cents: Number(r.cents),
+    orders: Number(r.orders),
+  }));
+}
+
+const methodOf = (b: Bucket): OrderPaymentMethod =>
+  b.kind === 'credit_sale' ? 'credit' : ((b.method ?? 'card') as OrderPaymentMethod);
+const isSale = (b: Bucket) => b.kind === 'charge' || b.kind === 'credit_sale';
+const givenBack = (b: Bucket) =>
+  b.kind === 'refund_due' ? b.cents : b.kind === 'refund_failed' ? -b.cents : 0;
+
+function figures(list: Bucket[]) {
+  const grossCents = list.filter(isSale).reduce((s, b) => s + b.cents, 0);
+  const givenBackCents = list.reduce((s, b) => s + givenBack(b), 0);
+  const orders = list.filter(isSale).reduce((s, b) => s + b.orders, 0);
+  return { grossCents, givenBackCents, netCents: grossCents - givenBackCents, orders };
+}
+
+/** Sales per period against last year, the 30 days' series, by method and by category. */
+export async function salesFigures(db: Db, now: Date): Promise<Dashboard['sales']> {
+  const { firstDay, window, days } = dashboardWindows(now);
+  const thirty = window(SERIES_DAYS);
+  const all = await buckets(db, thirty.current, thirty.lastYear);
+  const current = all.filter((b) => b.y === 0);
+  const lastYear = all.filter((b) => b.y === 1);
+  const periods = (Object.keys(DASHBOARD_PERIODS) as DashboardPeriod[]).map((period) => {
+    const from = firstDay(PERIOD_DAYS[period]);
+    return {
+      period,
+      from,
+      current: figures(current.filter((b) => b.day >= from)),
+      lastYear: figures(lastYear.filter((b) => b.day >= aYearBefore(from))),
+    };
+  });
+  const daily = days.map((day) => {
+    const lastYearDay = aYearBefore(day);
+    return {
+      day,
+      lastYearDay,
+      netCents: figures(current.filter((b) => b.day === day)).netCents,
+      lastYearNetCents: figures(lastYear.filter((b) => b.day === lastYearDay)).netCents,
+    };
+  });
+  const methods = new Map<OrderPaymentMethod, { grossCents: number; lastYearGrossCents: number }>();
+  for (const b of all.filter(isSale)) {
+    const m = methods.get(methodOf(b)) ?? { grossCents: 0, lastYearGrossCents: 0 };
+    if (b.y === 0) m.grossCents += b.cents;
+    else m.lastYearGrossCents += b.cents;
+    methods.set(methodOf(b), m);
+  }
+  const byMethod = [...methods]
+    .map(([method, m]) => ({ method, label: ORDER_PAYMENT_METHOD_LABELS[method] ?? method, ...m }))
+    .sort((a, b) => b.grossCents - a.grossCents || b.lastYearGrossCents - a.lastYearGrossCents);
+  return { periods, daily, byMethod, byCategory: await byCategory(db, thirty.current) };
+}
+
+/** The orders with a sale in the window (see above). */
+const soldIn = (w: Window) => sql`
+  select order_number, sum(amount_cents)::bigint as cents from order_ledger
+  where kind in ${SALE_KINDS} and created_at >= ${iso(w.from)}::timestamptz and created_at < ${iso(w.to)}::timestamptz
+  group by order_number`;
+
+async function byCategory(db: Db, w: Window) {
+  const { rows } = await db.execute<{ clas: string | null; name: string | null; cents: string }>(sql`
+    with sold as (${soldIn(w)})
+    select coalesce(top.clas, g.clas) as clas, coalesce(top.name, g.name) as name,
+      sum(ol.unit_price_cents * ol.quantity)::bigint as cents
+    from sold join order_lines ol on ol.order_number = sold.order_number
+    left join products p on p.code = ol.product_code
+    left join groups g on g.clas = p.group_clas
+    left join groups top on top.clas = g.parent_clas
+    group by 1, 2 order by 3 desc, 2`);
+  return rows.map((r) => ({ clas: r.clas, name: r.name ?? 'Sin categoría', cents: Number(r.cents) }));
+}
+
+/** The ten products and the ten institutions that sold most in the last 30 days (gross, IVA included). */
+export async function topSellers(db: Db, now: Date) {
+  const w = dashboardWindows(now).window(SERIES_DAYS).current;
+  const [products, institutions] = await Promise.all([
+    db.execute<{ code: string; description: string; units: number; cents: string }>(sql`
+      with sold as (${soldIn(w)})
+      select ol.product_code as code, max(ol.description) as description, sum(ol.quantity)::int as units,
+        sum(ol.unit_price_cents * ol.quantity)::bigint as cents
+      from sold join order_lines ol on ol.order_number = sold.order_number
+      group by ol.product_code order by 4 desc, 1 limit 10`),
+    db.execute<{ id: number; name: string; orders: number; cents: string }>(sql`
+      with sold as (${soldIn(w)})
+      select i.id, i.razon_social as name, count(*)::int as orders, sum(sold.cents)::bigint as cents
+      from sold join orders o on o.number = sold.order_number join institutions i on i.id = o.institution_id
+      group by i.id, i.razon_social order by 4 desc, 2 limit 10`),
+  ]);
+  return {
+    topProducts: products.rows.map((r) => ({ ...r, units: Number(r.units), cents: Number(r.cents) })),
+    topInstitutions: institutions.rows.map((r) => ({
+      id: Number(r.id),
+      name: r.name,
+      orders: Number(r.orders),
+      cents: Number(r.cents),
+    })),
+  };
+}
