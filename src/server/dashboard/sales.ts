@@ -27,14 +27,17 @@ type Bucket = { y: number; day: string; kind: string; method: string | null; cen
 const iso = (d: Date) => d.toISOString();
 
 async function buckets(db: Db, current: Window, lastYear: Window): Promise<Bucket[]> {
-  const { rows } = await db.execute<Record<string, unknown>>(sql`
-    with w(y, f, t) as (values (0, ${iso(current.from)}::timestamptz, ${iso(current.to)}::timestamptz),
-                               (1, ${iso(lastYear.from)}::timestamptz, ${iso(lastYear.to)}::timestamptz))
-    select w.y, (l.created_at at time zone ${MEXICO_CITY_ZONE})::date::text as day, l.kind, l.method,
-      sum(l.amount_cents)::bigint as cents, count(distinct l.order_number)::int as orders
-    from w join order_ledger l on l.created_at >= w.f and l.created_at < w.t
-    where l.kind in ('charge', 'credit_sale', 'refund_due', 'refund_failed')
-    group by 1, 2, 3, 4`);
+  // Two range scans of order_ledger_sales_idx (migration 0035), one per year.
+  const range = (y: number, w: Window) => sql`
+    select ${y}::int as y, (created_at at time zone ${MEXICO_CITY_ZONE})::date::text as day, kind, method,
+      sum(amount_cents)::bigint as cents, count(distinct order_number)::int as orders
+    from order_ledger
+    where kind in ('charge', 'credit_sale', 'refund_due', 'refund_failed')
+      and created_at >= ${iso(w.from)}::timestamptz and created_at < ${iso(w.to)}::timestamptz
+    group by 2, 3, 4`;
+  const { rows } = await db.execute<Record<string, unknown>>(
+    sql`${range(0, current)} union all ${range(1, lastYear)}`,
+  );
   return rows.map((r) => ({
     y: Number(r.y),
     day: String(r.day),
@@ -58,8 +61,8 @@ function figures(list: Bucket[]) {
   return { grossCents, givenBackCents, netCents: grossCents - givenBackCents, orders };
 }
 
-/** Sales per period against last year, the 30 days' series, by method and by category. */
-export async function salesFigures(db: Db, now: Date): Promise<Dashboard['sales']> {
+/** Sales per period against last year, the 30 days' series and by method. */
+export async function salesFigures(db: Db, now: Date): Promise<Omit<Dashboard['sales'], 'byCategory'>> {
   const { firstDay, window, days } = dashboardWindows(now);
   const thirty = window(SERIES_DAYS);
   const all = await buckets(db, thirty.current, thirty.lastYear);
@@ -93,7 +96,7 @@ export async function salesFigures(db: Db, now: Date): Promise<Dashboard['sales'
   const byMethod = [...methods]
     .map(([method, m]) => ({ method, label: ORDER_PAYMENT_METHOD_LABELS[method] ?? method, ...m }))
     .sort((a, b) => b.grossCents - a.grossCents || b.lastYearGrossCents - a.lastYearGrossCents);
-  return { periods, daily, byMethod, byCategory: await byCategory(db, thirty.current) };
+  return { periods, daily, byMethod };
 }
 
 /** The orders with a sale in the window (see above). */
@@ -102,42 +105,63 @@ const soldIn = (w: Window) => sql`
   where kind in ${SALE_KINDS} and created_at >= ${iso(w.from)}::timestamptz and created_at < ${iso(w.to)}::timestamptz
   group by order_number`;
 
-async function byCategory(db: Db, w: Window) {
-  const { rows } = await db.execute<{ clas: string | null; name: string | null; cents: string }>(sql`
-    with sold as (${soldIn(w)})
-    select coalesce(top.clas, g.clas) as clas, coalesce(top.name, g.name) as name,
-      sum(ol.unit_price_cents * ol.quantity)::bigint as cents
-    from sold join order_lines ol on ol.order_number = sold.order_number
-    left join products p on p.code = ol.product_code
-    left join groups g on g.clas = p.group_clas
-    left join groups top on top.clas = g.parent_clas
-    group by 1, 2 order by 3 desc, 2`);
-  return rows.map((r) => ({ clas: r.clas, name: r.name ?? 'Sin categoría', cents: Number(r.cents) }));
-}
-
-/** The ten products and the ten institutions that sold most in the last 30 days (gross, IVA included). */
-export async function topSellers(db: Db, now: Date) {
+/**
+ * What the last 30 days' sales were made of, in one pass over their lines: by top-level category (a subgroup counts
+ * for its group) and the ten best-selling products.
+ */
+export async function linesSold(db: Db, now: Date) {
   const w = dashboardWindows(now).window(SERIES_DAYS).current;
-  const [products, institutions] = await Promise.all([
-    db.execute<{ code: string; description: string; units: number; cents: string }>(sql`
-      with sold as (${soldIn(w)})
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    with sold as (${soldIn(w)}),
+    per_product as (
       select ol.product_code as code, max(ol.description) as description, sum(ol.quantity)::int as units,
         sum(ol.unit_price_cents * ol.quantity)::bigint as cents
       from sold join order_lines ol on ol.order_number = sold.order_number
-      group by ol.product_code order by 4 desc, 1 limit 10`),
-    db.execute<{ id: number; name: string; orders: number; cents: string }>(sql`
-      with sold as (${soldIn(w)})
-      select i.id, i.razon_social as name, count(*)::int as orders, sum(sold.cents)::bigint as cents
-      from sold join orders o on o.number = sold.order_number join institutions i on i.id = o.institution_id
-      group by i.id, i.razon_social order by 4 desc, 2 limit 10`),
-  ]);
-  return {
-    topProducts: products.rows.map((r) => ({ ...r, units: Number(r.units), cents: Number(r.cents) })),
-    topInstitutions: institutions.rows.map((r) => ({
-      id: Number(r.id),
-      name: r.name,
-      orders: Number(r.orders),
+      -- Order numbers grow with time: the bound lets the lines be read as one range of order_lines_sold_idx.
+      where ol.order_number between (select min(order_number) from sold) and (select max(order_number) from sold)
+      group by ol.product_code),
+    per_category as (
+      select coalesce(top.clas, g.clas) as clas, coalesce(top.name, g.name) as name, sum(pp.cents)::bigint as cents
+      from per_product pp
+      left join products p on p.code = pp.code
+      left join groups g on g.clas = p.group_clas
+      left join groups top on top.clas = g.parent_clas
+      group by 1, 2)
+    (select 'category' as what, clas as code, name, null::int as units, cents from per_category)
+    union all
+    (select 'product', code, description, units, cents from per_product order by cents desc, code limit 10)`);
+  const byCategory = rows
+    .filter((r) => r.what === 'category')
+    .map((r) => ({
+      clas: (r.code as string | null) ?? null,
+      name: (r.name as string | null) ?? 'Sin categoría',
       cents: Number(r.cents),
-    })),
-  };
+    }))
+    .sort((a, b) => b.cents - a.cents || a.name.localeCompare(b.name, 'es'));
+  const topProducts = rows
+    .filter((r) => r.what === 'product')
+    .map((r) => ({
+      code: String(r.code),
+      description: String(r.name),
+      units: Number(r.units),
+      cents: Number(r.cents),
+    }))
+    .sort((a, b) => b.cents - a.cents || a.code.localeCompare(b.code));
+  return { byCategory, topProducts };
+}
+
+/** The ten institutions that bought most in the last 30 days (gross, IVA included). */
+export async function topInstitutions(db: Db, now: Date): Promise<Dashboard['topInstitutions']> {
+  const w = dashboardWindows(now).window(SERIES_DAYS).current;
+  const { rows } = await db.execute<{ id: number; name: string; orders: number; cents: string }>(sql`
+    with sold as (${soldIn(w)})
+    select i.id, i.razon_social as name, count(*)::int as orders, sum(sold.cents)::bigint as cents
+    from sold join orders o on o.number = sold.order_number join institutions i on i.id = o.institution_id
+    group by i.id, i.razon_social order by 4 desc, 2 limit 10`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    orders: Number(r.orders),
+    cents: Number(r.cents),
+  }));
 }

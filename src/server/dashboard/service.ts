@@ -5,7 +5,7 @@ import { listMisses } from '../catalog/vocabulary.ts';
 import type { Db } from '../db/client.ts';
 import { consumedByOrderSql } from '../quotations/rules.ts';
 import { type QueueRow, waitingQueues } from './queues.ts';
-import { salesFigures, topSellers } from './sales.ts';
+import { linesSold, salesFigures, topInstitutions } from './sales.ts';
 import { dashboardWindows, SERIES_DAYS } from './windows.ts';
 
 /**
@@ -28,7 +28,7 @@ const WAITING: readonly OrderStatus[] = [
 const waitingSince = sql`case status when 'pending_payment' then created_at
   when 'shipped' then coalesce(shipped_at, paid_at, created_at) else coalesce(paid_at, created_at) end`;
 
-async function ordersByStatus(db: Db, from30: Date, now: Date): Promise<Dashboard['orders']> {
+export async function ordersByStatus(db: Db, from30: Date, now: Date): Promise<Dashboard['orders']> {
   const waitingList = sql.join(
     WAITING.map((s) => sql`${s}`),
     sql`, `,
@@ -61,7 +61,7 @@ async function ordersByStatus(db: Db, from30: Date, now: Date): Promise<Dashboar
  * Quotations issued in the last 30 days and, of those, the ones converted by now (the same rule as their state
  * 'convertida'), with the value of their current revision.
  */
-async function quotationConversion(db: Db, from30: Date, now: Date): Promise<Dashboard['quotations']> {
+export async function quotationConversion(db: Db, from30: Date, now: Date): Promise<Dashboard['quotations']> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     select count(*)::int as issued, count(*) filter (where converted)::int as converted,
       coalesce(sum(total), 0)::bigint as issued_cents,
@@ -125,21 +125,23 @@ function waitingWork(rows: QueueRow[]): Dashboard['waiting'] {
 export async function dashboard(db: Db, now = new Date()): Promise<Dashboard> {
   const { today, window } = dashboardWindows(now);
   const from30 = window(SERIES_DAYS).current.from;
-  const [sales, orders, quotations, top, misses, queues] = await Promise.all([
+  const [sales, lines, institutions, orders, quotations, misses, queues] = await Promise.all([
     salesFigures(db, now),
+    linesSold(db, now),
+    topInstitutions(db, now),
     ordersByStatus(db, from30, now),
     quotationConversion(db, from30, now),
-    topSellers(db, now),
     listMisses(db, SERIES_DAYS, { limit: 10, today }),
     waitingQueues(db),
   ]);
   return {
     generatedAt: now.toISOString(),
     today,
-    sales,
+    sales: { ...sales, byCategory: lines.byCategory },
     orders,
     quotations,
-    ...top,
+    topProducts: lines.topProducts,
+    topInstitutions: institutions,
     searchMisses: misses.map((m) => ({ term: m.term, results: m.results, searches: m.searches })),
     waiting: waitingWork(queues),
   };

@@ -14,6 +14,7 @@ import { buttonClass } from '../components/admin-ui.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
+import { DashboardScreen } from '../screens/dashboard-screen.tsx';
 import { DelayedPaymentsScreen } from '../screens/delayed-payments-screen.tsx';
 import { ImportScreen } from '../screens/import-screen.tsx';
 import { InstitutionDetailScreen } from '../screens/institution-detail-screen.tsx';
@@ -31,6 +32,7 @@ import { ReturnsScreen } from '../screens/returns-screen.tsx';
 import { SearchScreen } from '../screens/search-screen.tsx';
 
 const NAV = [
+  { to: 'tablero', label: 'Tablero' },
   { to: 'pedidos', label: 'Pedidos' },
   { to: 'productos', label: 'Productos' },
   { to: 'importar', label: 'Importar catálogo' },
@@ -177,7 +179,8 @@ function Shell({ email }: { email: string }) {
         </div>
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Routes>
-            <Route index element={<Navigate to="pedidos" replace />} />
+            <Route index element={<Navigate to="tablero" replace />} />
+            <Route path="tablero" element={<DashboardScreen />} />
             <Route path="pedidos" element={<OrdersScreen />} />
             <Route path="pedidos/:number" element={<OrderDetailScreen />} />
             <Route path="productos" element={<ProductsScreen />} />
