@@ -109,9 +109,11 @@ test('staff land on the dashboard: today’s sales, the SPEI payment awaited, be
   await expect(awaiting).toContainText('1');
 
   await expect(staff.getByRole('img', { name: /Ventas netas por día/ })).toBeVisible();
-  const best = staff.getByRole('region', { name: 'Productos más vendidos · 30 días' });
+  const panel = (title: string) =>
+    staff.locator('section', { has: staff.getByRole('heading', { name: title, exact: true }) });
+  const best = panel('Productos más vendidos · 30 días');
   await expect(best.getByRole('link', { name: product.name })).toBeVisible();
-  const orders = staff.getByRole('region', { name: 'Pedidos por estado' });
+  const orders = panel('Pedidos por estado');
   await expect(orders.getByText('Pagado').first()).toBeVisible();
   await expect(orders.getByText('Pago pendiente').first()).toBeVisible();
 

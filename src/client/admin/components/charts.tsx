@@ -70,8 +70,15 @@ export function LineChart({
           </g>
         ))}
         {labels.map((l, i) =>
-          i % every === 0 || i === labels.length - 1 ? (
-            <text key={l} x={x(i)} y={H - 8} textAnchor="middle" className="fill-slate-500 text-[12px]">
+          // Counted back from the last day, which is always labelled.
+          (labels.length - 1 - i) % every === 0 ? (
+            <text
+              key={l}
+              x={x(i)}
+              y={H - 8}
+              textAnchor={i === labels.length - 1 ? 'end' : 'middle'}
+              className="fill-slate-500 text-[12px]"
+            >
               {l}
             </text>
           ) : null,
@@ -111,7 +118,15 @@ export function LineChart({
   );
 }
 
-export type Bar = { key: string; label: ReactNode; value: number; compare?: number; display: string };
+export type Bar = {
+  key: string;
+  label: ReactNode;
+  value: number;
+  compare?: number;
+  display: string;
+  /** A second, smaller line under the bar ('19 pedidos'). */
+  detail?: string;
+};
 
 /**
  * Horizontal bars, one per row, sized against the largest value; with `compare`, a thin grey bar under each (last
@@ -147,6 +162,7 @@ export function BarList({
               title={compareLabel ? `${compareLabel}: ${formatMoney(b.compare)}` : undefined}
             />
           ) : null}
+          {b.detail ? <p className="mt-0.5 text-xs text-slate-500">{b.detail}</p> : null}
         </li>
       ))}
     </ul>

@@ -49,7 +49,9 @@ export function OrdersByStatusPanel({ orders }: { orders: Dashboard['orders'] })
                 <td className="py-1.5 pr-2 text-right tabular-nums text-slate-900">
                   {groupThousands(o.total)}
                 </td>
-                <td className="py-1.5 pr-2 text-slate-500">desde {formatDateTime(o.waiting!.since)}</td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-xs text-slate-500">
+                  desde {formatDateTime(o.waiting!.since)}
+                </td>
                 <td className="py-1.5 text-right">{orderLink(o.waiting!.number)}</td>
               </tr>
             ))}
@@ -172,7 +174,7 @@ export function RankingsPanels({
         </Panel>
       </div>
       <div className="lg:col-span-2">
-        <Panel title="Instituciones que más compran · 30 días">
+        <Panel title="Instituciones · 30 días">
           <BarList
             bars={institutions.map((i) => ({
               key: String(i.id),
@@ -182,7 +184,8 @@ export function RankingsPanels({
                 </Link>
               ),
               value: i.cents,
-              display: `${formatMoney(i.cents)} · ${groupThousands(i.orders)} ${i.orders === 1 ? 'pedido' : 'pedidos'}`,
+              display: formatMoney(i.cents),
+              detail: `${groupThousands(i.orders)} ${i.orders === 1 ? 'pedido' : 'pedidos'}`,
             }))}
             empty="Ninguna institución compró en el periodo."
           />
