@@ -114,16 +114,17 @@ export async function linesSold(db: Db, now: Date) {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     with sold as (${soldIn(w)}),
     per_product as (
-      select ol.product_code as code, max(ol.description) as description, sum(ol.quantity)::int as units,
+      select ol.product_code collate "C" as code, max(ol.description) as description, sum(ol.quantity)::int as units,
         sum(ol.unit_price_cents * ol.quantity)::bigint as cents
       from sold join order_lines ol on ol.order_number = sold.order_number
       -- Order numbers grow with time: the bound lets the lines be read as one range of order_lines_sold_idx.
       where ol.order_number between (select min(order_number) from sold) and (select max(order_number) from sold)
-      group by ol.product_code),
+      -- Grouped byte-wise ("C"): a code is an identifier, and the locale's comparisons made this sort the cost.
+      group by 1),
     per_category as (
       select coalesce(top.clas, g.clas) as clas, coalesce(top.name, g.name) as name, sum(pp.cents)::bigint as cents
       from per_product pp
-      left join products p on p.code = pp.code
+      left join products p on p.code = (pp.code collate "default")
       left join groups g on g.clas = p.group_clas
       left join groups top on top.clas = g.parent_clas
       group by 1, 2)
@@ -157,6 +158,9 @@ export async function topInstitutions(db: Db, now: Date): Promise<Dashboard['top
     with sold as (${soldIn(w)})
     select i.id, i.razon_social as name, count(*)::int as orders, sum(sold.cents)::bigint as cents
     from sold join orders o on o.number = sold.order_number join institutions i on i.id = o.institution_id
+    -- As for the lines: the orders sold are one range of order numbers (a primary-key range, not every order of
+    -- every institution).
+    where o.number between (select min(order_number) from sold) and (select max(order_number) from sold)
     group by i.id, i.razon_social order by 4 desc, 2 limit 10`);
   return rows.map((r) => ({
     id: Number(r.id),
