@@ -14,8 +14,8 @@ import { aYearBefore, dashboardWindows, PERIOD_DAYS, SERIES_DAYS, type Window } 
  * - what went back is counted on the day the shop decided it: every 'refund_due' (card refund, payout or transfer
  *   owed — promised or already paid) less the 'refund_failed' that undid one; cancellations after payment, partial
  *   refunds, returns and late payments sent back all arrive this way;
- * - net = gross − given back, per day. Orders = the orders with a sale that day (an order paid twice on two days
- *   would count twice: it does not happen in practice).
+ * - net = gross − given back, per day. Orders = the sale rows (one per order sold: an order is charged once; a late
+ *   payment after its order expired is a sale, given back).
  * By category, product and institution are the gross of the orders with a sale in the last 30 days (their lines'
  * price × quantity, IVA included, without shipping): a refund is money, not lines, so it is not spread over them.
  */
@@ -28,13 +28,14 @@ const iso = (d: Date) => d.toISOString();
 
 async function buckets(db: Db, current: Window, lastYear: Window): Promise<Bucket[]> {
   // Two range scans of order_ledger_sales_idx (migration 0035), one per year.
+  // Grouped by the date itself (not its text): a hash of dates, no sort by the locale's string order.
   const range = (y: number, w: Window) => sql`
-    select ${y}::int as y, (created_at at time zone ${MEXICO_CITY_ZONE})::date::text as day, kind, method,
-      sum(amount_cents)::bigint as cents, count(distinct order_number)::int as orders
-    from order_ledger
-    where kind in ('charge', 'credit_sale', 'refund_due', 'refund_failed')
-      and created_at >= ${iso(w.from)}::timestamptz and created_at < ${iso(w.to)}::timestamptz
-    group by 2, 3, 4`;
+    select ${y}::int as y, day::text as day, kind, method, sum(amount_cents)::bigint as cents, count(*)::int as orders
+    from (select (created_at at time zone ${MEXICO_CITY_ZONE})::date as day, kind, method, amount_cents
+          from order_ledger
+          where kind in ('charge', 'credit_sale', 'refund_due', 'refund_failed')
+            and created_at >= ${iso(w.from)}::timestamptz and created_at < ${iso(w.to)}::timestamptz) m
+    group by day, kind, method`;
   const { rows } = await db.execute<Record<string, unknown>>(
     sql`${range(0, current)} union all ${range(1, lastYear)}`,
   );

@@ -6,6 +6,13 @@ import { BarList } from '../components/charts.tsx';
 
 /** The dashboard's lower panels: orders by state, quotations, what sells, what is searched in vain. */
 
+/** A panel's link to the screen behind it ('Ver pedidos'). */
+const more = (to: string, label: string) => (
+  <Link to={to} className="text-sm font-medium text-brand-700 hover:underline">
+    {label}
+  </Link>
+);
+
 const orderLink = (n: number) => (
   <Link to={`/admin/pedidos/${n}`} className="font-medium text-brand-700 hover:underline">
     #{n}
@@ -15,14 +22,7 @@ const orderLink = (n: number) => (
 export function OrdersByStatusPanel({ orders }: { orders: Dashboard['orders'] }) {
   const waiting = orders.filter((o) => o.waiting);
   return (
-    <Panel
-      title="Pedidos por estado"
-      actions={
-        <Link to="/admin/pedidos" className="text-sm font-medium text-brand-700 hover:underline">
-          Ver pedidos
-        </Link>
-      }
-    >
+    <Panel title="Pedidos por estado" actions={more('/admin/pedidos', 'Ver pedidos')}>
       <p className="mb-3 text-xs text-slate-500">
         Pedidos creados en los últimos 30 días, por su estado actual.
       </p>
@@ -64,14 +64,7 @@ export function OrdersByStatusPanel({ orders }: { orders: Dashboard['orders'] })
 
 export function QuotationsPanel({ q }: { q: Dashboard['quotations'] }) {
   return (
-    <Panel
-      title="Cotizaciones · 30 días"
-      actions={
-        <Link to="/admin/cotizaciones" className="text-sm font-medium text-brand-700 hover:underline">
-          Ver cotizaciones
-        </Link>
-      }
-    >
+    <Panel title="Cotizaciones · 30 días" actions={more('/admin/cotizaciones', 'Ver cotizaciones')}>
       <div className="flex items-baseline gap-3">
         <p className="text-3xl font-semibold tabular-nums text-slate-900">
           {q.ratePercent.toFixed(1).replace(/\.0$/, '')} %
@@ -199,11 +192,7 @@ export function SearchMissesPanel({ misses }: { misses: Dashboard['searchMisses'
   return (
     <Panel
       title="Búsquedas sin resultados o con pocos · 30 días"
-      actions={
-        <Link to="/admin/busqueda" className="text-sm font-medium text-brand-700 hover:underline">
-          Agregar sinónimos
-        </Link>
-      }
+      actions={more('/admin/busqueda', 'Agregar sinónimos')}
     >
       {misses.length === 0 ? (
         <p className="py-4 text-center text-sm text-slate-500">Todas las búsquedas encontraron productos.</p>

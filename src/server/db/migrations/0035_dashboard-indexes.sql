@@ -5,4 +5,5 @@
 CREATE INDEX IF NOT EXISTS "order_ledger_sales_idx" ON "order_ledger" USING btree ("created_at") WHERE "order_ledger"."kind" in ('charge', 'credit_sale', 'refund_due', 'refund_failed');--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "quotations_created_idx" ON "quotations" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "order_lines_sold_idx" ON "order_lines" USING btree ("order_number","product_code","unit_price_cents","quantity");--> statement-breakpoint
-CREATE INDEX IF NOT EXISTS "products_group_of_code_idx" ON "products" USING btree ("code","group_clas");
+CREATE INDEX IF NOT EXISTS "products_group_of_code_idx" ON "products" USING btree ("code","group_clas");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "orders_status_created_idx" ON "orders" USING btree ("status","created_at");
