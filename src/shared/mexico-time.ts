@@ -8,7 +8,9 @@
 /** A calendar date, 'YYYY-MM-DD'. */
 export type Ymd = string;
 
-const ZONE = 'America/Mexico_City';
+/** The IANA zone of the shop's clock (also for SQL's `at time zone`). */
+export const MEXICO_CITY_ZONE = 'America/Mexico_City';
+const ZONE = MEXICO_CITY_ZONE;
 
 const DATE = /* @__PURE__ */ new Intl.DateTimeFormat('en-CA', {
   timeZone: ZONE,

@@ -17,6 +17,7 @@ const OWN_SERVERS = [
   'credit',
   'shipments',
   'staff',
+  'dashboard',
 ] as const;
 export type OwnServer = (typeof OWN_SERVERS)[number];
 

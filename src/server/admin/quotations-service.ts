@@ -1,7 +1,8 @@
-import { count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AdminQuotationDetail, AdminQuotationList } from '../../shared/schemas/quotations.ts';
 import type { Db } from '../db/client.ts';
 import { orders, quotations, users } from '../db/schema.ts';
+import { consumedByOrderSql } from '../quotations/rules.ts';
 import { detailOf, findQuotation, revisionsOf, summariesOf } from '../quotations/service.ts';
 
 /** The back office's views of quotations (read only: every change goes through src/server/quotations). */
@@ -32,10 +33,7 @@ export async function listAdminQuotations(db: Db): Promise<AdminQuotationList> {
     .select({ n: count() })
     .from(quotations)
     .innerJoin(orders, eq(orders.number, quotations.orderNumber))
-    .where(
-      sql`${isNotNull(quotations.orderNumber)} and ${orders.status} <> 'payment_failed'
-        and not (${orders.status} = 'cancelled' and ${orders.paidAt} is null)`,
-    );
+    .where(and(isNotNull(quotations.orderNumber), consumedByOrderSql));
   const n = issued?.n ?? 0;
   const c = converted?.n ?? 0;
   return {

@@ -3,6 +3,7 @@ import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts
 import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
+import { dashboardAdminRoutes } from '../dashboard/routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
 import { shipmentAdminRoutes } from '../shipments/routes.ts';
 import { staffAdminRoutes } from '../staff/admin-routes.ts';
@@ -29,6 +30,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.header('Cache-Control', 'no-store');
   });
 
+  await app.register(dashboardAdminRoutes);
   await app.register(orderAdminRoutes);
   await app.register(refundAdminRoutes);
   await app.register(productAdminRoutes);

@@ -1,4 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { mexicoCityToday, type Ymd } from '../../shared/mexico-time.ts';
 import type { Db } from '../db/client.ts';
 import { searchMisses, searchSynonyms } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
@@ -91,16 +92,23 @@ export async function recordMiss(db: Db, q: string, results: number): Promise<vo
 
 export type MissRow = { term: string; results: number; searches: number; days: number; lastDay: string };
 
-/** The back office's list: terms of the last `days` days, most searched first. */
-export async function listMisses(db: Db, days = 30): Promise<MissRow[]> {
+/**
+ * The back office's list (and the dashboard's first `limit`): terms of the last `days` Mexico City days up to
+ * `today` (default: today), most searched first.
+ */
+export async function listMisses(
+  db: Db,
+  days = 30,
+  { limit = 200, today }: { limit?: number; today?: Ymd } = {},
+): Promise<MissRow[]> {
   const { rows } = await db.execute<MissRow>(sql`
     select term, (array_agg(results order by day desc))[1]::int as results, sum(searches)::int as searches,
       count(*)::int as days, max(day)::text as "lastDay"
     from ${searchMisses}
-    where day > (now() at time zone 'America/Mexico_City')::date - ${days}::int
+    where day > ${today ?? mexicoCityToday()}::date - ${days}::int and day <= ${today ?? mexicoCityToday()}::date
     group by term
     order by sum(searches) desc, max(day) desc, term
-    limit 200`);
+    limit ${limit}`);
   return rows;
 }
 

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { Gauge, Histogram, Registry } from 'prom-client';
 import { isClusterWorker } from '../cluster.ts';
+import { waitingQueues } from '../dashboard/queues.ts';
 import { fromThisMachine } from '../http/loopback.ts';
 import { adapterRegistry } from './adapters.ts';
 import { clusterMetricsReader } from './cluster-metrics.ts';
@@ -17,22 +17,6 @@ const sameToken = (given: string, expected: string) => {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 };
-
-/**
- * The queues an operator watches (docs/operations.md), counted in the database at each scrape — the same numbers on
- * every instance: mails waiting in mail_outbox, CFDIs waiting for the PAC, SPEI/cash orders awaiting payment, refunds
- * owed or in progress.
- */
-const QUEUES = sql`
-  select 'mail_outbox_pending' as queue, null as kind, count(*)::int as n from mail_outbox where status = 'pending'
-  union all select 'mail_outbox_failed', null, count(*)::int from mail_outbox where status = 'failed'
-  union all select 'invoices_waiting', 'stamping', count(*)::int from invoices where status = 'pending'
-  union all select 'invoices_waiting', 'at_purchase', count(*)::int from purchase_invoice_requests where status = 'waiting'
-  union all select 'invoices_waiting', 'cancellation', count(*)::int from invoices where cancel_status = 'pending'
-  union all select 'orders_awaiting_payment', payment_method, count(*)::int from orders
-    where status = 'pending_payment' and payment_method in ('spei', 'cash') group by payment_method
-  union all select 'refunds_open', state, count(*)::int from order_refunds
-    where state in ('owed', 'in_progress') group by state`;
 
 /**
  * GET /metrics in Prometheus' text format (prom-client): request latencies by route pattern, the queues, each
@@ -74,8 +58,9 @@ export const metricsPlugin = fp<{ token: string | undefined }>(async (app, { tok
         this.set({ queue: 'invoices_waiting', kind }, 0);
       for (const kind of ['spei', 'cash']) this.set({ queue: 'orders_awaiting_payment', kind }, 0);
       for (const kind of ['owed', 'in_progress']) this.set({ queue: 'refunds_open', kind }, 0);
-      const { rows } = await app.db.execute<{ queue: string; kind: string | null; n: number }>(QUEUES);
-      for (const row of rows) this.set({ queue: row.queue, kind: row.kind ?? '' }, Number(row.n));
+      // The queues an operator watches (docs/operations.md), counted in the database (dashboard/queues.ts).
+      for (const row of await waitingQueues(app.db))
+        this.set({ queue: row.queue, kind: row.kind ?? '' }, row.n);
     },
   });
 

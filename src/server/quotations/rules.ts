@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { addDays, mexicoCityDate, mexicoDayEnd } from '../../shared/mexico-time.ts';
 import type { OrderStatus } from '../../shared/schemas/orders.ts';
 import { QUOTATION_STATE_LABELS, type QuotationState } from '../../shared/schemas/quotations.ts';
 import { shop } from '../../shared/shop.ts';
+import { orders } from '../db/schema.ts';
 
 /** The rules of a quotation's life (issue 20, decision 022): folio, validity, state, what may be done. */
 
@@ -34,6 +36,12 @@ export function orderConsumesQuotation(order: LinkedOrder): boolean {
   if (order.status === 'cancelled' && order.paidAt === null) return false;
   return true;
 }
+
+/**
+ * orderConsumesQuotation in SQL, over the `orders` table joined to the quotation: the back office's conversion
+ * rate and the dashboard count a quotation as converted exactly when its state reads 'convertida'.
+ */
+export const consumedByOrderSql = sql`(${orders.status} <> 'payment_failed' and not (${orders.status} = 'cancelled' and ${orders.paidAt} is null))`;
 
 export function quotationState(
   q: { status: 'open' | 'cancelled'; validUntil: Date },

@@ -18,6 +18,7 @@ import { PermissionsProvider, useCan } from '../components/permissions.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
+import { DashboardScreen } from '../screens/dashboard-screen.tsx';
 import { DelayedPaymentsScreen } from '../screens/delayed-payments-screen.tsx';
 import { ImportScreen } from '../screens/import-screen.tsx';
 import { InstitutionDetailScreen } from '../screens/institution-detail-screen.tsx';
@@ -39,6 +40,7 @@ import { StaffScreen } from '../screens/staff-screen.tsx';
 
 /** The sections, each shown only to a role that holds its permission (src/shared/staff-roles.ts, decision 064). */
 const NAV: { to: string; label: string; permission: StaffPermission }[] = [
+  { to: 'tablero', label: 'Tablero', permission: 'tablero.ver' },
   { to: 'pedidos', label: 'Pedidos', permission: 'pedidos.ver' },
   { to: 'productos', label: 'Productos', permission: 'catalogo.ver' },
   { to: 'importar', label: 'Importar catálogo', permission: 'catalogo.editar' },
@@ -206,7 +208,8 @@ function Shell({ email, roleLabel }: { email: string; roleLabel: string }) {
         </div>
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Routes>
-            <Route index element={<Navigate to="pedidos" replace />} />
+            <Route index element={<Navigate to="tablero" replace />} />
+            <Route path="tablero" element={guard('tablero.ver', <DashboardScreen />)} />
             <Route path="pedidos" element={guard('pedidos.ver', <OrdersScreen />)} />
             <Route path="pedidos/:number" element={guard('pedidos.ver', <OrderDetailScreen />)} />
             <Route path="productos" element={guard('catalogo.ver', <ProductsScreen />)} />

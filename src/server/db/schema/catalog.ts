@@ -117,6 +117,8 @@ export const products = pgTable(
     check('products_price_nonnegative', sql`${t.priceCents} >= 0`),
     index('products_brand_idx').on(t.brand),
     index('products_group_idx').on(t.groupClas),
+    // The dashboard's sales by category look up each product's group: an index-only scan (migration 0035).
+    index('products_group_of_code_idx').on(t.code, t.groupClas),
     index('products_price_idx').on(t.priceCents),
     index('products_cas_idx').on(t.casNumber),
     // Search by formula ('h2so4', 'H₂SO₄'): the same expression as catalog/search.ts FORMULA_KEY.

@@ -95,6 +95,10 @@ export const orderLedger = pgTable(
       .on(t.orderNumber, t.kind, t.reference)
       .where(sql`${t.reference} is not null`),
     check('order_ledger_amount', sql`${t.amountCents} >= 0`),
+    // The dashboard's sales per day (src/server/dashboard/sales.ts, migration 0035).
+    index('order_ledger_sales_idx')
+      .on(t.createdAt)
+      .where(sql`${t.kind} in ('charge', 'credit_sale', 'refund_due', 'refund_failed')`),
   ],
 );
 

@@ -79,6 +79,8 @@ export const quotations = pgTable(
     index('quotations_user_idx').on(t.userId, t.createdAt),
     index('quotations_institution_idx').on(t.institutionId).where(sql`${t.institutionId} is not null`),
     index('quotations_order_idx').on(t.orderNumber).where(sql`${t.orderNumber} is not null`),
+    // The dashboard's quotations of the last 30 days (migration 0035).
+    index('quotations_created_idx').on(t.createdAt),
   ],
 );
 
