@@ -4,6 +4,7 @@ import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
+import { lowStockAdminRoutes } from '../low-stock/routes.ts';
 import { shipmentAdminRoutes } from '../shipments/routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
@@ -42,6 +43,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(institutionAdminRoutes);
   await app.register(creditAdminRoutes);
   await app.register(shipmentAdminRoutes);
+  await app.register(lowStockAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -111,6 +111,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'product.certificate': 'Certificado de análisis agregado',
   'product.certificate_remove': 'Certificado de análisis eliminado',
   'stock.adjust': 'Ajuste de existencia',
+  'stock.reorder_point': 'Punto de reorden cambiado',
   'catalogue.import': 'Importación de catálogo',
   'synonym.create': 'Sinónimo de búsqueda agregado',
   'synonym.update': 'Sinónimo de búsqueda modificado',
