@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
+import { accountingAdminRoutes } from '../accounting/routes.ts';
 import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
@@ -44,6 +45,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(creditAdminRoutes);
   await app.register(shipmentAdminRoutes);
   await app.register(lowStockAdminRoutes);
+  await app.register(accountingAdminRoutes);
 
   app.get(
     '/api/admin/audit',

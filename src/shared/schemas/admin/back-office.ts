@@ -123,6 +123,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'quotation.extend': 'Vigencia de cotización extendida',
   'customer.purchase-order': 'Orden de compra obligatoria cambiada',
   'controlled.export': 'Exportación de ventas de productos controlados',
+  'accounting.zip': 'Descarga de CFDI del periodo (ZIP)',
   'institution.create': 'Institución creada',
   'institution.verify': 'Institución verificada',
   'institution.terms': 'Condiciones de la institución cambiadas',
