@@ -110,12 +110,13 @@ beforeAll(async () => {
   await stampedAt(i3.id, new Date(start.getTime() - 1000));
   docs.i3 = { type: 'ingreso', base: nameOf('ingreso', i3), uuid: i3.uuid!, pdf: true };
 
-  // The factura global of the period's uninvoiced sale.
+  // The factura global of the period's uninvoiced sale, stamped the day after the month closed: the period's all
+  // the same (it covers that month).
   await createTestOrder(t.db, shopper.id, { paidAt: new Date(start.getTime() + 9 * DAY) });
   const global = await issueGlobalInvoice(ctx, period, 'staff', { confirmLate: true });
   await t.db
     .update(globalInvoices)
-    .set({ issuedAt: new Date(start.getTime() + 10 * DAY) })
+    .set({ issuedAt: new Date(end.getTime() + DAY) })
     .where(eq(globalInvoices.id, global.id));
   docs.g = { type: 'global', base: `global/GLOBAL-${month}-${global.uuid}`, uuid: global.uuid!, pdf: false };
 
@@ -212,12 +213,13 @@ describe('the ZIP of a period', () => {
     const nextMonth = `${next.year}-${String(next.month).padStart(2, '0')}`;
     const after = unzip((await get(`/api/admin/accounting/cfdi.zip?month=${nextMonth}`)).rawPayload);
     expect([...after.keys()].filter((n) => n.includes('/'))).toEqual(filesOf('i2'));
-    // A range of days: the last day of the month before through the first of the period.
+    // A range of days: the last day of the month before through the first of the period — and the global of the
+    // month the range touches.
     const before = mexicoCityDate(new Date(start.getTime() - 1000));
     const range = unzip(
       (await get(`/api/admin/accounting/cfdi.zip?from=${before}&to=${mexicoCityDate(start)}`)).rawPayload,
     );
-    expect([...range.keys()].filter((n) => n.includes('/')).sort()).toEqual(filesOf('i3', 'e1').sort());
+    expect([...range.keys()].filter((n) => n.includes('/')).sort()).toEqual(filesOf('i3', 'e1', 'g').sort());
   });
 
   it('refuses a bad period with a Spanish message', async () => {
@@ -267,7 +269,7 @@ describe('the report', () => {
       'Pedidos',
     ]);
     expect(rows.slice(1).map((r) => r[2])).toEqual(
-      [docs.e1, docs.ppd, docs.p, docs.g, docs.i1].map((d) => d!.uuid),
+      [docs.e1, docs.ppd, docs.p, docs.i1, docs.g].map((d) => d!.uuid),
     );
     const [i1] = await t.db.select().from(invoices).where(eq(invoices.uuid, docs.i1!.uuid));
     const decimal = (c: number) => (c / 100).toFixed(2);

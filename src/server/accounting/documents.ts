@@ -1,5 +1,5 @@
-import { and, asc, eq, gte, inArray, isNotNull, lt, ne } from 'drizzle-orm';
-import { mexicoWallClock } from '../../shared/mexico-time.ts';
+import { and, asc, between, eq, gte, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import { mexicoCityDate, mexicoWallClock } from '../../shared/mexico-time.ts';
 import { PUBLICO_EN_GENERAL } from '../../shared/sat-catalogs.ts';
 import type { CfdiReportRow, CfdiType, SatState } from '../../shared/schemas/accounting.ts';
 import type { Db } from '../db/client.ts';
@@ -18,7 +18,8 @@ import type { Period } from './period.ts';
 /**
  * The period's CFDIs (issue 36, decision 066): every document the PAC stamped with its stamp inside the period
  * (Mexico City), whatever happened to it since — a cancelled one is in the accountant's month with estado
- * 'cancelado'. Four sources: invoices kind 'I' (ingreso) and 'E' (egreso), credit_payments (CFDI de pago) and
+ * 'cancelado' — except the factura global, which belongs to the month it covers (stamped up to 72 hours after it
+ * closes; in a range of days, to every month the range touches). Four sources: invoices kind 'I' (ingreso) and 'E' (egreso), credit_payments (CFDI de pago) and
  * global_invoices. The list is read without the XML; `documentFiles` then reads and renders one document at a
  * time, for the streamed ZIP.
  */
@@ -31,6 +32,9 @@ const satStateOf = (status: string, cancelStatus: string | null): SatState =>
     : cancelStatus === 'pending' || status === 'cancelling'
       ? 'en_proceso'
       : 'vigente';
+
+/** 202610 for any instant of October 2026 in Mexico City. */
+const monthKey = (at: Date) => Number(mexicoCityDate(at).slice(0, 7).replace('-', ''));
 
 const local = (at: Date) => mexicoWallClock(at).replace('T', ' ');
 
@@ -181,8 +185,12 @@ async function globalRows(db: Db, period: Period): Promise<PeriodDocument[]> {
         ne(globalInvoices.status, 'pending'),
         isNotNull(globalInvoices.uuid),
         isNotNull(globalInvoices.xml),
-        gte(globalInvoices.issuedAt, period.start),
-        lt(globalInvoices.issuedAt, period.end),
+        // A global belongs to the month it covers (InformacionGlobal), though it is stamped in the 72 hours after.
+        between(
+          sql`${globalInvoices.year} * 100 + ${globalInvoices.month}`,
+          monthKey(period.start),
+          monthKey(new Date(period.end.getTime() - 1)),
+        ),
       ),
     )
     .orderBy(asc(globalInvoices.issuedAt), asc(globalInvoices.id));

@@ -11,6 +11,7 @@ import { Spinner } from '@/client/ui/spinner.tsx';
 import { NO_PERMISSION } from '@/shared/schemas/admin.ts';
 import { shop } from '@/shared/shop.ts';
 import { buttonClass } from '../components/admin-ui.tsx';
+import { AccountingScreen } from '../screens/accounting-screen.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
@@ -19,6 +20,7 @@ import { ImportScreen } from '../screens/import-screen.tsx';
 import { InstitutionDetailScreen } from '../screens/institution-detail-screen.tsx';
 import { InstitutionsScreen } from '../screens/institutions-screen.tsx';
 import { InvoicesScreen } from '../screens/invoices-screen.tsx';
+import { LowStockScreen } from '../screens/low-stock-screen.tsx';
 import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
 import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
@@ -33,6 +35,7 @@ import { SearchScreen } from '../screens/search-screen.tsx';
 const NAV = [
   { to: 'pedidos', label: 'Pedidos' },
   { to: 'productos', label: 'Productos' },
+  { to: 'por-agotarse', label: 'Por agotarse' },
   { to: 'importar', label: 'Importar catálogo' },
   { to: 'pagos-diferidos', label: 'Pagos diferidos' },
   { to: 'reembolsos', label: 'Reembolsos pendientes' },
@@ -40,6 +43,7 @@ const NAV = [
   { to: 'ventas-controladas', label: 'Ventas controladas' },
   { to: 'facturas', label: 'Facturas' },
   { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar' },
+  { to: 'contabilidad', label: 'Contabilidad' },
   { to: 'cotizaciones', label: 'Cotizaciones' },
   { to: 'clientes', label: 'Clientes' },
   { to: 'instituciones', label: 'Instituciones' },
@@ -183,6 +187,7 @@ function Shell({ email }: { email: string }) {
             <Route path="productos" element={<ProductsScreen />} />
             <Route path="productos/nuevo" element={<ProductEditScreen />} />
             <Route path="productos/:code" element={<ProductEditScreen />} />
+            <Route path="por-agotarse" element={<LowStockScreen />} />
             <Route path="importar" element={<ImportScreen />} />
             <Route path="pagos-diferidos" element={<DelayedPaymentsScreen />} />
             <Route path="reembolsos" element={<RefundsScreen />} />
@@ -191,6 +196,7 @@ function Shell({ email }: { email: string }) {
             <Route path="ventas-controladas" element={<ControlledSalesScreen />} />
             <Route path="facturas" element={<InvoicesScreen />} />
             <Route path="cuentas-por-cobrar" element={<ReceivablesScreen />} />
+            <Route path="contabilidad" element={<AccountingScreen />} />
             <Route path="cotizaciones" element={<QuotationsScreen />} />
             <Route path="cotizaciones/:folio" element={<QuotationDetailScreen />} />
             <Route path="clientes" element={<CustomersScreen />} />
