@@ -16,6 +16,7 @@ const OWN_SERVERS = [
   'institutions',
   'credit',
   'shipments',
+  'accounting',
 ] as const;
 export type OwnServer = (typeof OWN_SERVERS)[number];
 

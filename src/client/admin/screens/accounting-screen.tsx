@@ -8,7 +8,6 @@ import { mexicoCityToday, previousMexicoMonth } from '@/shared/mexico-time.ts';
 import { formatMoney, groupThousands } from '@/shared/money.ts';
 import {
   type AccountingSummary,
-  CFDI_TYPE_LABELS,
   CFDI_TYPES,
   type CfdiType,
   SAT_STATE_LABELS,
@@ -50,10 +49,45 @@ const SHORT_TYPE: Record<CfdiType, string> = {
   global: 'Global',
 };
 
-function lastMonth(): string {
-  const { year, month } = previousMexicoMonth(new Date());
-  return `${year}-${String(month).padStart(2, '0')}`;
+const MONTH_NAMES = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
+
+const ym = (p: { year: number; month: number }) => `${p.year}-${String(p.month).padStart(2, '0')}`;
+const lastMonth = () => ym(previousMexicoMonth(new Date()));
+
+/** The current month and the 35 before it, newest first, as «octubre de 2026». */
+function recentMonths(): { value: string; label: string }[] {
+  const today = mexicoCityToday();
+  let p = { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
+  const list: { value: string; label: string }[] = [];
+  for (let i = 0; i < 36; i++) {
+    list.push({ value: ym(p), label: `${MONTH_NAMES[p.month - 1]} de ${p.year}` });
+    p = p.month === 1 ? { year: p.year - 1, month: 12 } : { year: p.year, month: p.month - 1 };
+  }
+  return list;
 }
+
+/** «octubre de 2026» → «Octubre de 2026». */
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const CARD_LABELS: Record<CfdiType, string> = {
+  ingreso: 'Ingresos (facturas)',
+  egreso: 'Notas de crédito',
+  pago: 'Complementos de pago',
+  global: 'Factura global',
+};
 
 /** Month or range, and the types; the downloads and the figures follow what is chosen. */
 function PeriodPicker({
@@ -93,12 +127,17 @@ function PeriodPicker({
       {'month' in period ? (
         <label className="text-sm">
           <span className="mb-1 block font-medium text-slate-800">Mes (Ciudad de México)</span>
-          <input
-            type="month"
-            className={`${fieldClass} w-44`}
+          <select
+            className={`${fieldClass} w-48`}
             value={period.month}
-            onChange={(e) => e.target.value && onPeriod({ month: e.target.value })}
-          />
+            onChange={(e) => onPeriod({ month: e.target.value })}
+          >
+            {recentMonths().map((m) => (
+              <option key={m.value} value={m.value}>
+                {capitalized(m.label)}
+              </option>
+            ))}
+          </select>
         </label>
       ) : (
         <>
@@ -149,12 +188,12 @@ function TypeCards({ summary }: { summary: AccountingSummary }) {
     <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="accounting-by-type">
       {summary.byType.map((b) => (
         <div key={b.type} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-          <p className="text-xs font-semibold text-slate-500">{CFDI_TYPE_LABELS[b.type]}</p>
+          <p className="text-xs font-semibold text-slate-500">{CARD_LABELS[b.type]}</p>
           <p className="mt-1 text-lg font-semibold tabular-nums text-slate-900">
             {formatMoney(b.totalCents)}
           </p>
           <p className="text-xs text-slate-500">
-            {groupThousands(b.count)} {b.count === 1 ? 'CFDI' : 'CFDI'} · IVA {formatMoney(b.ivaCents)}
+            {groupThousands(b.count)} CFDI · IVA {formatMoney(b.ivaCents)}
             {b.cancelled > 0 ? ` · ${b.cancelled} cancelado${b.cancelled === 1 ? '' : 's'}` : ''}
           </p>
         </div>
@@ -183,8 +222,8 @@ function GlobalPanel({ summary }: { summary: AccountingSummary }) {
           {summary.globals.map((g) => (
             <li key={g.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span>
-                <strong className="capitalize">{g.period}</strong> · {groupThousands(g.orders)} pedidos ·{' '}
-                {formatMoney(g.totalCents)}
+                <strong>{capitalized(g.period)}</strong> · {groupThousands(g.orders)}{' '}
+                {g.orders === 1 ? 'pedido' : 'pedidos'} · {formatMoney(g.totalCents)}
                 <span className="block text-xs text-slate-500">
                   {g.uuid ?? 'Timbrando…'} · {formatDateTime(g.issuedAt)}
                 </span>
@@ -210,7 +249,7 @@ function GlobalPanel({ summary }: { summary: AccountingSummary }) {
 
 function ReconciliationPanel({ summary }: { summary: AccountingSummary }) {
   const { rows, mismatches } = summary.reconciliation;
-  const owed = rows.filter((r) => r.taxDueCents !== 0);
+  const papersOwed = rows.filter((r) => r.taxDueCents > 0);
   return (
     <Panel title="Conciliación con el libro de cada pedido">
       {rows.length === 0 ? (
@@ -225,7 +264,13 @@ function ReconciliationPanel({ summary }: { summary: AccountingSummary }) {
           {mismatches} de {rows.length} pedidos no cuadran con su libro; revíselos abajo.
         </Alert>
       )}
-      {(mismatches > 0 || owed.length > 0) && (
+      {papersOwed.length > 0 && (
+        <p className="mt-3 text-sm text-amber-800">
+          {papersOwed.length === 1 ? 'Un pedido devolvió' : `${papersOwed.length} pedidos devolvieron`} dinero
+          sin nota de crédito todavía: {papersOwed.map((r) => `#${r.orderNumber}`).join(', ')}.
+        </p>
+      )}
+      {mismatches > 0 && (
         <div className="mt-4">
           <DataTable
             head={
@@ -234,27 +279,23 @@ function ReconciliationPanel({ summary }: { summary: AccountingSummary }) {
                 <th className={`${th} text-right`}>CFDI (ingresos − egresos)</th>
                 <th className={`${th} text-right`}>Libro (facturado − acreditado)</th>
                 <th className={`${th} text-right`}>Cobrado neto</th>
-                <th className={`${th} text-right`}>Comprobantes pendientes</th>
               </tr>
             }
           >
             {rows
-              .filter((r) => !r.matches || r.taxDueCents !== 0)
+              .filter((r) => !r.matches)
               .map((r) => (
-                <tr key={r.orderNumber}>
+                <tr key={r.orderNumber} data-testid="reconciliation-mismatch">
                   <td className={td}>
                     <Link className="text-brand-700 hover:underline" to={`/admin/pedidos/${r.orderNumber}`}>
                       #{r.orderNumber}
                     </Link>
                   </td>
-                  <td
-                    className={`${td} text-right tabular-nums ${r.matches ? '' : 'font-semibold text-red-700'}`}
-                  >
+                  <td className={`${td} text-right font-semibold tabular-nums text-red-700`}>
                     {formatMoney(r.cfdiNetCents)}
                   </td>
                   <td className={`${td} text-right tabular-nums`}>{formatMoney(r.ledgerNetCents)}</td>
                   <td className={`${td} text-right tabular-nums`}>{formatMoney(r.keptCents)}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatMoney(r.taxDueCents)}</td>
                 </tr>
               ))}
           </DataTable>
@@ -268,14 +309,14 @@ function ReceivablesPanel({ summary }: { summary: AccountingSummary }) {
   const { totals, institutions, asOf } = summary.receivables;
   return (
     <Panel
-      title="Cuentas por cobrar (antigüedad de saldos)"
+      title="Cuentas por cobrar"
       actions={
         <Link to="/admin/cuentas-por-cobrar" className="text-sm font-medium text-brand-700 hover:underline">
           Ver detalle
         </Link>
       }
     >
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {AGING_BUCKETS.map((b) => (
           <div key={b.key} className="rounded-lg bg-slate-50 p-3">
             <p className="text-xs font-semibold text-slate-500">{b.label}</p>
@@ -288,7 +329,8 @@ function ReceivablesPanel({ summary }: { summary: AccountingSummary }) {
         </div>
       </div>
       <p className="mt-2 text-xs text-slate-500">
-        {groupThousands(institutions)} instituciones con línea de crédito · al {formatDateTime(asOf)}
+        Antigüedad de saldos de {groupThousands(institutions)} instituciones con línea de crédito, al{' '}
+        {formatDateTime(asOf)}
       </p>
     </Panel>
   );
@@ -311,13 +353,18 @@ function CfdiTable({ summary }: { summary: AccountingSummary }) {
     >
       {summary.rows.map((r) => (
         <tr key={r.uuid} data-testid="cfdi-row">
-          <td className={td}>{SHORT_TYPE[r.type]}</td>
+          <td className={td}>
+            {SHORT_TYPE[r.type]}
+            {r.relationType && r.relationType !== 'pago' && (
+              <span className="block text-xs text-slate-500">relación {r.relationType}</span>
+            )}
+          </td>
           <td className={td}>
             <span className="font-medium text-slate-900">{r.serieFolio}</span>
             <span className="block font-mono text-[11px] text-slate-500">{r.uuid}</span>
           </td>
           <td className={td}>{formatDateTime(r.fecha)}</td>
-          <td className="max-w-56 px-4 py-3 text-slate-700">
+          <td className="max-w-48 px-4 py-3 text-slate-700">
             <span className="block truncate" title={r.receptorNombre}>
               {r.receptorNombre}
             </span>
@@ -326,9 +373,6 @@ function CfdiTable({ summary }: { summary: AccountingSummary }) {
           <td className={`${td} text-right tabular-nums`}>{formatMoney(r.totalCents)}</td>
           <td className={td}>
             <Pill tone={SAT_TONES[r.estadoSat]}>{SAT_STATE_LABELS[r.estadoSat]}</Pill>
-            {r.relationType && r.relationType !== 'pago' && (
-              <span className="ml-1 text-xs text-slate-500">rel. {r.relationType}</span>
-            )}
           </td>
         </tr>
       ))}
@@ -383,11 +427,11 @@ export function AccountingScreen() {
         {data && !noTypes && (
           <>
             <TypeCards summary={data} />
-            <div className="grid gap-6 lg:grid-cols-2">
+            <ReconciliationPanel summary={data} />
+            <div className="grid gap-6 xl:grid-cols-2">
               <GlobalPanel summary={data} />
-              <ReconciliationPanel summary={data} />
+              <ReceivablesPanel summary={data} />
             </div>
-            <ReceivablesPanel summary={data} />
             <section>
               <h2 className="mb-3 text-base font-semibold text-slate-900">
                 CFDI del periodo ({groupThousands(data.rows.length)})
