@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
 import { previousMexicoMonth } from '../../src/shared/mexico-time.ts';
 import { unzip } from '../server/support/unzip.ts';
 import { sandboxCardToken } from './card-helper.ts';
-import { ownServerPort } from './own-server.ts';
+import { ownPostgresShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -18,67 +16,22 @@ import { signInStaff } from './staff-session.ts';
  * documents are moved to last month there, as a month-end close would find them). SHOTS_DIR=… saves the screens at
  * 1280 px.
  */
-const port = ownServerPort('accounting');
-const base = `http://127.0.0.1:${port}`;
-const adminUrl =
-  process.env.TEST_DATABASE_URL || process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `accounting_e2e_${port}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-const STAFF = { email: 'contabilidad@ciencia-occidente.mx', password: 'Contable#Cierre2026' };
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
-let server: ChildProcess | undefined;
+const STAFF = {
+  email: 'contabilidad@ciencia-occidente.mx',
+  password: 'Contable#Cierre2026',
+  nombre: 'Contabilidad',
+};
+const shop = ownPostgresShop('accounting', STAFF);
+const { base } = shop;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-async function sql(url: string, text: string, values: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  await sql(adminUrl, `drop database if exists ${dbName} with (force)`);
-  await sql(adminUrl, `create database ${dbName}`);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development' };
-  const seeded = spawnSync(process.execPath, [...tsx, 'scripts/seed-demo.ts', '--products', '24'], {
-    env,
-    encoding: 'utf8',
-  });
-  expect(seeded.status, seeded.stderr).toBe(0);
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Contabilidad'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, SEED_DEMO: 'false', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`${base}/readyz`)
-          .then((r) => r.ok)
-          .catch(() => false),
-      { timeout: 120_000 },
-    )
-    .toBe(true);
+  await shop.start();
 });
-
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 async function shot(page: Page, name: string) {
   if (process.env.SHOTS_DIR)
@@ -150,11 +103,11 @@ test('a buyer’s card orders make the sales the list projects from', async ({ p
 
 test('Por agotarse: what runs out first on top; the almacén sets a reorder point', async ({ browser }) => {
   // Stock as a week of sales left it: one out, others low.
-  await sql(databaseUrl, `update products set stock = 40 where active`);
-  await sql(databaseUrl, `update products set stock = 0 where code = $1`, [codes[0]]);
-  await sql(databaseUrl, `update products set stock = 2 where code = $1`, [codes[1]]);
-  await sql(databaseUrl, `update products set stock = 4, reorder_point = 10 where code = $1`, [codes[2]]);
-  await sql(databaseUrl, `update products set stock = 3 where code = $1`, [codes[4]]);
+  await shop.sql(`update products set stock = 40 where active`);
+  await shop.sql(`update products set stock = 0 where code = $1`, [codes[0]]);
+  await shop.sql(`update products set stock = 2 where code = $1`, [codes[1]]);
+  await shop.sql(`update products set stock = 4, reorder_point = 10 where code = $1`, [codes[2]]);
+  await shop.sql(`update products set stock = 3 where code = $1`, [codes[4]]);
   const { context, staff } = await signInStaff(browser, base, STAFF);
   await staff.getByRole('link', { name: 'Por agotarse' }).click();
   await expect(staff.getByRole('heading', { name: 'Por agotarse' })).toBeVisible();
@@ -183,17 +136,15 @@ test('Contabilidad: last month’s CFDIs, the global, the reconciliation and the
   // Last month's close: the documents and the uninvoiced sale moved to last month, then its global.
   const { year, month } = previousMexicoMonth(new Date());
   const mm = `${year}-${String(month).padStart(2, '0')}`;
-  await sql(
-    databaseUrl,
+  await shop.sql(
     `update invoices set issued_at = ($1::date + (id % 20) * interval '1 day' + interval '17 hours')
       where order_number = any($2)`,
     [`${mm}-02`, orders],
   );
-  await sql(
-    databaseUrl,
-    `update orders set paid_at = $1::date + interval '20 days 18 hours' where number = $2`,
-    [`${mm}-01`, orders[3]],
-  );
+  await shop.sql(`update orders set paid_at = $1::date + interval '20 days 18 hours' where number = $2`, [
+    `${mm}-01`,
+    orders[3],
+  ]);
   const global = await staff.request.post('/api/admin/invoices/global', {
     data: { year, month, confirmLate: true },
   });

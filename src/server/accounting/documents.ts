@@ -11,7 +11,7 @@ import {
   invoices,
 } from '../db/schema.ts';
 import type { ZipFile } from '../http/zip.ts';
-import { renderInvoicePdf } from '../invoices/pdf.ts';
+import { storedInvoicePdf } from '../invoices/downloads.ts';
 import { renderPaymentPdf } from '../invoices/pdf-pago.ts';
 import type { Period } from './period.ts';
 
@@ -35,6 +35,17 @@ const satStateOf = (status: string, cancelStatus: string | null): SatState =>
 
 /** 202610 for any instant of October 2026 in Mexico City. */
 const monthKey = (at: Date) => Number(mexicoCityDate(at).slice(0, 7).replace('-', ''));
+
+/**
+ * A global belongs to the month it covers (InformacionGlobal), though it is stamped in the 72 hours after: those of
+ * the months the period touches.
+ */
+export const globalOfPeriod = (period: Period) =>
+  between(
+    sql`${globalInvoices.year} * 100 + ${globalInvoices.month}`,
+    monthKey(period.start),
+    monthKey(new Date(period.end.getTime() - 1)),
+  );
 
 const local = (at: Date) => mexicoWallClock(at).replace('T', ' ');
 
@@ -185,12 +196,7 @@ async function globalRows(db: Db, period: Period): Promise<PeriodDocument[]> {
         ne(globalInvoices.status, 'pending'),
         isNotNull(globalInvoices.uuid),
         isNotNull(globalInvoices.xml),
-        // A global belongs to the month it covers (InformacionGlobal), though it is stamped in the 72 hours after.
-        between(
-          sql`${globalInvoices.year} * 100 + ${globalInvoices.month}`,
-          monthKey(period.start),
-          monthKey(new Date(period.end.getTime() - 1)),
-        ),
+        globalOfPeriod(period),
       ),
     )
     .orderBy(asc(globalInvoices.issuedAt), asc(globalInvoices.id));
@@ -262,15 +268,7 @@ export async function* documentFiles(db: Db, documents: readonly PeriodDocument[
       yield { name: `${base}.xml`, data: row.xml };
       yield {
         name: `${base}.pdf`,
-        data: await renderInvoicePdf({
-          orderNumber: row.orderNumber,
-          uuid: row.uuid,
-          status: row.status === 'cancelled' ? 'cancelled' : 'issued',
-          test: row.test,
-          cancelledAt: row.cancelledAt,
-          cancelMotivo: row.cancelMotivo,
-          snapshot: row.snapshot,
-        }),
+        data: await storedInvoicePdf({ ...row, uuid: row.uuid, snapshot: row.snapshot }),
         // A PDF is compressed already: deflating it again costs time for a few per cent.
         store: true,
       };

@@ -1,6 +1,11 @@
-import { addDays, fromMexicoWallClock, mexicoCityDate, mexicoMonth } from '../../shared/mexico-time.ts';
+import {
+  addDays,
+  fromMexicoWallClock,
+  mexicoCityDate,
+  mexicoMonth,
+  periodName,
+} from '../../shared/mexico-time.ts';
 import type { PeriodQuery } from '../../shared/schemas/accounting.ts';
-import { periodName } from '../invoices/global-membership.ts';
 
 /** A period of the accountant's screens: [start, end) instants and the days it names, in Mexico City. */
 export type Period = { start: Date; end: Date; from: string; to: string; label: string; slug: string };

@@ -1,10 +1,10 @@
-import { and, asc, between, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
+import { periodName } from '../../shared/mexico-time.ts';
 import { type AccountingSummary, CFDI_TYPES, type CfdiType } from '../../shared/schemas/accounting.ts';
 import { receivables } from '../credit/receivables.ts';
 import type { Db } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
-import { periodName } from '../invoices/global-membership.ts';
-import { periodDocuments } from './documents.ts';
+import { globalOfPeriod, periodDocuments } from './documents.ts';
 import type { Period } from './period.ts';
 import { reconcile } from './reconcile.ts';
 
@@ -20,8 +20,6 @@ export const GLOBAL_STATUS_LABELS: Record<string, string> = {
   cancelling: 'Cancelación en proceso',
   cancelled: 'Cancelada (sustituida)',
 };
-
-const monthKey = (day: string) => Number(day.slice(0, 4)) * 100 + Number(day.slice(5, 7));
 
 export async function accountingSummary(
   db: Db,
@@ -54,15 +52,7 @@ export async function accountingSummary(
       orders: sql<number>`(select count(*)::int from ${globalInvoiceOrders} where ${globalInvoiceOrders.globalInvoiceId} = ${globalInvoices.id})`,
     })
     .from(globalInvoices)
-    .where(
-      and(
-        between(
-          sql`${globalInvoices.year} * 100 + ${globalInvoices.month}`,
-          monthKey(period.from),
-          monthKey(period.to),
-        ),
-      ),
-    )
+    .where(globalOfPeriod(period))
     .orderBy(asc(globalInvoices.year), asc(globalInvoices.month), asc(globalInvoices.id));
   const reconciliation = await reconcile(
     db,

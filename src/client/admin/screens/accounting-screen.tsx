@@ -4,7 +4,7 @@ import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
 import { AGING_BUCKETS } from '@/shared/credit.ts';
-import { mexicoCityToday, previousMexicoMonth } from '@/shared/mexico-time.ts';
+import { mexicoCityToday, periodName, previousMexicoMonth } from '@/shared/mexico-time.ts';
 import { formatMoney, groupThousands } from '@/shared/money.ts';
 import {
   type AccountingSummary,
@@ -49,21 +49,6 @@ const SHORT_TYPE: Record<CfdiType, string> = {
   global: 'Global',
 };
 
-const MONTH_NAMES = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
 const ym = (p: { year: number; month: number }) => `${p.year}-${String(p.month).padStart(2, '0')}`;
 const lastMonth = () => ym(previousMexicoMonth(new Date()));
 
@@ -73,7 +58,7 @@ function recentMonths(): { value: string; label: string }[] {
   let p = { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
   const list: { value: string; label: string }[] = [];
   for (let i = 0; i < 36; i++) {
-    list.push({ value: ym(p), label: `${MONTH_NAMES[p.month - 1]} de ${p.year}` });
+    list.push({ value: ym(p), label: periodName(p.year, p.month) });
     p = p.month === 1 ? { year: p.year - 1, month: 12 } : { year: p.year, month: p.month - 1 };
   }
   return list;
