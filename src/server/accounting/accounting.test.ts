@@ -55,6 +55,7 @@ const form = {
 type Doc = { type: string; base: string; uuid: string; pdf: boolean };
 const docs: Record<string, Doc> = {};
 let order1 = 0;
+let cancelledOrder = 0;
 
 async function invoiceOrder(number: number): Promise<typeof invoices.$inferSelect> {
   const res = await t.app.inject({
@@ -109,6 +110,21 @@ beforeAll(async () => {
   const i3 = await invoiceOrder(await createTestOrder(t.db, shopper.id));
   await stampedAt(i3.id, new Date(start.getTime() - 1000));
   docs.i3 = { type: 'ingreso', base: nameOf('ingreso', i3), uuid: i3.uuid!, pdf: true };
+
+  // An ingreso of the period cancelled since (motivo 02): in the ZIP and the report, «Cancelado».
+  cancelledOrder = await createTestOrder(t.db, shopper.id);
+  const ix = await invoiceOrder(cancelledOrder);
+  await stampedAt(ix.id, new Date(start.getTime() + 2 * DAY));
+  const cancelled = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/invoices/${cancelledOrder}/cancel`,
+    headers: { cookie: staff.cookie },
+    payload: { motivo: '02' },
+  });
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  const [after] = await t.db.select().from(invoices).where(eq(invoices.id, ix.id));
+  expect(after?.status).toBe('cancelled');
+  docs.x = { type: 'ingreso', base: nameOf('ingreso', ix), uuid: ix.uuid!, pdf: true };
 
   // The factura global of the period's uninvoiced sale, stamped the day after the month closed: the period's all
   // the same (it covers that month).
@@ -188,7 +204,7 @@ describe('the ZIP of a period', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="cfdi_${month}.zip"`);
     const files = unzip(res.rawPayload);
     expect([...files.keys()].sort()).toEqual(
-      [...reportFiles, ...filesOf('i1', 'e1', 'g', 'ppd', 'p')].sort(),
+      [...reportFiles, ...filesOf('i1', 'e1', 'x', 'g', 'ppd', 'p')].sort(),
     );
     // The XML as the PAC returned it; a real PDF beside it.
     const [i1] = await t.db.select().from(invoices).where(eq(invoices.uuid, docs.i1!.uuid));
@@ -269,7 +285,7 @@ describe('the report', () => {
       'Pedidos',
     ]);
     expect(rows.slice(1).map((r) => r[2])).toEqual(
-      [docs.e1, docs.ppd, docs.p, docs.i1, docs.g].map((d) => d!.uuid),
+      [docs.e1, docs.x, docs.ppd, docs.p, docs.i1, docs.g].map((d) => d!.uuid),
     );
     const [i1] = await t.db.select().from(invoices).where(eq(invoices.uuid, docs.i1!.uuid));
     const decimal = (c: number) => (c / 100).toFixed(2);
@@ -301,6 +317,7 @@ describe('the report', () => {
       String(order1),
     ]);
     expect(e1[3]).toBe(`${month}-01 00:00:00`);
+    expect(rows.find((r) => r[2] === docs.x!.uuid)![11]).toBe('Cancelado');
     const global = rows.find((r) => r[2] === docs.g!.uuid)!;
     expect(global.slice(4, 6)).toEqual(['XAXX010101000', 'PUBLICO EN GENERAL']);
     const pago = rows.find((r) => r[2] === docs.p!.uuid)!;
@@ -327,7 +344,7 @@ describe('the report', () => {
           .replace(/\|+$/, ''),
       );
     expect(same(sheet)).toEqual(same(csv));
-    expect(sheet).toHaveLength(6);
+    expect(sheet).toHaveLength(7);
   });
 
   it('reconciles to the ledger: per order, live ingresos − egresos = invoiced − credited', async () => {
@@ -343,6 +360,13 @@ describe('the report', () => {
     });
     expect(ledger.invoicedCents - ledger.creditedCents).toBe(88_849 - 10_000);
     expect(summary.reconciliation.mismatches).toBe(0);
+    // The cancelled invoice: nothing live on either side.
+    expect(
+      summary.reconciliation.rows.find((r: { orderNumber: number }) => r.orderNumber === cancelledOrder),
+    ).toMatchObject({ cfdiNetCents: 0, ledgerNetCents: 0, matches: true });
+    // Its type's totals leave it out and count it apart.
+    const ingresos = summary.byType.find((b: { type: string }) => b.type === 'ingreso');
+    expect(ingresos).toMatchObject({ count: 3, cancelled: 1 });
     expect(summary.byType.find((b: { type: string }) => b.type === 'egreso')).toMatchObject({
       count: 1,
       totalCents: 10_000,
