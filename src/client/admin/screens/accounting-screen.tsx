@@ -374,6 +374,8 @@ export function AccountingScreen() {
   const query = periodQuery(period, types, CFDI_TYPES.length);
   const { data, isPending, error } = useAccountingSummary(query, complete && types.length > 0);
   const noTypes = types.length === 0;
+  // A period the server refuses (the end before the start, more than a year) downloads nothing: the links wait.
+  const off = noTypes || !complete || error ? 'pointer-events-none opacity-60' : '';
   return (
     <>
       <ScreenTitle
@@ -385,16 +387,24 @@ export function AccountingScreen() {
           <PeriodPicker period={period} onPeriod={setPeriod} types={types} onTypes={setTypes} />
           <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
             <a
-              className={`${buttonClass.primary} ${noTypes ? 'pointer-events-none opacity-60' : ''}`}
+              className={`${buttonClass.primary} ${off}`}
               href={`/api/admin/accounting/cfdi.zip?${query}`}
               download
             >
               Descargar ZIP (XML y PDF)
             </a>
-            <a className={buttonClass.secondary} href={`/api/admin/accounting/report.xlsx?${query}`} download>
+            <a
+              className={`${buttonClass.secondary} ${off}`}
+              href={`/api/admin/accounting/report.xlsx?${query}`}
+              download
+            >
               Reporte Excel
             </a>
-            <a className={buttonClass.secondary} href={`/api/admin/accounting/report.csv?${query}`} download>
+            <a
+              className={`${buttonClass.secondary} ${off}`}
+              href={`/api/admin/accounting/report.csv?${query}`}
+              download
+            >
               Reporte CSV
             </a>
           </div>
