@@ -95,6 +95,13 @@ export const envSchema = z.object({
     .min(1, 'debe ser un porcentaje entero (1 a 100)')
     .max(100, 'debe ser un porcentaje entero (1 a 100)')
     .default(50),
+  /** 'Por agotarse' (decision 066): the reorder point of a presentation that has none of its own. */
+  REORDER_POINT_DEFAULT: z.coerce
+    .number({ error: 'debe ser un número entero de piezas (0 a 100000)' })
+    .int('debe ser un número entero de piezas (0 a 100000)')
+    .min(0, 'debe ser un número entero de piezas (0 a 100000)')
+    .max(100_000, 'debe ser un número entero de piezas (0 a 100000)')
+    .default(5),
   OPENPAY_MERCHANT_ID: z
     .string()
     .regex(/^[a-z0-9]+$/i, 'debe ser el ID de comercio de Openpay (letras y dígitos)')
@@ -146,6 +153,8 @@ export type AppConfig = {
   payments: PaymentsConfig;
   mail: MailConfig;
   invoicing: InvoicingConfig;
+  /** Stock (decision 066): the reorder point of a presentation without its own (REORDER_POINT_DEFAULT). */
+  stock: { reorderPointDefault: number };
 };
 
 export type PaymentsConfig = {
@@ -213,6 +222,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     payments,
     mail: mailConfig(env),
     invoicing: invoicingConfig(env),
+    stock: { reorderPointDefault: env.REORDER_POINT_DEFAULT },
   };
 }
 

@@ -10,6 +10,7 @@ import { followTheMoneyRound } from './invoices/follow-money.ts';
 import { followUpCancellations } from './invoices/follow-up.ts';
 import { globalInvoiceJob } from './invoices/global.ts';
 import { resumeGlobalInvoices } from './invoices/global-release.ts';
+import { lowStockDigestRound } from './low-stock/digest.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { type MailWorker, startMailWorker } from './mail/worker.ts';
 import { lateBackordersRound } from './shipments/late.ts';
@@ -199,6 +200,7 @@ export const JOBS = {
   collections: 'cobranza',
   pickupReminders: 'recordatorios-sucursal',
   lateBackorders: 'sobre-pedido-retrasado',
+  lowStockDigest: 'por-agotarse',
 } as const;
 
 /**
@@ -327,6 +329,17 @@ export function createJobRegistry(app: FastifyInstance): JobRegistry {
     everyMs: 60 * 60_000,
     firstAfterMs: 10 * 60_000,
     run: () => lateBackordersRound(db, config.publicUrl),
+  });
+  // 'Por agotarse' (decision 066): hourly; from 07:00 Mexico City the day's digest to almacén, once a day per person.
+  registry.add({
+    name: JOBS.lowStockDigest,
+    everyMs: 60 * 60_000,
+    firstAfterMs: 2 * 60_000,
+    run: () =>
+      lowStockDigestRound(db, {
+        publicUrl: config.publicUrl,
+        defaultReorderPoint: config.stock.reorderPointDefault,
+      }),
   });
   return registry;
 }

@@ -92,3 +92,21 @@ export function previousMexicoMonth(now: Date): { year: number; month: number } 
 /** A date in words as the shop prints it: «31 de marzo de 2026», in Mexico City. */
 export const mexicoLongDate = (instant: Date): string =>
   new Intl.DateTimeFormat('es-MX', { timeZone: ZONE, dateStyle: 'long' }).format(instant);
+
+const MONTH_NAMES = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
+
+/** A calendar month in words: «octubre de 2026» (the factura global's period, the accountant's month). */
+export const periodName = (year: number, month: number) => `${MONTH_NAMES[month - 1]} de ${year}`;

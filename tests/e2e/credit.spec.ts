@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { ownServerPort } from './own-server.ts';
+import { ownPostgresShop } from './own-server.ts';
 import { registerThroughApi } from './register-helper.ts';
 import { signInStaff } from './staff-session.ts';
 
@@ -13,67 +11,23 @@ import { signInStaff } from './staff-session.ts';
  * journey's own server runs on its own PostgreSQL database, where the institution and the membership are written
  * as staff would, on its own port (own-server.ts). SHOTS_DIR=… saves screenshots at 1280 and 390 px.
  */
-const port = ownServerPort('credit');
-const base = `http://127.0.0.1:${port}`;
-const adminUrl =
-  process.env.TEST_DATABASE_URL || process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `credit_e2e_${port}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-const STAFF = { email: 'cobranza@ciencia-occidente.mx', password: 'Cobranza#Credito2026' };
-const tsx = ['--import', 'tsx', '--import', './scripts/quick-start.mjs'];
-let server: ChildProcess | undefined;
+const STAFF = {
+  email: 'cobranza@ciencia-occidente.mx',
+  password: 'Cobranza#Credito2026',
+  nombre: 'Cobranza',
+};
+const shop = ownPostgresShop('credit', STAFF);
+const { base } = shop;
 
 test.use({ baseURL: base });
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-async function sql(url: string, text: string, values: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  await sql(adminUrl, `drop database if exists ${dbName} with (force)`);
-  await sql(adminUrl, `create database ${dbName}`);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development' };
-  const seeded = spawnSync(process.execPath, [...tsx, 'scripts/seed-demo.ts', '--products', '24'], {
-    env,
-    encoding: 'utf8',
-  });
-  expect(seeded.status, seeded.stderr).toBe(0);
-  const created = spawnSync(
-    process.execPath,
-    [...tsx, 'scripts/staff-create.ts', '--email', STAFF.email, '--nombre', 'Cobranza'],
-    { input: `${STAFF.password}\n`, env, encoding: 'utf8' },
-  );
-  expect(created.status, created.stderr).toBe(0);
-  server = spawn(process.execPath, [...tsx, 'src/server/main.ts'], {
-    stdio: 'inherit',
-    env: { ...env, SEED_DEMO: 'false', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`${base}/readyz`)
-          .then((r) => r.ok)
-          .catch(() => false),
-      { timeout: 120_000 },
-    )
-    .toBe(true);
+  await shop.start();
 });
 
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-});
+test.afterAll(() => shop.stop());
 
 async function shots(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
@@ -121,18 +75,15 @@ test('a comprador buys on credit; staff ship and record the transfer; the estado
     ).status(),
   ).toBe(200);
   // The institution, its credit line and the membership, as staff set them up (decision 057's tables).
-  const [institution] = await sql(
-    databaseUrl,
+  const [institution] = await shop.sql(
     `insert into institutions (razon_social, rfc, regimen_fiscal, cp, uso_cfdi, billing_email, credit_limit_cents, credit_days, verified_at)
      values ('Universidad de Guadalajara', 'UGU250101AB1', '603', '44100', 'G03', 'cxp@udg.example.mx', 5000000, 30, now()) returning id`,
   );
-  await sql(
-    databaseUrl,
+  await shop.sql(
     `insert into institution_members (institution_id, user_id, role) select $1, id, 'comprador' from users where email = $2`,
     [institution.id, email],
   );
-  await sql(
-    databaseUrl,
+  await shop.sql(
     `update sessions set institution_id = $1 where user_id = (select id from users where email = $2)`,
     [institution.id, email],
   );

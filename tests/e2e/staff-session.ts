@@ -111,6 +111,11 @@ export async function signInStaff(
   browser: Browser,
   base: string,
   staff: { email: string; password: string },
+  /**
+   * Where the journey starts once signed in: the orders by default, where the staff journeys work. /admin itself
+   * lands on the dashboard (decision 065), which tests/e2e/dashboard.spec.ts checks.
+   */
+  at = '/admin/pedidos',
 ) {
   const context = await browser.newContext({
     baseURL: base,
@@ -128,5 +133,8 @@ export async function signInStaff(
   if (await enrol.isVisible()) await enrolSecondFactor(page, base, staff.email);
   else await verifySecondFactor(page, base, staff.email);
   await expect(page.getByRole('navigation', { name: 'Secciones' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { exact: true, name: 'Pedidos' }).click();
+  if (at !== '/admin/pedidos') await page.goto(at);
+  await expect(page).toHaveURL(new RegExp(`${at}$`));
   return { context, staff: page };
 }

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/schemas/admin.ts';
+import { accountingAdminRoutes } from '../accounting/routes.ts';
 import { auditPage } from '../audit/log.ts';
 import { contractPriceAdminRoutes } from '../contract-prices/routes.ts';
 import { creditAdminRoutes } from '../credit/admin-routes.ts';
 import { dashboardAdminRoutes } from '../dashboard/routes.ts';
 import { institutionAdminRoutes } from '../institutions/admin-routes.ts';
+import { lowStockAdminRoutes } from '../low-stock/routes.ts';
 import { shipmentAdminRoutes } from '../shipments/routes.ts';
 import { staffAdminRoutes } from '../staff/admin-routes.ts';
 import { controlledAdminRoutes } from './controlled-routes.ts';
@@ -46,6 +48,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(creditAdminRoutes);
   await app.register(shipmentAdminRoutes);
   await app.register(staffAdminRoutes);
+  await app.register(lowStockAdminRoutes);
+  await app.register(accountingAdminRoutes);
 
   app.get(
     '/api/admin/audit',

@@ -3,6 +3,7 @@ import { addDays, mexicoDayStart, mexicoWallClock } from '../../shared/mexico-ti
 import { type Actor, writeAudit } from '../audit/log.ts';
 import type { Db } from '../db/client.ts';
 import { controlledDeclarations, orders, users } from '../db/schema.ts';
+import { csvFile } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { orderStatusLabel } from '../orders/rules.ts';
 
@@ -31,13 +32,6 @@ export const EXPORT_HEADER = [
 
 /** 'YYYY-MM-DD HH:MM' in Mexico City. */
 const mexicoTime = (d: Date) => mexicoWallClock(d).slice(0, 16).replace('T', ' ');
-
-/** One CSV cell: quoted when it must be, never read by a spreadsheet as a formula. */
-export function csvCell(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 export function periodBounds(from: string, to: string) {
   if (from > to) {
@@ -109,26 +103,22 @@ export async function controlledSalesCsv(
   period: { from: string; to: string },
 ): Promise<{ csv: string; filename: string; rows: number }> {
   const { orders: count, rows } = await controlledSales(db, period);
-  const lines = [EXPORT_HEADER.map(csvCell).join(',')];
-  for (const r of rows) {
-    lines.push(
-      [
-        r.date,
-        r.orderNumber,
-        r.status,
-        r.code,
-        r.name,
-        r.quantity,
-        r.buyer,
-        r.email,
-        r.rfc,
-        r.razonSocial,
-        r.declaredUse,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
+  const csv = csvFile([
+    EXPORT_HEADER,
+    ...rows.map((r) => [
+      r.date,
+      r.orderNumber,
+      r.status,
+      r.code,
+      r.name,
+      r.quantity,
+      r.buyer,
+      r.email,
+      r.rfc,
+      r.razonSocial,
+      r.declaredUse,
+    ]),
+  ]);
   await writeAudit(db, actor, {
     action: 'controlled.export',
     entityType: 'export',
@@ -136,7 +126,7 @@ export async function controlledSalesCsv(
     after: { orders: count, rows: rows.length },
   });
   return {
-    csv: `\uFEFF${lines.join('\r\n')}\r\n`,
+    csv,
     filename: `ventas-controladas_${period.from}_${period.to}.csv`,
     rows: rows.length,
   };

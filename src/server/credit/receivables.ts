@@ -3,6 +3,7 @@ import { AGING_BUCKETS } from '../../shared/credit.ts';
 import type { Receivables } from '../../shared/schemas/credit.ts';
 import type { Db } from '../db/client.ts';
 import { institutions } from '../db/schema.ts';
+import { csvFile } from '../http/csv.ts';
 import { creditLineOf } from './line.ts';
 import { agingOf, creditInvoicesOf, emptyAging } from './statement.ts';
 
@@ -40,12 +41,6 @@ export async function receivables(db: Db, asOf: Date): Promise<Receivables> {
   return { asOf: asOf.toISOString(), rows, totals };
 }
 
-const csvCell = (value: string | number) => {
-  const text = String(value);
-  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 const pesos = (cents: number) => (cents / 100).toFixed(2);
 
 /** One line per open invoice (with its institution), then nothing else: what an accountant imports. */
@@ -66,30 +61,26 @@ export function receivablesCsv(r: Receivables): string {
     'Saldo',
     'Suspendida',
   ];
-  const lines = [header.map(csvCell).join(',')];
+  const lines: (string | number)[][] = [header];
   for (const row of r.rows) {
     for (const i of row.openInvoices) {
-      lines.push(
-        [
-          row.razonSocial,
-          row.rfc,
-          i.serieFolio,
-          i.uuid,
-          i.orderNumber,
-          i.purchaseOrder ?? '',
-          i.issuedAt.slice(0, 10),
-          i.dueAt.slice(0, 10),
-          i.daysPastDue,
-          pesos(i.totalCents),
-          pesos(i.paidCents),
-          pesos(i.creditedCents),
-          pesos(i.balanceCents),
-          row.onHold ? 'sí' : 'no',
-        ]
-          .map(csvCell)
-          .join(','),
-      );
+      lines.push([
+        row.razonSocial,
+        row.rfc,
+        i.serieFolio,
+        i.uuid,
+        i.orderNumber,
+        i.purchaseOrder ?? '',
+        i.issuedAt.slice(0, 10),
+        i.dueAt.slice(0, 10),
+        i.daysPastDue,
+        pesos(i.totalCents),
+        pesos(i.paidCents),
+        pesos(i.creditedCents),
+        pesos(i.balanceCents),
+        row.onHold ? 'sí' : 'no',
+      ]);
     }
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return csvFile(lines);
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/session.ts';
-import { invoices } from '../db/schema.ts';
+import { type InvoiceSnapshot, invoices } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import type { InvoicingContext } from './context.ts';
 import { renderInvoicePdf } from './pdf.ts';
@@ -8,6 +8,24 @@ import { fileBaseOf } from './stamping.ts';
 import { invoicesOf, NO_INVOICE, ownOrder } from './state.ts';
 
 /** The stamped XML and the printed PDF of an order's invoice and credit notes. */
+
+/** The PDF of a stamped invoice or credit note as its row keeps it (also the accountant's ZIP). */
+export function storedInvoicePdf(
+  row: Pick<
+    typeof invoices.$inferSelect,
+    'orderNumber' | 'status' | 'test' | 'cancelledAt' | 'cancelMotivo'
+  > & { uuid: string; snapshot: InvoiceSnapshot },
+): Promise<Uint8Array> {
+  return renderInvoicePdf({
+    orderNumber: row.orderNumber,
+    uuid: row.uuid,
+    status: row.status === 'cancelled' ? 'cancelled' : 'issued',
+    test: row.test,
+    cancelledAt: row.cancelledAt,
+    cancelMotivo: row.cancelMotivo,
+    snapshot: row.snapshot,
+  });
+}
 
 /** One stamped credit note of the order by its UUID (admin downloads). */
 async function creditNoteOf(ctx: InvoicingContext, number: number, uuid: string) {
@@ -29,15 +47,7 @@ export async function getCreditNoteXml(ctx: InvoicingContext, number: number, uu
 
 export async function getCreditNotePdf(ctx: InvoicingContext, number: number, uuid: string) {
   const row = await creditNoteOf(ctx, number, uuid);
-  const pdf = await renderInvoicePdf({
-    orderNumber: number,
-    uuid: row.uuid,
-    status: row.status === 'cancelled' ? 'cancelled' : 'issued',
-    test: row.test,
-    cancelledAt: row.cancelledAt,
-    cancelMotivo: row.cancelMotivo,
-    snapshot: row.snapshot,
-  });
+  const pdf = await storedInvoicePdf(row);
   return {
     pdf,
     filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf`,
@@ -82,14 +92,6 @@ export async function getInvoiceXml(ctx: InvoicingContext, user: SessionUser, nu
 
 export async function getInvoicePdf(ctx: InvoicingContext, user: SessionUser, number: number) {
   const row = await downloadable(ctx, user, number);
-  const pdf = await renderInvoicePdf({
-    orderNumber: number,
-    uuid: row.uuid,
-    status: row.status === 'cancelled' ? 'cancelled' : 'issued',
-    test: row.test,
-    cancelledAt: row.cancelledAt,
-    cancelMotivo: row.cancelMotivo,
-    snapshot: row.snapshot,
-  });
+  const pdf = await storedInvoicePdf(row);
   return { pdf, filename: `${fileBaseOf(row.snapshot, row.uuid)}.pdf` };
 }

@@ -1,22 +1,9 @@
 import { eq } from 'drizzle-orm';
+import { periodName } from '../../shared/mexico-time.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { globalInvoiceOrders, globalInvoices } from '../db/schema.ts';
 
-const MONTHS = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-export const periodName = (year: number, month: number) => `${MONTHS[month - 1]} de ${year}`;
+export { periodName };
 
 /** The global CFDI an order was included in ({year, month}), or null (decision 023). */
 export async function globalInvoiceOf(db: Db | Tx, orderNumber: number) {

@@ -15,6 +15,7 @@ import { STAFF_ROLE_LABELS, type StaffPermission } from '@/shared/staff-roles.ts
 import { useStaffMe } from '../api/staff.ts';
 import { buttonClass } from '../components/admin-ui.tsx';
 import { PermissionsProvider, useCan } from '../components/permissions.tsx';
+import { AccountingScreen } from '../screens/accounting-screen.tsx';
 import { AuditScreen } from '../screens/audit-screen.tsx';
 import { ControlledSalesScreen } from '../screens/controlled-sales-screen.tsx';
 import { CustomerDetailScreen, CustomersScreen } from '../screens/customers-screen.tsx';
@@ -24,6 +25,7 @@ import { ImportScreen } from '../screens/import-screen.tsx';
 import { InstitutionDetailScreen } from '../screens/institution-detail-screen.tsx';
 import { InstitutionsScreen } from '../screens/institutions-screen.tsx';
 import { InvoicesScreen } from '../screens/invoices-screen.tsx';
+import { LowStockScreen } from '../screens/low-stock-screen.tsx';
 import { OrderDetailScreen } from '../screens/order-detail-screen.tsx';
 import { OrdersScreen } from '../screens/orders-screen.tsx';
 import { ProductEditScreen } from '../screens/product-edit-screen.tsx';
@@ -43,6 +45,7 @@ const NAV: { to: string; label: string; permission: StaffPermission }[] = [
   { to: 'tablero', label: 'Tablero', permission: 'tablero.ver' },
   { to: 'pedidos', label: 'Pedidos', permission: 'pedidos.ver' },
   { to: 'productos', label: 'Productos', permission: 'catalogo.ver' },
+  { to: 'por-agotarse', label: 'Por agotarse', permission: 'existencias.gestionar' },
   { to: 'importar', label: 'Importar catálogo', permission: 'catalogo.editar' },
   { to: 'pagos-diferidos', label: 'Pagos diferidos', permission: 'pedidos.ver' },
   { to: 'reembolsos', label: 'Reembolsos pendientes', permission: 'dinero.reembolsar' },
@@ -50,6 +53,7 @@ const NAV: { to: string; label: string; permission: StaffPermission }[] = [
   { to: 'ventas-controladas', label: 'Ventas controladas', permission: 'controlados.ver' },
   { to: 'facturas', label: 'Facturas', permission: 'facturas.gestionar' },
   { to: 'cuentas-por-cobrar', label: 'Cuentas por cobrar', permission: 'credito.gestionar' },
+  { to: 'contabilidad', label: 'Contabilidad', permission: 'facturas.gestionar' },
   { to: 'cotizaciones', label: 'Cotizaciones', permission: 'clientes.gestionar' },
   { to: 'clientes', label: 'Clientes', permission: 'clientes.gestionar' },
   { to: 'instituciones', label: 'Instituciones', permission: 'instituciones.gestionar' },
@@ -215,6 +219,7 @@ function Shell({ email, roleLabel }: { email: string; roleLabel: string }) {
             <Route path="productos" element={guard('catalogo.ver', <ProductsScreen />)} />
             <Route path="productos/nuevo" element={guard('catalogo.editar', <ProductEditScreen />)} />
             <Route path="productos/:code" element={guard('catalogo.ver', <ProductEditScreen />)} />
+            <Route path="por-agotarse" element={guard('existencias.gestionar', <LowStockScreen />)} />
             <Route path="importar" element={guard('catalogo.editar', <ImportScreen />)} />
             <Route path="pagos-diferidos" element={guard('pedidos.ver', <DelayedPaymentsScreen />)} />
             <Route path="reembolsos" element={guard('dinero.reembolsar', <RefundsScreen />)} />
@@ -226,6 +231,7 @@ function Shell({ email, roleLabel }: { email: string; roleLabel: string }) {
             <Route path="ventas-controladas" element={guard('controlados.ver', <ControlledSalesScreen />)} />
             <Route path="facturas" element={guard('facturas.gestionar', <InvoicesScreen />)} />
             <Route path="cuentas-por-cobrar" element={guard('credito.gestionar', <ReceivablesScreen />)} />
+            <Route path="contabilidad" element={guard('facturas.gestionar', <AccountingScreen />)} />
             <Route path="cotizaciones" element={guard('clientes.gestionar', <QuotationsScreen />)} />
             <Route
               path="cotizaciones/:folio"

@@ -15,9 +15,13 @@ export type Accepted = {
   hds?: { path: string; hash: string };
 };
 
-/** The product's columns an import reads, compares and writes: all but the file bytes and the timestamps. */
+/**
+ * The product's columns an import reads, compares and writes: all but the file bytes, the timestamps and the reorder
+ * point (set by the almacén on 'Por agotarse', decision 066; a catalogue file does not carry it).
+ */
 export const {
   image: _image,
+  reorderPoint: _reorderPoint,
   datasheet: _datasheet,
   createdAt: _created,
   updatedAt: _updated,

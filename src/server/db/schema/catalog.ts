@@ -108,6 +108,11 @@ export const products = pgTable(
      * (src/server/catalog/controlled.ts keeps them equal).
      */
     controlled: boolean('controlled').notNull().default(false),
+    /**
+     * 'Por agotarse' (issue 36, decision 066): at or below this many units the presentation is listed and goes in the
+     * almacén's daily digest. Null: the shop's default (REORDER_POINT_DEFAULT).
+     */
+    reorderPoint: integer('reorder_point'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,6 +120,7 @@ export const products = pgTable(
   (t) => [
     check('products_stock_nonnegative', sql`${t.stock} >= 0`),
     check('products_price_nonnegative', sql`${t.priceCents} >= 0`),
+    check('products_reorder_point_range', sql`${t.reorderPoint} between 0 and 100000`),
     index('products_brand_idx').on(t.brand),
     index('products_group_idx').on(t.groupClas),
     // The dashboard's sales by category look up each product's group: an index-only scan (migration 0035).
