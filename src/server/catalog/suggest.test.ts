@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/server/support/test-app.ts';
 import { PAGE_SIZE_MAX, type SuggestResponse, suggestResponseSchema } from '../../shared/schemas/catalog.ts';
-import { CLI_ACTOR } from '../audit/log.ts';
 import { importCatalogue } from '../admin/import/importer.ts';
+import { CLI_ACTOR } from '../audit/log.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,12 +14,16 @@ afterAll(() => t.close());
 /** Products written the way staff write them: through the catalogue import (insert or update by code). */
 async function importRows(lines: string[]) {
   const header = 'code,name,group,price,stock,family,presentation,cas_number,formula';
-  const report = await importCatalogue(t.database.db, new TextEncoder().encode([header, ...lines].join('\n')), {
-    filename: 'sugerencias.csv',
-    dryRun: false,
-    strict: false,
-    actor: CLI_ACTOR,
-  });
+  const report = await importCatalogue(
+    t.database.db,
+    new TextEncoder().encode([header, ...lines].join('\n')),
+    {
+      filename: 'sugerencias.csv',
+      dryRun: false,
+      strict: false,
+      actor: CLI_ACTOR,
+    },
+  );
   expect(report.rejected).toEqual([]);
 }
 
@@ -43,7 +47,10 @@ describe('GET /api/search/suggest', () => {
     expect(s.total).toBe(page.json().total);
     // The box promises nothing the page will not show: every suggestion is a result of the search page (the
     // order is the suggestions' own, decision 067: names that start with the words, then code order).
-    const all = await t.app.inject({ url: '/api/products', query: { q: 'balan', pageSize: String(PAGE_SIZE_MAX) } });
+    const all = await t.app.inject({
+      url: '/api/products',
+      query: { q: 'balan', pageSize: String(PAGE_SIZE_MAX) },
+    });
     const found = new Set(all.json().items.map((p: { code: string }) => p.code));
     expect(s.products.every((p) => found.has(p.code))).toBe(true);
     expect(s.products.map((p) => p.code)).toEqual(s.products.map((p) => p.code).sort());
@@ -181,7 +188,9 @@ describe('suggestions from the prefix index (decision 067)', () => {
     expect(codes(added)).toEqual(['GRG-1']);
     expect(added.groups.map((g) => g.clas)).toEqual(['MIC-PET']);
     const db = t.database.db;
-    await db.execute(sql`update products set name = 'Escarabajo de prueba para colecciones' where code = 'GRG-1'`);
+    await db.execute(
+      sql`update products set name = 'Escarabajo de prueba para colecciones' where code = 'GRG-1'`,
+    );
     expect((await suggest('gorgoj')).total).toBe(0);
     expect(codes(await suggest('escarab'))).toEqual(['GRG-1']);
     // A price or stock change does not touch the index, and shows at once (the answer follows the version).
