@@ -142,6 +142,11 @@ describe('suggestions from the prefix index (decision 067)', () => {
     expect(await suggest('ÁCIDO CLORHÍ')).toEqual({ ...plain, q: 'ÁCIDO CLORHÍ' });
     expect(codes(await suggest('NANDU zafi'))).toEqual(['ZZZ-9', 'AAZ-1']);
     expect(codes(await suggest('ñandú'))).toEqual(['AAZ-1', 'ZZZ-9']);
+    // A plural finds the singular's products, as the page's stemmer does, without a note.
+    const plural = await suggest('Balanzas anal');
+    expect(plural).toEqual({ ...(await suggest('balanza anal')), q: 'Balanzas anal' });
+    expect(plural.products.length).toBeGreaterThan(0);
+    expect(plural.searchNote).toBeNull();
   });
 
   it('puts an exact code, CAS number or formula first, and a presentation finds its family', async () => {

@@ -72,6 +72,9 @@ async function compute(db: Db, q: string): Promise<Answer> {
   let note: SearchNote | null = whole ? { kind: 'synonym', searched: whole } : null;
   const [first, brandList] = await Promise.all([matches(db, whole ?? q, q), brandsStarting(db, q)]);
   let found = first;
+  // A plural ('pipetas', 'guantes'): the page's stemmer finds the singular, so does the box, silently.
+  const singular = singularOf(q);
+  if (found.total === 0 && !whole && singular) found = await matches(db, singular, q);
   if (found.total === 0 && !whole) {
     // A synonym the shopper is still typing ('sosa caus'), or a word to correct ('balansa').
     const key = termKey(q);
@@ -100,6 +103,13 @@ async function compute(db: Db, q: string): Promise<Answer> {
     groups: found.groups,
     searchNote: found.total > 0 ? note : null,
   };
+}
+
+/** The words with a final 's' dropped from those of 4+ letters ('pipetas' → 'pipeta'), or null if none has one. */
+function singularOf(text: string): string | null {
+  const words = wordsOf(text);
+  const singular = words.map((w) => (w.length >= 4 && w.endsWith('s') && !/\d/.test(w) ? w.slice(0, -1) : w));
+  return singular.some((w, i) => w !== words[i]) ? singular.join(' ') : null;
 }
 
 const like = (prefix: string) => `${prefix}%`;
