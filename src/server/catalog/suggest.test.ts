@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../tests/server/support/test-
 import { PAGE_SIZE_MAX, type SuggestResponse, suggestResponseSchema } from '../../shared/schemas/catalog.ts';
 import { importCatalogue } from '../admin/import/importer.ts';
 import { CLI_ACTOR } from '../audit/log.ts';
+import { termKey } from './vocabulary.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,14 +47,15 @@ describe('GET /api/search/suggest', () => {
     const page = await t.app.inject({ url: '/api/products', query: { q: 'balan' } });
     expect(s.total).toBe(page.json().total);
     // The box promises nothing the page will not show: every suggestion is a result of the search page (the
-    // order is the suggestions' own, decision 067: names that start with the words, then code order).
+    // order is the suggestions' own, decision 067: names that start with the words, in name order).
     const all = await t.app.inject({
       url: '/api/products',
       query: { q: 'balan', pageSize: String(PAGE_SIZE_MAX) },
     });
     const found = new Set(all.json().items.map((p: { code: string }) => p.code));
     expect(s.products.every((p) => found.has(p.code))).toBe(true);
-    expect(s.products.map((p) => p.code)).toEqual(s.products.map((p) => p.code).sort());
+    const names = s.products.map((p) => termKey(p.name));
+    expect(names).toEqual([...names].sort());
   });
 
   it('offers brands whose name starts with a typed word, accents and case aside', async () => {
@@ -79,8 +81,10 @@ describe('GET /api/search/suggest', () => {
       code: p.code,
       priceCents: p.priceCents + 100,
     });
-    await db.execute(sql`update products set name = 'Balanza renombrada' where code = ${p.code}`);
-    expect((await suggest('balan')).products.find((x) => x.code === p.code)?.name).toBe('Balanza renombrada');
+    await db.execute(sql`update products set name = 'Balanza A renombrada' where code = ${p.code}`);
+    expect((await suggest('balan')).products.find((x) => x.code === p.code)?.name).toBe(
+      'Balanza A renombrada',
+    );
     await db.execute(sql`update products set active = false where code = ${p.code}`);
     const withdrawn = await suggest('balan');
     expect(withdrawn.products.map((x) => x.code)).not.toContain(p.code);
@@ -130,6 +134,10 @@ describe('suggestions from the prefix index (decision 067)', () => {
     expect(codes(s)).toEqual(['ZZZ-9', 'AAZ-1']);
     expect(s.total).toBe(2);
     expect(s.groups).toEqual([{ clas: 'VID-PRO', name: expect.any(String), count: 2 }]);
+    // A short second word is checked on each match's row, a longer one is its own range of the index.
+    expect(codes(await suggest('zafiro de'))).toEqual(['ZZZ-9', 'AAZ-1']);
+    expect(codes(await suggest('tubos zafi'))).toEqual(['AAZ-1']);
+    expect((await suggest('zafiro x')).total).toBe(0);
     const inner = await suggest('erlenm');
     expect(inner.products.length).toBeGreaterThan(0);
     expect(inner.products.every((p) => /\bErlenmeyer/.test(p.name))).toBe(true);

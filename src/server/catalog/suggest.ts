@@ -30,11 +30,11 @@ const answers = new WeakMap<Db, SelectionCache<Answer>>();
  * Suggestions while typing (decision 067): the products whose code, name, brand, line, type, CAS number or
  * formula has a word starting with each typed word — read from the prefix index of migration 0037
  * (`product_suggest_terms`), never the ranked full-text search — with an exact code, CAS number or formula
- * first, then names that start with the typed text, then names whose first word starts with a typed word, then
- * the rest, each tier in code order; how many there are and the
- * categories most of them fall in; and brands whose name starts with a typed word. The lab's synonyms apply as
- * on the search page (a whole term, or a term still being typed that nothing else matches), and a word that
- * starts nothing is corrected like the search page does, saying so.
+ * first, then names that start with the typed text (in name order), then the other matches in the order of the
+ * word that matched (for several words, names whose first word starts with a typed word first); how many
+ * there are and the categories most of them fall in; and brands whose name starts with a typed word. The lab's
+ * synonyms apply as on the search page (a whole term, or a term still being typed that nothing else matches), a
+ * plural finds its singular, and a word that starts nothing is corrected like the search page does, saying so.
  *
  * Nothing in it is stock: the whole answer is kept per search text and catalogue version (decision 033), so a
  * repeated prefix costs the version read alone, and a first-seen one two index reads in parallel. Not logged
@@ -60,11 +60,11 @@ function wordsOf(text: string): string[] {
 
 type Found = {
   total: number;
-  codes: string[];
+  cards: Answer['products'];
   groups: Answer['groups'];
 };
 
-const NOTHING: Found = { total: 0, codes: [], groups: [] };
+const NOTHING: Found = { total: 0, cards: [], groups: [] };
 
 async function compute(db: Db, q: string): Promise<Answer> {
   const synonyms = await synonymsOf(db);
@@ -92,13 +92,9 @@ async function compute(db: Db, q: string): Promise<Answer> {
       }
     }
   }
-  const cards = await cardsOf(db, found.codes);
   return {
     total: found.total,
-    products: found.codes.flatMap((code) => {
-      const card = cards.get(code);
-      return card ? [card] : [];
-    }),
+    products: found.cards,
     brands: brandList,
     groups: found.groups,
     searchNote: found.total > 0 ? note : null,
@@ -126,63 +122,113 @@ async function matches(db: Db, text: string, exactText: string): Promise<Found> 
   // Every word but the last is whole when shorter than MIN_PREFIX_LENGTH ('a b…'); the last is being typed.
   const pattern = (w: string, i: number) =>
     i < words.length - 1 && w.length < MIN_PREFIX_LENGTH ? `% ${w} %` : `% ${w}%`;
-  const onRow = (s: string) =>
-    sql.join(
-      words.map((w, i) => sql`${sql.raw(s)}.words like ${pattern(w, i)}`),
-      sql` and `,
-    );
-  // The matches, as rows (code, group_clas, tier): from the product rows by code prefix when the text is the
-  // start of a code ('LBN-10'), else from one range of the prefix index for the longest word, the other words
-  // checked on the product's row.
-  // Tiers: the name starts with the typed text, else its first word starts with a typed word, else the rest.
-  const startsName = sql`s.name_key like ${like(termKey(text))}`;
-  const leadStarts = sql`(${sql.join(
-    words.map((w) => sql`t.lead like ${like(w)}`),
-    sql` or `,
-  )})`;
+  const onRow = words.length
+    ? sql.join(
+        words.map((w, i) => sql`s.words like ${pattern(w, i)}`),
+        sql` and `,
+      )
+    : sql`false`;
+  const codeLike = codePrefix ? sql`s.code like ${like(codePrefix.replace(/[\\%_]/g, '\\$&'))}` : null;
+  // (The index's codes compare in byte order, collation "C"; a join to products names the database's own
+  // collation, or its primary key could not serve the join.)
+  // Every match once, as (code, group_clas), and the candidates for the first places with their sort keys
+  // (k1, k2), each candidate query read in index order and stopped at its limit: an exact code, CAS number or
+  // formula first; names that start with the typed text in name order (index on name_key); then the other
+  // matches in the order of the matching word (the prefix index) — for several words, those whose name's first
+  // word starts with a typed word before the rest.
   let matched: SQL;
-  if (codePrefix) {
-    matched = sql`select s.code, s.group_clas, 1 as tier from product_suggest s where s.code like ${like(codePrefix.replace(/[\\%_]/g, '\\$&'))}`;
+  const firsts: SQL[] = [];
+  if (exact) {
+    firsts.push(sql`select s.code, '0' as k1, s.code as k2 from (select distinct e.code from (${exact}) e) e
+      cross join lateral (select s.code from product_suggest s where s.code = e.code offset 0) s
+      order by s.code limit ${PRODUCTS}`);
+  }
+  if (codeLike) {
+    matched = sql`select s.code, s.group_clas from product_suggest s where ${codeLike}`;
+    firsts.push(sql`select s.code, '1' as k1, s.code as k2 from product_suggest s where ${codeLike}
+      order by s.code limit ${PRODUCTS}`);
   } else if (words.length === 0) {
-    matched = sql`select s.code, s.group_clas, 1 as tier from product_suggest s where false`;
+    matched = sql`select s.code, s.group_clas from product_suggest s where false`;
   } else {
     const driver = words.reduce((a, b) => (b.length > a.length ? b : a));
     const whole = pattern(driver, words.indexOf(driver)).endsWith(' %');
     const range = whole
       ? sql`t.word = ${driver}`
       : sql`t.word like ${like(driver)} and t.lcp < ${driver.length}`;
-    matched =
+    // One range of the prefix index for the longest word. Each other word of 3+ letters is its own range of the
+    // index, joined by code (the planner hashes the smaller); shorter ones ('de', 's') start too many words for
+    // that, so they are checked on the product's row, one primary-key read per match ('offset 0' keeps the
+    // planner from scanning every row instead).
+    const others = words.filter((w) => w !== driver);
+    const ranged = others.filter((w) => w.length >= 3);
+    const short = others.filter((w) => w.length < 3);
+    const rowCheck = sql.join(
+      short.map((w) => sql`s.words like ${pattern(w, words.indexOf(w))}`),
+      sql` and `,
+    );
+    const rows = sql`from product_suggest_terms t ${
+      short.length
+        ? sql`cross join lateral (select s.words from product_suggest s where s.code = t.code offset 0) s`
+        : sql``
+    } where ${range}${sql.join(
+      ranged.map(
+        (w) =>
+          sql` and t.code in (select x.code from product_suggest_terms x where x.word like ${like(w)} and x.lcp < ${w.length})`,
+      ),
+    )}${short.length ? sql` and ${rowCheck}` : sql``}`;
+    matched = sql`select t.code, t.group_clas ${rows}`;
+    firsts.push(sql`select s.code, '1' || s.name_key as k1, s.code as k2 from product_suggest s
+      where s.name_key like ${like(words.join(' '))} and ${onRow}
+      order by s.name_key, s.code limit ${PRODUCTS}`);
+    const leadStarts = sql.join(
+      words.map((w) => sql`t.lead like ${like(w)}`),
+      sql` or `,
+    );
+    firsts.push(
       words.length === 1
-        ? sql`select t.code, t.group_clas, case when t.lead like ${like(driver)} then 1 else 2 end as tier
-              from product_suggest_terms t where ${range}`
-        : sql`select t.code, t.group_clas,
-                case when ${startsName} then 1 when ${leadStarts} then 2 else 3 end as tier
-              from product_suggest_terms t
-              -- One primary-key read per match ('offset 0' keeps the planner from scanning every row instead).
-              cross join lateral (select s.name_key, s.words from product_suggest s where s.code = t.code offset 0) s
-              where ${range} and ${onRow('s')}`;
+        ? sql`select t.code, '3' || t.word as k1, t.code as k2 ${rows} order by t.word, t.code limit ${PRODUCTS * 2}`
+        : sql`select t.code, (case when ${leadStarts} then '2' else '3' end) || t.word as k1, t.code as k2 ${rows}
+              order by 2, 3 limit ${PRODUCTS * 2}`,
+    );
   }
-  // Exact cards (tier 0) that the words do not match themselves ('H2SO4' is no word of a name).
+  // Exact cards that the words do not match themselves ('CuSO4·5H2O', a presentation's code) count too.
   const extra = exact
-    ? sql`select s.code, s.group_clas, 0 as tier from (select distinct e.code from (${exact}) e) e
+    ? sql`select s.code, s.group_clas from (select distinct e.code from (${exact}) e) e
           cross join lateral (select * from product_suggest s where s.code = e.code offset 0) s
-          where not (${codePrefix ? sql`s.code like ${like(codePrefix.replace(/[\\%_]/g, '\\$&'))}` : words.length ? onRow('s') : sql`false`})`
-    : sql`select null::text as code, null::text as group_clas, 0 as tier where false`;
-  const tier = exact ? sql`case when m.code in (${exact}) then 0 else m.tier end` : sql`m.tier`;
+          where not (${codeLike ?? onRow})`
+    : sql`select null::text as code, null::text as group_clas where false`;
   const [counted, top] = await Promise.all([
     db.execute<{ clas: string | null; name: string | null; n: number }>(sql`
       select c.clas, ${groups.name} as name, c.n from (
         select m.group_clas as clas, count(*)::int as n
         from (${matched} union all ${extra}) m group by m.group_clas
       ) c left join ${groups} on ${groups.clas} = c.clas`),
-    db.execute<{ code: string }>(sql`
-      select m.code from (${matched} union all ${extra}) m
-      order by ${tier}, m.code limit ${PRODUCTS}`),
+    firsts.length === 0
+      ? Promise.resolve({ rows: [] as CardRow[] })
+      : db.execute<CardRow>(sql`
+      select p.code, p.name, p.brand, p.price_cents as "priceCents", p.image_hash as "imageHash"
+      from (${sql.join(
+        firsts.map((f) => sql`(${f})`),
+        sql` union all `,
+      )}) x join ${products} p on p.code = (x.code collate "default")
+      order by x.k1, x.k2`),
   ]);
-  const total = counted.rows.reduce((sum, r) => sum + Number(r.n), 0);
+  const seen = new Set<string>();
+  const cards: Card[] = [];
+  for (const r of top.rows) {
+    if (seen.has(r.code) || cards.length === PRODUCTS) continue;
+    seen.add(r.code);
+    cards.push({
+      code: r.code,
+      name: r.name,
+      brand: r.brand,
+      priceCents: Number(r.priceCents),
+      imageUrl: productImageUrl(r.code, r.imageHash),
+    });
+  }
   return {
-    total,
-    codes: top.rows.map((r) => r.code),
+    total: counted.rows.reduce((sum, r) => sum + Number(r.n), 0),
+    cards,
     groups: counted.rows
       .filter((r): r is { clas: string; name: string; n: number } => r.clas !== null && r.name !== null)
       .sort((a, b) => b.n - a.n || a.name.localeCompare(b.name, 'es-MX'))
@@ -192,33 +238,13 @@ async function matches(db: Db, text: string, exactText: string): Promise<Found> 
 }
 
 type Card = Answer['products'][number];
-
-/** What the box shows of each suggested product (a product withdrawn meanwhile is left out). */
-async function cardsOf(db: Db, codes: string[]): Promise<Map<string, Card>> {
-  if (codes.length === 0) return new Map();
-  const rows = await db
-    .select({
-      code: products.code,
-      name: products.name,
-      brand: products.brand,
-      priceCents: products.priceCents,
-      imageHash: products.imageHash,
-    })
-    .from(products)
-    .where(and(listed, inArray(products.code, codes)));
-  return new Map(
-    rows.map((r) => [
-      r.code,
-      {
-        code: r.code,
-        name: r.name,
-        brand: r.brand,
-        priceCents: r.priceCents,
-        imageUrl: productImageUrl(r.code, r.imageHash),
-      },
-    ]),
-  );
-}
+type CardRow = {
+  code: string;
+  name: string;
+  brand: string | null;
+  priceCents: number;
+  imageHash: string | null;
+};
 
 /** The brands' names with their words folded, kept per catalogue version (a dozen rows). */
 const brandNames = new WeakMap<Db, { version: string; list: Promise<{ name: string; words: string[] }[]> }>();

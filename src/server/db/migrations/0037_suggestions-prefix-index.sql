@@ -49,7 +49,12 @@ CREATE TABLE product_suggest_terms (
   lead text COLLATE "C" NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX product_suggest_terms_idx ON product_suggest_terms (word) INCLUDE (lcp, code, group_clas, lead);
+-- In (word, code) order, so the first suggestions after the names that start with the text are read in index
+-- order and the read stops at the few needed.
+CREATE INDEX product_suggest_terms_idx ON product_suggest_terms (word, code) INCLUDE (lcp, group_clas, lead);
+--> statement-breakpoint
+-- Names that start with the typed text, in name order.
+CREATE INDEX product_suggest_name_idx ON product_suggest (name_key, code);
 --> statement-breakpoint
 CREATE FUNCTION product_suggest_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
