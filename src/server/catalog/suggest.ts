@@ -187,7 +187,10 @@ async function matches(db: Db, text: string, exactText: string): Promise<Found> 
     firsts.push(
       words.length === 1
         ? sql`select t.code, '3' || t.word as k1, t.code as k2 ${rows} order by t.word, t.code limit ${PRODUCTS * 2}`
-        : sql`select t.code, (case when ${leadStarts} then '2' else '3' end) || t.word as k1, t.code as k2 ${rows}
+        : // 'offset 0': the matches read as for the count (the index range), then sorted; asked for the order
+          // directly, the planner would rather scan the whole table in parallel.
+          sql`select t.code, (case when ${leadStarts} then '2' else '3' end) || t.word as k1, t.code as k2
+              from (select t.code, t.word, t.lead ${rows} offset 0) t
               order by 2, 3 limit ${PRODUCTS * 2}`,
     );
   }
