@@ -106,15 +106,15 @@ export function exactOf(q: string): Exact {
 }
 
 /**
- * The listed cards an exact code, CAS number or formula in the query names (a presentation's code names its
- * family's card, decision 021), as a sub-select, or null when the query can be none of them.
+ * The products an exact code or CAS number in the query names, as a sub-select of their cards' codes (a
+ * presentation's code names its family's card, decision 021), or null when the query can be neither. For the
+ * suggestions (suggest.ts), whose index holds formulas as words.
  */
 export function exactCardsSql(q: string): SQL | null {
   const exact = exactOf(q);
   const hits: SQL[] = [];
   if (exact.code) hits.push(sql`${products.code} = ${exact.code}`);
   if (exact.cas) hits.push(sql`${products.casNumber} = ${exact.cas}`);
-  if (exact.formula) hits.push(sql`${FORMULA_KEY} = ${exact.formula}`);
   if (hits.length === 0) return null;
   return sql`select coalesce(${products.familyCode}, ${products.code}) as code from ${products}
     where ${products.active} and (${sql.join(hits, sql` or `)})`;

@@ -122,6 +122,7 @@ describe('suggestions from the prefix index (decision 067)', () => {
   beforeAll(async () => {
     await importRows([
       'ZHC-1L,Ácido clorhídrico 37 % grado ACS,REA-ACI,410.00,6,,1 L,7647-01-0,HCl',
+      'ZCU-1,Sulfato de cobre pentahidratado,REA-SOL,380.00,4,,500 g,7758-99-8,CuSO₄·5H₂O',
       'ZHC-4L,Ácido clorhídrico 37 % grado ACS,REA-ACI,1290.00,2,ZHC-1L,4 L,7647-01-0,HCl',
       // Code order puts the inner-word match first; the name that starts with the word must still lead.
       'AAZ-1,Soporte para tubos de ñandú zafiro,VID-PRO,90.00,5,,,,',
@@ -158,9 +159,13 @@ describe('suggestions from the prefix index (decision 067)', () => {
   });
 
   it('puts an exact code, CAS number or formula first, and a presentation finds its family', async () => {
+    for (const formula of ['CuSO₄·5H₂O', 'cuso4·5h2o', 'CuSO45H2O', 'cuso4']) {
+      expect(codes(await suggest(formula)), formula).toEqual(['ZCU-1']);
+    }
     expect(codes(await suggest('ZZZ-9'))[0]).toBe('ZZZ-9');
     expect(codes(await suggest('7647-01-0'))).toEqual(['ZHC-1L']);
     expect(codes(await suggest('hcl'))[0]).toBe('ZHC-1L');
+    expect(codes(await suggest('HCl'))[0]).toBe('ZHC-1L');
     // The 4 L bottle is a presentation: its code finds the family's card, and it is never a card itself.
     const bottle = await suggest('ZHC-4L');
     expect(codes(bottle)).toEqual(['ZHC-1L']);

@@ -29,8 +29,7 @@ const answers = new WeakMap<Db, SelectionCache<Answer>>();
 /**
  * Suggestions while typing (decision 067): the products whose code, name, brand, line, type, CAS number or
  * formula has a word starting with each typed word — read from the prefix index of migration 0037
- * (`product_suggest_terms`), never the ranked full-text search — with an exact code, CAS number or formula
- * first, then names that start with the typed text (in name order), then the other matches in the order of the
+ * (`product_suggest_terms`), never the ranked full-text search — with an exact code or CAS number first, then names that start with the typed text (in name order), then the other matches in the order of the
  * word that matched (for several words, names whose first word starts with a typed word first); how many
  * there are and the categories most of them fall in; and brands whose name starts with a typed word. The lab's
  * synonyms apply as on the search page (a whole term, or a term still being typed that nothing else matches), a
@@ -46,11 +45,15 @@ export async function suggest(db: Db, q: string): Promise<SuggestResponse> {
   return { q, ...answer };
 }
 
-/** The typed words as the index holds them (folded), at most MAX_TOKENS of at most MAX_TOKEN_LENGTH. */
+/**
+ * The typed words as the index holds them (folded; a formula's subscripts as digits and its '·' dropped, as
+ * migration 0037 stores formulas), at most MAX_TOKENS of at most MAX_TOKEN_LENGTH.
+ */
 function wordsOf(text: string): string[] {
+  const formulaLike = text.replace(/[₀-₉]/g, (d) => String(d.charCodeAt(0) - 0x2080)).replace(/·/g, '');
   return [
     ...new Set(
-      termKey(text)
+      termKey(formulaLike)
         .split(' ')
         .filter(Boolean)
         .map((w) => w.slice(0, MAX_TOKEN_LENGTH)),
@@ -112,7 +115,7 @@ const like = (prefix: string) => `${prefix}%`;
 
 /**
  * The products matching every typed word, counted by category, and the first PRODUCTS in suggestion order.
- * `exactText` is what may be an exact code, CAS number or formula (the shopper's own text).
+ * `exactText` is what may be an exact code or CAS number (the shopper's own text).
  */
 async function matches(db: Db, text: string, exactText: string): Promise<Found> {
   const words = wordsOf(text);
@@ -132,8 +135,8 @@ async function matches(db: Db, text: string, exactText: string): Promise<Found> 
   // (The index's codes compare in byte order, collation "C"; a join to products names the database's own
   // collation, or its primary key could not serve the join.)
   // Every match once, as (code, group_clas), and the candidates for the first places with their sort keys
-  // (k1, k2), each candidate query read in index order and stopped at its limit: an exact code, CAS number or
-  // formula first; names that start with the typed text in name order (index on name_key); then the other
+  // (k1, k2), each candidate query read in index order and stopped at its limit: an exact code or CAS number
+  // first; names that start with the typed text in name order (index on name_key); then the other
   // matches in the order of the matching word (the prefix index) — for several words, those whose name's first
   // word starts with a typed word before the rest.
   let matched: SQL;
@@ -194,7 +197,7 @@ async function matches(db: Db, text: string, exactText: string): Promise<Found> 
               order by 2, 3 limit ${PRODUCTS * 2}`,
     );
   }
-  // Exact cards that the words do not match themselves ('CuSO4·5H2O', a presentation's code) count too.
+  // Exact cards that the words do not match themselves (a presentation's code) count too.
   const extra = exact
     ? sql`select s.code, s.group_clas from (select distinct e.code from (${exact}) e) e
           cross join lateral (select * from product_suggest s where s.code = e.code offset 0) s
