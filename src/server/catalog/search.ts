@@ -35,8 +35,8 @@ export type SearchOptions = {
   synonyms?: readonly Synonym[];
 };
 
-const MAX_TOKENS = 8;
-const MAX_TOKEN_LENGTH = 40;
+export const MAX_TOKENS = 8;
+export const MAX_TOKEN_LENGTH = 40;
 const FEW = 3;
 /** Chosen on the 40+ query fixture (search-queries.fixture.ts); the figures are in decision 020. */
 export const MIN_SIMILARITY = 0.4;
@@ -59,7 +59,7 @@ const codeCandidate = (q: string) => {
  * A word this short is matched whole, not as a prefix: '1' as a prefix is every code (CRX-10000…), 'b' every
  * word starting with b — '#1' listed the whole catalogue, 'a/b' hundreds while 'a' (a stop word) found none.
  */
-const MIN_PREFIX_LENGTH = 2;
+export const MIN_PREFIX_LENGTH = 2;
 
 /** tsquery text: AND across words; each word as a prefix, or its correction. */
 function tsqueryText(tokens: string[], corrected: Map<string, string> = new Map()): string {
@@ -73,7 +73,12 @@ function tsqueryText(tokens: string[], corrected: Map<string, string> = new Map(
 }
 
 /** Exact identifiers a query may be: a product code, a CAS number, a formula. */
-type Exact = { code: string | null; codePrefix: string | null; cas: string | null; formula: string | null };
+export type Exact = {
+  code: string | null;
+  codePrefix: string | null;
+  cas: string | null;
+  formula: string | null;
+};
 
 /** The formula key (same expression as the index products_formula_key_idx, migration 0014). */
 const FORMULA_KEY = sql.raw(`upper(translate("products"."formula", '₀₁₂₃₄₅₆₇₈₉ ·.', '0123456789'))`);
@@ -88,7 +93,7 @@ function formulaCandidate(q: string): string | null {
     .toUpperCase();
 }
 
-function exactOf(q: string): Exact {
+export function exactOf(q: string): Exact {
   const code = codeCandidate(q);
   return {
     code,
@@ -98,6 +103,21 @@ function exactOf(q: string): Exact {
     cas: looksLikeCas(q) ? parseCas(q) : null,
     formula: formulaCandidate(q),
   };
+}
+
+/**
+ * The products an exact code or CAS number in the query names, as a sub-select of their cards' codes (a
+ * presentation's code names its family's card, decision 021), or null when the query can be neither. For the
+ * suggestions (suggest.ts), whose index holds formulas as words.
+ */
+export function exactCardsSql(q: string): SQL | null {
+  const exact = exactOf(q);
+  const hits: SQL[] = [];
+  if (exact.code) hits.push(sql`${products.code} = ${exact.code}`);
+  if (exact.cas) hits.push(sql`${products.casNumber} = ${exact.cas}`);
+  if (hits.length === 0) return null;
+  return sql`select coalesce(${products.familyCode}, ${products.code}) as code from ${products}
+    where ${products.active} and (${sql.join(hits, sql` or `)})`;
 }
 
 function condition(tsquery: string | null, exact: Exact): { where: SQL; rank: SQL } {
@@ -137,7 +157,11 @@ async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
  * catalogue word is the shopper's own and is kept. Returns null when some such word has no plausible correction
  * (then nothing is guessed), else the map of corrections (possibly empty).
  */
-async function corrections(db: Db, tokens: string[], min: number): Promise<Map<string, string> | null> {
+export async function corrections(
+  db: Db,
+  tokens: string[],
+  min: number,
+): Promise<Map<string, string> | null> {
   const candidates = tokens.filter((t) => t.length >= 3 && !/^\p{N}+$/u.test(t));
   const out = new Map<string, string>();
   if (candidates.length === 0) return out;
@@ -193,7 +217,7 @@ async function strangers(db: Db, tokens: string[]): Promise<string[]> {
 }
 
 /** A presentation's code finds its family's card (decision 021): the listed row is the family's base. */
-async function familyOfCode(db: Db, code: string | null): Promise<string | null> {
+export async function familyOfCode(db: Db, code: string | null): Promise<string | null> {
   if (code === null) return null;
   const [row] = await db
     .select({ family: products.familyCode })
