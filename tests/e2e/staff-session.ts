@@ -133,7 +133,10 @@ export async function signInStaff(
   if (await enrol.isVisible()) await enrolSecondFactor(page, base, staff.email);
   else await verifySecondFactor(page, base, staff.email);
   await expect(page.getByRole('navigation', { name: 'Secciones' })).toBeVisible();
-  await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { exact: true, name: 'Pedidos' }).click();
+  await page
+    .getByRole('navigation', { name: 'Secciones' })
+    .getByRole('link', { exact: true, name: 'Pedidos' })
+    .click();
   if (at !== '/admin/pedidos') await page.goto(at);
   await expect(page).toHaveURL(new RegExp(`${at}$`));
   return { context, staff: page };
