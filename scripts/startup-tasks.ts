@@ -259,6 +259,15 @@ async function main() {
   } finally {
     await browser.close();
   }
+  // The shop this run started is stopped here: its process would keep this one alive.
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // gone
+    }
+    server.unref();
+  }
   console.log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (failures.length > 0) {
     console.error(`✗ Tareas largas al arrancar: ${failures.join('; ')}`);
