@@ -2,7 +2,7 @@
 // slowdown) against the production build with the demo catalogue, in Debian's Chromium.
 //
 //   CHROME_PATH          Chromium to drive (default /usr/bin/chromium)
-//   LIGHTHOUSE_RUNS      runs per page; the median run by performance score is reported (default 3)
+//   LIGHTHOUSE_RUNS      runs per page (default 5); the median and the worst of each figure are reported
 //   LIGHTHOUSE_PORT      the shop's port (default 3195; Chromium's debugging port is this + 1)
 //   LIGHTHOUSE_SKIP_BUILD=1  reuse dist/client-lighthouse instead of building it again
 //   LIGHTHOUSE_PAGES     only these pages, e.g. "producto,carrito" (inicio, grupo, producto, carrito)
@@ -16,8 +16,10 @@
 // figures never depend on ./data. Prints performance, accessibility, best practices and SEO with
 // LCP, TBT and CLS for the home page, a group page, a product page and the cart (with two products
 // in it), beside the last figures of the Preact-era client-rendered build (docs/benchmarks.md), the
-// audits that cost points, and exits 1 when a page misses a target of issue 17: performance ≥ 98,
-// LCP ≤ 1.0 s (home, product) or ≤ 1.2 s (group, cart), TBT ≤ 100 ms, CLS 0, accessibility 100.
+// audits that cost points, and exits 1 when a page misses a target of issues 17 and 39: performance ≥ 98 in the
+// median run and ≥ 95 in the worst, TBT ≤ 100 ms median and ≤ 200 ms worst, LCP ≤ 1.0 s (home, product) or
+// ≤ 1.2 s (group, cart), CLS 0 and accessibility 100 in every run. The machine's load is printed beside each page:
+// TBT is observed task time × 4, so other processes on the same cores inflate it (decision 068).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,12 +29,20 @@ import { CART_COOKIE, encodeCartCookie } from '../src/shared/cart-cookie.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3195);
 const DEBUG_PORT = PORT + 1;
 const base = `http://127.0.0.1:${PORT}`;
 const clientOut = 'dist/client-lighthouse';
-const TARGET = { performance: 98, accessibility: 100, tbtMs: 100, cls: 0 };
+/** Issue 39: the median run and the worst run of each page, not a lucky median. */
+const TARGET = {
+  performance: 98,
+  worstPerformance: 95,
+  accessibility: 100,
+  tbtMs: 100,
+  worstTbtMs: 200,
+  cls: 0,
+};
 /** LCP targets by page (ms). */
 const LCP_TARGET: Record<string, number> = { inicio: 1000, producto: 1000, grupo: 1200, carrito: 1200 };
 /**
@@ -339,7 +349,22 @@ async function main() {
       `\nLighthouse ${RUNS} ${RUNS === 1 ? 'vez' : 'veces'} por página, móvil (simulado: 4G lento, CPU 4×), ` +
         `${cpus().length} núcleos, carga ${loadavg()[0]!.toFixed(1)}\n`,
     );
-    const results: { key: string; name: string; path: string; f: Figures; all: number[] }[] = [];
+    type Spread = { median: number; worst: number };
+    const results: {
+      key: string;
+      name: string;
+      path: string;
+      f: Figures;
+      all: number[];
+      spread: {
+        performance: Spread;
+        tbt: Spread;
+        lcp: Spread;
+        cls: Spread;
+        accessibility: Spread;
+        load: number;
+      };
+    }[] = [];
     for (const page of pages.filter((p) => !only || only.includes(p.key))) {
       const runs: Figures[] = [];
       await warmUp(page.path);
@@ -357,46 +382,72 @@ async function main() {
       }
       runs.sort((a, b) => a.performance - b.performance);
       const median = runs[Math.floor(runs.length / 2)]!;
+      /** Each figure's median and worst over the runs (the median run by performance is the table's row). */
+      const spread = (get: (f: Figures) => number, worse: 'low' | 'high') => {
+        const values = runs.map(get).sort((a, b) => a - b);
+        const mid = values.length / 2;
+        const median = values.length % 2 ? values[Math.floor(mid)]! : (values[mid - 1]! + values[mid]!) / 2;
+        return { median, worst: worse === 'low' ? values[0]! : values.at(-1)! };
+      };
+      const worst = {
+        performance: spread((f) => f.performance, 'low'),
+        tbt: spread((f) => f.tbt, 'high'),
+        lcp: spread((f) => f.lcp, 'high'),
+        cls: spread((f) => f.cls, 'high'),
+        accessibility: spread((f) => f.accessibility, 'low'),
+        load: loadavg()[0]!,
+      };
       results.push({
         key: page.key,
         name: page.name,
         path: page.path,
         f: median,
         all: runs.map((r) => r.performance),
+        spread: worst,
       });
       console.log(
-        `${page.name.padEnd(34)} rendimiento ${median.performance} (${runs.map((r) => r.performance).join('/')}) · ` +
-          `accesibilidad ${median.accessibility} · buenas prácticas ${median.bestPractices} · SEO ${median.seo} · ` +
-          `LCP ${(median.lcp / 1000).toFixed(2)} s · TBT ${Math.round(median.tbt)} ms · CLS ${median.cls.toFixed(3)}`,
+        `${page.name.padEnd(34)} rendimiento ${worst.performance.median} (peor ${worst.performance.worst}; ` +
+          `${runs.map((r) => r.performance).join('/')}) · TBT ${Math.round(worst.tbt.median)} ms (peor ` +
+          `${Math.round(worst.tbt.worst)}) · LCP ${(worst.lcp.median / 1000).toFixed(2)} s (peor ` +
+          `${(worst.lcp.worst / 1000).toFixed(2)}) · CLS ${worst.cls.worst.toFixed(3)} · accesibilidad ` +
+          `${worst.accessibility.worst} · buenas prácticas ${median.bestPractices} · SEO ${median.seo} · carga ${worst.load.toFixed(1)}`,
       );
     }
 
     console.log(
-      '\n| Página | Rendimiento (Preact) | Accesibilidad | Buenas prácticas | SEO | FCP | LCP (Preact) | TBT | CLS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `\nMediana (peor) de ${RUNS} ${RUNS === 1 ? 'vez' : 'veces'}; carga al terminar cada página:\n\n` +
+        '| Página | Rendimiento (Preact) | Accesibilidad | Buenas prácticas | SEO | FCP | LCP (Preact) | TBT | CLS | Carga |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const r of results) {
       const before = PREACT_ERA[r.key];
+      const x = r.spread;
       console.log(
-        `| ${r.name} (\`${r.path}\`) | ${r.f.performance} (${before?.performance ?? '—'}) | ${r.f.accessibility} | ` +
-          `${r.f.bestPractices} | ${r.f.seo} | ${(r.f.fcp / 1000).toFixed(2)} s | ${(r.f.lcp / 1000).toFixed(2)} s ` +
-          `(${before ? (before.lcp / 1000).toFixed(2) : '—'} s) | ${Math.round(r.f.tbt)} ms | ${r.f.cls.toFixed(3)} |`,
+        `| ${r.name} (\`${r.path}\`) | ${x.performance.median} (peor ${x.performance.worst}; Preact ${before?.performance ?? '—'}) | ` +
+          `${x.accessibility.worst} | ${r.f.bestPractices} | ${r.f.seo} | ${(r.f.fcp / 1000).toFixed(2)} s | ` +
+          `${(x.lcp.median / 1000).toFixed(2)} s (peor ${(x.lcp.worst / 1000).toFixed(2)}; Preact ` +
+          `${before ? (before.lcp / 1000).toFixed(2) : '—'} s) | ${Math.round(x.tbt.median)} ms (peor ` +
+          `${Math.round(x.tbt.worst)}) | ${x.cls.worst.toFixed(3)} | ${x.load.toFixed(1)} |`,
       );
     }
 
     let ok = true;
     console.log(
-      `\nObjetivos: rendimiento ≥ ${TARGET.performance}, accesibilidad ${TARGET.accessibility}, ` +
-        `LCP ≤ 1.0 s (inicio, producto) / 1.2 s (grupo, carrito), TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}`,
+      `\nObjetivos: rendimiento ≥ ${TARGET.performance} en la mediana y ≥ ${TARGET.worstPerformance} en la peor, ` +
+        `accesibilidad ${TARGET.accessibility}, LCP ≤ 1.0 s (inicio, producto) / 1.2 s (grupo, carrito) en la mediana, ` +
+        `TBT ≤ ${TARGET.tbtMs} ms en la mediana y ≤ ${TARGET.worstTbtMs} ms en la peor, CLS ${TARGET.cls} en todas`,
     );
     for (const r of results) {
       const lcpTarget = LCP_TARGET[r.key] ?? 1200;
+      const x = r.spread;
       const missed = [
-        r.f.performance < TARGET.performance ? `rendimiento ${r.f.performance}` : '',
-        r.f.accessibility < TARGET.accessibility ? `accesibilidad ${r.f.accessibility}` : '',
-        r.f.lcp > lcpTarget ? `LCP ${(r.f.lcp / 1000).toFixed(2)} s > ${lcpTarget / 1000} s` : '',
-        r.f.tbt > TARGET.tbtMs ? `TBT ${Math.round(r.f.tbt)} ms` : '',
+        x.performance.median < TARGET.performance ? `rendimiento ${x.performance.median} (mediana)` : '',
+        x.performance.worst < TARGET.worstPerformance ? `rendimiento ${x.performance.worst} (peor)` : '',
+        x.accessibility.worst < TARGET.accessibility ? `accesibilidad ${x.accessibility.worst}` : '',
+        x.lcp.median > lcpTarget ? `LCP ${(x.lcp.median / 1000).toFixed(2)} s > ${lcpTarget / 1000} s` : '',
+        x.tbt.median > TARGET.tbtMs ? `TBT ${Math.round(x.tbt.median)} ms (mediana)` : '',
+        x.tbt.worst > TARGET.worstTbtMs ? `TBT ${Math.round(x.tbt.worst)} ms (peor)` : '',
         // Lighthouse shows CLS with three decimals: 0.000 counts as 0.
-        r.f.cls >= 0.0005 ? `CLS ${r.f.cls.toFixed(3)}` : '',
+        x.cls.worst >= 0.0005 ? `CLS ${x.cls.worst.toFixed(3)}` : '',
       ].filter(Boolean);
       ok &&= missed.length === 0;
       console.log(
