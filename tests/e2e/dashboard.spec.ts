@@ -4,6 +4,7 @@ import { formatMoney } from '../../src/shared/money.ts';
 import { sandboxCardToken } from './card-helper.ts';
 import { ownShop } from './own-server.ts';
 import { registerBuyerWithAddress } from './register-helper.ts';
+import { signInStaff } from './staff-session.ts';
 
 /**
  * The admin's home is the dashboard (issue 36, decision 065): a buyer pays two orders by card and leaves one SPEI
@@ -85,16 +86,8 @@ test('staff land on the dashboard: today’s sales, the SPEI payment awaited, be
 }) => {
   const { product, paidCents, awaitingCents } = await buyer(page);
 
-  const context = await browser.newContext({
-    baseURL: base,
-    locale: 'es-MX',
-    viewport: { width: 1280, height: 900 },
-  });
-  const staff = await context.newPage();
-  await staff.goto('/admin');
-  await staff.getByLabel('Correo electrónico').fill(STAFF.email);
-  await staff.getByLabel('Contraseña', { exact: true }).fill(STAFF.password);
-  await staff.getByRole('button', { name: 'Entrar' }).click();
+  // Password and second factor (tests/e2e/staff-session.ts); null: stay where signing in lands.
+  const { context, staff } = await signInStaff(browser, base, STAFF, null);
   await expect(staff).toHaveURL(/\/admin\/tablero$/);
   await expect(staff.getByRole('heading', { name: 'Tablero', level: 1 })).toBeVisible();
   await expect(staff.getByRole('link', { name: 'Tablero' })).toHaveAttribute('aria-current', 'page');

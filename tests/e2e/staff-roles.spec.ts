@@ -101,8 +101,10 @@ test('an administrador enrols TOTP, signs in with a code, invites almacén, who 
   const nav = almacen.getByRole('navigation', { name: 'Secciones' });
   await expect(nav).toBeVisible();
   await expect(nav.getByRole('link')).toHaveText([
+    'Tablero',
     'Pedidos',
     'Productos',
+    'Por agotarse',
     'Pagos diferidos',
     'Devoluciones',
     'Ventas controladas',

@@ -113,9 +113,10 @@ export async function signInStaff(
   staff: { email: string; password: string },
   /**
    * Where the journey starts once signed in: the orders by default, where the staff journeys work. /admin itself
-   * lands on the dashboard (decision 065), which tests/e2e/dashboard.spec.ts checks.
+   * lands on the dashboard (decision 065), which tests/e2e/dashboard.spec.ts checks with null: stay where signing in
+   * lands.
    */
-  at = '/admin/pedidos',
+  at: string | null = '/admin/pedidos',
 ) {
   const context = await browser.newContext({
     baseURL: base,
@@ -133,6 +134,7 @@ export async function signInStaff(
   if (await enrol.isVisible()) await enrolSecondFactor(page, base, staff.email);
   else await verifySecondFactor(page, base, staff.email);
   await expect(page.getByRole('navigation', { name: 'Secciones' })).toBeVisible();
+  if (at === null) return { context, staff: page };
   await page
     .getByRole('navigation', { name: 'Secciones' })
     .getByRole('link', { exact: true, name: 'Pedidos' })
