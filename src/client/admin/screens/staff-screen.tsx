@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
+import { useSessionUser } from '@/client/lib/auth/session.ts';
 import { Alert } from '@/client/ui/alert.tsx';
 import { useDocumentTitle } from '@/client/ui/page-heading.tsx';
 import { Spinner } from '@/client/ui/spinner.tsx';
@@ -108,6 +109,8 @@ function MemberRow({ member }: { member: StaffMember }) {
   const changeRole = useChangeStaffRole();
   const setActive = useStaffActive();
   const reset = useResetSecondFactor();
+  // Nobody deactivates themself (the server refuses it with 409): the button is not offered on one's own row.
+  const self = useSessionUser().user?.id === member.id;
   const done = {
     onSuccess: (d: { message: string }) => toast.success(d.message),
     onError: (e: Error) => toast.error(e.message),
@@ -164,14 +167,16 @@ function MemberRow({ member }: { member: StaffMember }) {
               Restablecer 2 pasos
             </button>
           ) : null}
-          <button
-            type="button"
-            className={`${member.active ? buttonClass.danger : buttonClass.secondary} px-3 py-1.5`}
-            disabled={setActive.isPending}
-            onClick={() => setActive.mutate({ id: member.id, active: !member.active }, done)}
-          >
-            {member.active ? 'Desactivar' : 'Reactivar'}
-          </button>
+          {self ? null : (
+            <button
+              type="button"
+              className={`${member.active ? buttonClass.danger : buttonClass.secondary} px-3 py-1.5`}
+              disabled={setActive.isPending}
+              onClick={() => setActive.mutate({ id: member.id, active: !member.active }, done)}
+            >
+              {member.active ? 'Desactivar' : 'Reactivar'}
+            </button>
+          )}
         </span>
       </td>
     </tr>
