@@ -54,6 +54,8 @@ async function readable() {
 
 const backToBefore0015 = async () => {
   const steps = [
+    // A later migration's trigger (0037, the suggestions' index) reads 0015's columns; before 0015 it did not exist.
+    sql`drop trigger products_suggest_update on products`,
     sql`drop table price_breaks`,
     sql`drop trigger products_catalogue_version on products`,
     sql`drop index products_listed_brand_idx`,
