@@ -302,15 +302,18 @@ async function main() {
     const app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), { database });
     await app.ready();
     await db.execute(sql`
-      insert into users (email, password_hash, nombre, apellido_pat, telefono, role)
-      values ('tablero.bench@ciencia-occidente.mx', 'x', 'Personal', 'Bench', '3300000000', 'staff')
+      insert into users (email, password_hash, nombre, apellido_pat, telefono, role, staff_role)
+      values ('tablero.bench@ciencia-occidente.mx', 'x', 'Personal', 'Bench', '3300000000', 'staff', 'administrador')
       on conflict do nothing`);
+    await db.execute(sql`update users set staff_role = 'administrador'
+      where email = 'tablero.bench@ciencia-occidente.mx' and staff_role is null`);
     const [staff] = (
       await db.execute<{ id: number }>(
         sql`select id from users where email = 'tablero.bench@ciencia-occidente.mx'`,
       )
     ).rows;
-    const session = await createSession(db, staff!.id);
+    // A staff session that has passed the second factor (decision 064), as after signing in.
+    const session = await createSession(db, staff!.id, {}, { secondFactorAt: new Date() });
     const cookie = `${sessionCookieName(app.config)}=${session.token}`;
     process.env.BENCH_EXPLAIN = '';
     await measure(
