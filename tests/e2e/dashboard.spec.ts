@@ -112,5 +112,10 @@ test('staff land on the dashboard: today’s sales, the SPEI payment awaited, be
   await staff.screenshot({ path: 'test-results/dashboard-1280.png', fullPage: true });
   if (process.env.SHOTS_DIR)
     await staff.screenshot({ path: `${process.env.SHOTS_DIR}/dashboard-1280.png`, fullPage: true });
+  // On a phone the sections stack under the menu and the figures stay readable: no page wider than the screen.
+  await staff.setViewportSize({ width: 390, height: 844 });
+  await expect(staff.getByTestId('ventas-today')).toBeVisible();
+  expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await staff.screenshot({ path: 'test-results/dashboard-390.png', fullPage: true });
   await context.close();
 });
