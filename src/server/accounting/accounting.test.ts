@@ -1,6 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInstitution, joinAndBuyFor, placeOnCredit } from '../../../tests/server/support/credit.ts';
+import {
+  createInstitution,
+  joinAndBuyFor,
+  placeOnCredit,
+  shipAndInvoiceOnCredit,
+} from '../../../tests/server/support/credit.ts';
 import {
   createTestOrder,
   createTestShopper,
@@ -20,7 +25,6 @@ import { xlsxToText } from '../cart/xlsx.ts';
 import { creditPayments, globalInvoices, invoices } from '../db/schema.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
 import { issueGlobalInvoice } from '../invoices/global.ts';
-import { JOBS } from '../jobs.ts';
 import { balancesOf } from '../orders/ledger.ts';
 
 /**
@@ -144,25 +148,9 @@ beforeAll(async () => {
   const placed = await placeOnCredit(t, buyer, [{ code: product.code, quantity: 2 }]);
   expect(placed.statusCode, placed.body).toBe(201);
   const creditOrder = (placed.json() as { number: number }).number;
-  for (const [step, payload] of [
-    ['prepare', undefined],
-    ['ship', { trackingGuide: 'EST-1', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' }],
-  ] as const) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/orders/${creditOrder}/${step}`,
-      headers: { cookie: staff.cookie },
-      ...(payload ? { payload } : {}),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  expect(await t.app.jobs.runOnce(JOBS.creditInvoices)).toBe('done');
-  const [ppd] = await t.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderNumber, creditOrder), eq(invoices.kind, 'I')));
-  await stampedAt(ppd!.id, new Date(start.getTime() + 3 * DAY));
-  docs.ppd = { type: 'ingreso', base: nameOf('ingreso', ppd!), uuid: ppd!.uuid!, pdf: true };
+  const ppd = await shipAndInvoiceOnCredit(t, staff, creditOrder);
+  await stampedAt(ppd.id, new Date(start.getTime() + 3 * DAY));
+  docs.ppd = { type: 'ingreso', base: nameOf('ingreso', ppd), uuid: ppd.uuid!, pdf: true };
   const paid = await t.app.inject({
     method: 'POST',
     url: '/api/admin/credit/payments',
@@ -170,9 +158,9 @@ beforeAll(async () => {
     payload: {
       institutionId: institution.id,
       receivedOn: mexicoCityDate(new Date()),
-      amountCents: ppd!.totalCents,
+      amountCents: ppd.totalCents,
       bankReference: `SPEI-CONTA-${creditOrder}`,
-      allocations: [{ invoiceId: ppd!.id, amountCents: ppd!.totalCents }],
+      allocations: [{ invoiceId: ppd.id, amountCents: ppd.totalCents }],
     },
   });
   expect(paid.statusCode, paid.body).toBe(201);

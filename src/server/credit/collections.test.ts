@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CheckoutTestApp,
@@ -7,12 +7,16 @@ import {
   productWithStock,
   type Shopper,
 } from '../../../tests/server/support/checkout.ts';
-import { createInstitution, joinAndBuyFor, placeOnCredit } from '../../../tests/server/support/credit.ts';
+import {
+  createInstitution,
+  joinAndBuyFor,
+  placeOnCredit,
+  shipAndInvoiceOnCredit,
+} from '../../../tests/server/support/credit.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
-import { creditPayments, invoices, mailOutbox, paymentAlerts } from '../db/schema.ts';
+import { creditPayments, mailOutbox, paymentAlerts } from '../db/schema.ts';
 import { createInvoicingContext } from '../invoices/context.ts';
 import { PacError } from '../invoices/pac/types.ts';
-import { JOBS } from '../jobs.ts';
 import { followUpPaymentCfdis, paymentCfdiDeadline, sendReminders } from './collections.ts';
 import { issuePaymentCfdi } from './payment-cfdi.ts';
 import { recordPayment } from './payments.ts';
@@ -37,23 +41,8 @@ async function invoicedOrder(index: number) {
   const { number } = (await placeOnCredit(t, buyer, [{ code: product.code, quantity: 1 }])).json() as {
     number: number;
   };
-  for (const [step, payload] of [
-    ['prepare', undefined],
-    ['ship', { trackingGuide: 'EST-9', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' }],
-  ] as const) {
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/orders/${number}/${step}`,
-      headers: { cookie: staff.cookie },
-      ...(payload ? { payload } : {}),
-    });
-  }
-  await t.app.jobs.runOnce(JOBS.creditInvoices);
-  const [invoice] = await t.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'I')));
-  return { institution, buyer, number, invoice: invoice! };
+  const invoice = await shipAndInvoiceOnCredit(t, staff, number);
+  return { institution, buyer, number, invoice };
 }
 
 const remindersTo = async (email: string) =>

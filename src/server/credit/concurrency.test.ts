@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CheckoutTestApp,
@@ -7,10 +7,14 @@ import {
   productWithStock,
   type Shopper,
 } from '../../../tests/server/support/checkout.ts';
-import { createInstitution, joinAndBuyFor, placeOnCredit } from '../../../tests/server/support/credit.ts';
+import {
+  createInstitution,
+  joinAndBuyFor,
+  placeOnCredit,
+  shipAndInvoiceOnCredit,
+} from '../../../tests/server/support/credit.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
-import { creditPaymentAllocations, invoices } from '../db/schema.ts';
-import { JOBS } from '../jobs.ts';
+import { creditPaymentAllocations } from '../db/schema.ts';
 import { balancesOf } from '../orders/ledger.ts';
 
 // PostgreSQL itself: the requests below run on separate connections at the same time.
@@ -50,23 +54,7 @@ describe('concurrent requests on one credit line (PostgreSQL)', () => {
     await joinAndBuyFor(t, buyer, institution.id);
     const placed = await placeOnCredit(t, buyer, [{ code: product.code, quantity: 3 }]);
     const { number } = placed.json() as { number: number };
-    for (const [step, payload] of [
-      ['prepare', undefined],
-      ['ship', { trackingGuide: 'EST-1', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' }],
-    ] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/admin/orders/${number}/${step}`,
-        headers: { cookie: staff.cookie },
-        ...(payload ? { payload } : {}),
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    expect(await t.app.jobs.runOnce(JOBS.creditInvoices)).toBe('done');
-    const [invoice] = await t.db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'I')));
+    const invoice = await shipAndInvoiceOnCredit(t, staff, number);
     const part = Math.ceil(invoice!.totalCents * 0.6);
     const pay = (i: number) =>
       t.app.inject({

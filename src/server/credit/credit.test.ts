@@ -16,6 +16,7 @@ import {
   joinAndBuyFor,
   orderRow,
   placeOnCredit,
+  shipAndInvoiceOnCredit,
 } from '../../../tests/server/support/credit.ts';
 import { pdfText } from '../../../tests/server/support/pdf-text.ts';
 import { createStaff } from '../../../tests/server/support/staff.ts';
@@ -36,8 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const SHIP = { trackingGuide: 'EST-7788123', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' };
 
 /** A buyer of a new institution with this credit line, and a product with stock. */
 async function setUp(limitCents: number | null, index: number, options: { days?: number } = {}) {
@@ -63,30 +62,7 @@ async function totalOf(buyer: Shopper, items: { code: string; quantity: number }
   return (res.json() as { totalCents: number }).totalCents;
 }
 
-async function shipAndInvoice(number: number) {
-  for (const [step, payload] of [
-    ['prepare', undefined],
-    ['ship', SHIP],
-  ] as const) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/orders/${number}/${step}`,
-      headers: { cookie: staff.cookie },
-      ...(payload ? { payload } : {}),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  const outcome = await t.app.jobs.runOnce(JOBS.creditInvoices);
-  expect(outcome, t.app.jobs.states().find((s) => s.name === JOBS.creditInvoices)?.lastError ?? '').toBe(
-    'done',
-  );
-  const [invoice] = await t.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'I')));
-  expect(invoice?.status).toBe('issued');
-  return invoice!;
-}
+const shipAndInvoice = (number: number) => shipAndInvoiceOnCredit(t, staff, number);
 
 function recordPayment(body: object) {
   return t.app.inject({

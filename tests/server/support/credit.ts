@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import { institutionMembers, institutions, sessions } from '../../../src/server/db/schema.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { institutionMembers, institutions, invoices, sessions } from '../../../src/server/db/schema.ts';
+import { JOBS } from '../../../src/server/jobs.ts';
 import type { InstitutionRole } from '../../../src/shared/institutions.ts';
 import { type CheckoutTestApp, placeOrderRequest, type Shopper } from './checkout.ts';
 
@@ -58,4 +60,34 @@ export async function orderRow(t: CheckoutTestApp, number: number) {
     institution_id: number | null;
   }>(sql`select status, payment_method, institution_id from orders where number = ${number}`);
   return rows[0]!;
+}
+
+/**
+ * Staff prepare and ship an order bought on credit, and the 'facturas-a-credito' job issues its invoice PPD
+ * (decision 060): the invoice row, issued.
+ */
+export async function shipAndInvoiceOnCredit(t: CheckoutTestApp, staff: Shopper, number: number) {
+  const ship = { trackingGuide: 'EST-7788123', deliveryProvider: 'Estafeta', deliveryDate: '2099-01-15' };
+  for (const [step, payload] of [
+    ['prepare', undefined],
+    ['ship', ship],
+  ] as const) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${number}/${step}`,
+      headers: { cookie: staff.cookie },
+      ...(payload ? { payload } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const outcome = await t.app.jobs.runOnce(JOBS.creditInvoices);
+  expect(outcome, t.app.jobs.states().find((s) => s.name === JOBS.creditInvoices)?.lastError ?? '').toBe(
+    'done',
+  );
+  const [invoice] = await t.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderNumber, number), eq(invoices.kind, 'I')));
+  expect(invoice?.status).toBe('issued');
+  return invoice!;
 }
